@@ -1,0 +1,183 @@
+// Package textnorm normalises text for matching: Unicode folding (NFKC, case, accents),
+// word tokens, stop words, the literal normal form used by the literal index and the
+// aligner, and byte k-gram shingles with a multiset Dice coefficient and MinHash.
+//
+// Every function is deterministic and safe for concurrent use.
+package textnorm
+
+import (
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
+)
+
+// foldPool holds transformers that decompose, drop combining marks and recompose.
+var foldPool = sync.Pool{New: func() any {
+	return transform.Chain(norm.NFKD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+}}
+
+// special maps letters that NFKD does not decompose to their ASCII spelling.
+var special = map[rune]string{
+	'ß': "ss", 'æ': "ae", 'Æ': "ae", 'œ': "oe", 'Œ': "oe", 'ø': "o", 'Ø': "o",
+	'đ': "d", 'Đ': "d", 'ł': "l", 'Ł': "l", 'þ': "th", 'Þ': "th", 'ı': "i",
+	'\u2019': "'", '\u2018': "'", '\u201c': "\"", '\u201d': "\"",
+}
+
+// Fold returns s in compatibility form, lower-cased, without accents or other combining
+// marks, with ligatures and a few letters spelled out (ß → ss, æ → ae) and runs of white
+// space collapsed to one space. "Ångström  Café" → "angstrom cafe".
+func Fold(s string) string {
+	if isPlainLowerASCII(s) {
+		return collapseSpace(s)
+	}
+	t := foldPool.Get().(transform.Transformer)
+	out, _, err := transform.String(t, s)
+	t.Reset()
+	foldPool.Put(t)
+	if err != nil {
+		out = s // invalid UTF-8: fold rune by rune below
+	}
+	var b strings.Builder
+	b.Grow(len(out))
+	for _, r := range out {
+		if r == utf8.RuneError {
+			continue
+		}
+		if rep, ok := special[r]; ok {
+			b.WriteString(rep)
+			continue
+		}
+		if unicode.Is(unicode.Mn, r) {
+			continue
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return collapseSpace(b.String())
+}
+
+func isPlainLowerASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 || (c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// collapseSpace trims s and replaces each run of Unicode white space by one ASCII space.
+func collapseSpace(s string) string {
+	if !needsCollapse(s) {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+func needsCollapse(s string) bool {
+	prevSpace := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			return true // possible non-ASCII space: take the slow path
+		}
+		sp := c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+		if sp && (prevSpace || c != ' ') {
+			return true
+		}
+		prevSpace = sp
+	}
+	return prevSpace && len(s) > 0
+}
+
+// Tokens splits the folded form of s into words: maximal runs of letters and digits.
+// Apostrophes inside a word are dropped ("O'Brien" → "obrien"); every other character
+// separates words.
+func Tokens(s string) []string {
+	f := Fold(s)
+	var toks []string
+	var cur strings.Builder
+	flush := func() {
+		if cur.Len() > 0 {
+			toks = append(toks, cur.String())
+			cur.Reset()
+		}
+	}
+	for _, r := range f {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			cur.WriteRune(r)
+		case r == '\'' && cur.Len() > 0:
+			// elided inside a word
+		default:
+			flush()
+		}
+	}
+	flush()
+	return toks
+}
+
+// Literal returns the normal form under which two literals are considered the same by
+// exact lookup: folded, with bracketed and parenthesised parts removed ("Hamlet (French
+// Edition)" → "hamlet"), punctuation dropped, and stop words removed unless that would
+// leave nothing ("The The" stays "the the"). It returns "" for text without letters or
+// digits.
+func Literal(s string) string {
+	toks := Tokens(StripBracketed(s))
+	if len(toks) == 0 {
+		toks = Tokens(s) // the whole text was bracketed: keep it
+	}
+	if len(toks) == 0 {
+		return ""
+	}
+	kept := toks[:0:0]
+	for _, t := range toks {
+		if !IsStopWord(t) {
+			kept = append(kept, t)
+		}
+	}
+	if len(kept) == 0 {
+		kept = toks
+	}
+	return strings.Join(kept, " ")
+}
+
+// StripBracketed removes every (…), […] and {…} group from s, nested or not, and trims
+// the result. An unbalanced opening bracket removes nothing after it is kept as text.
+func StripBracketed(s string) string {
+	if !strings.ContainsAny(s, "([{") {
+		return strings.TrimSpace(s)
+	}
+	var b strings.Builder
+	depth := 0
+	start := -1 // byte offset of the outermost unmatched opening bracket
+	mark := 0
+	for i, r := range s {
+		switch r {
+		case '(', '[', '{':
+			if depth == 0 {
+				b.WriteString(s[mark:i])
+				start = i
+			}
+			depth++
+		case ')', ']', '}':
+			if depth > 0 {
+				depth--
+				if depth == 0 {
+					mark = i + 1
+					start = -1
+				}
+			}
+		}
+	}
+	if depth > 0 && start >= 0 {
+		b.WriteString(s[start:]) // unbalanced: keep the rest verbatim
+	} else {
+		b.WriteString(s[mark:])
+	}
+	return strings.TrimSpace(collapseSpace(b.String()))
+}

@@ -1,0 +1,125 @@
+package textnorm
+
+import (
+	"math"
+	"slices"
+	"testing"
+)
+
+func TestFold(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Ångström  Café", "angstrom cafe"},
+		{"  Dostoevsky\t", "dostoevsky"},
+		{"Straße", "strasse"},
+		{"ﬁnance", "finance"}, // NFKC ligature
+		{"ÉMILE ZOLA", "emile zola"},
+		{"plain", "plain"},
+		{"", ""},
+		{"a\u00a0b", "a b"}, // no-break space
+		{"Łódź", "lodz"},
+	}
+	for _, tc := range tests {
+		if got := Fold(tc.in); got != tc.want {
+			t.Errorf("Fold(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestLiteral(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Hamlet (French Edition)", "hamlet"},
+		{"hamlet", "hamlet"},
+		{"The Brothers Karamazov", "brothers karamazov"},
+		{"The The", "the the"},
+		{"Art's Deli", "arts deli"},
+		{"Dickens, Charles", "dickens charles"},
+		{"(1984)", "1984"},
+		{"Harry Potter [Book 1] {x}", "harry potter"},
+		{"unbalanced (paren", "unbalanced paren"},
+		{"---", ""},
+		{"Les Misérables", "les miserables"},
+	}
+	for _, tc := range tests {
+		if got := Literal(tc.in); got != tc.want {
+			t.Errorf("Literal(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestTokens(t *testing.T) {
+	got := Tokens("O'Brien, J.R.R. Tolkien — 2nd ed.")
+	want := []string{"obrien", "j", "r", "r", "tolkien", "2nd", "ed"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Tokens = %q, want %q", got, want)
+	}
+}
+
+// The vectors of the PARIS notes (§7): multiset byte k-gram Dice.
+func TestDicePARISVectors(t *testing.T) {
+	tests := []struct {
+		a, b   string
+		k2, k4 float64
+	}{
+		{"art's deli", "arts deli", 0.8235, 0.4615},
+		{"great expectations", "great expectation", 0.9697, 0.9655},
+		{"charles dickens", "dickens, charles", 0.8276, 0.6400},
+		{"elvis presley", "elvis aaron presley", 0.8000, 0.6154},
+		{"hamlet (french edition)", "hamlet", 0.3704, 0.2609},
+	}
+	for _, tc := range tests {
+		if got := Dice(tc.a, tc.b, 2); math.Abs(got-tc.k2) > 1e-4 {
+			t.Errorf("Dice(%q, %q, 2) = %.4f, want %.4f", tc.a, tc.b, got, tc.k2)
+		}
+		if got := Dice(tc.a, tc.b, 4); math.Abs(got-tc.k4) > 1e-4 {
+			t.Errorf("Dice(%q, %q, 4) = %.4f, want %.4f", tc.a, tc.b, got, tc.k4)
+		}
+		if Dice(tc.a, tc.b, 2) != Dice(tc.b, tc.a, 2) {
+			t.Errorf("Dice(%q, %q) is not symmetric", tc.a, tc.b)
+		}
+	}
+}
+
+func TestMinHashEstimatesJaccard(t *testing.T) {
+	m := NewMinHash(128)
+	a := Shingles("the brothers karamazov", 2)
+	b := Shingles("the brothers karamazow", 2)
+	c := Shingles("crime and punishment", 2)
+	sa, sb, sc := m.Signature(a), m.Signature(b), m.Signature(c)
+	// exact Jaccard of the shingle sets
+	jac := func(x, y []uint64) float64 {
+		inter := 0
+		for _, v := range x {
+			if _, ok := slices.BinarySearch(y, v); ok {
+				inter++
+			}
+		}
+		return float64(inter) / float64(len(x)+len(y)-inter)
+	}
+	if est, want := Similarity(sa, sb), jac(a, b); math.Abs(est-want) > 0.15 {
+		t.Errorf("similar pair: estimate %.3f, exact %.3f", est, want)
+	}
+	if est := Similarity(sa, sc); est > 0.2 {
+		t.Errorf("dissimilar pair: estimate %.3f, want < 0.2", est)
+	}
+	if Similarity(sa, m.Signature(a)) != 1 {
+		t.Error("a signature must equal itself")
+	}
+	if len(Bands(sa, 4)) != 32 {
+		t.Errorf("Bands(128 rows, r=4) = %d keys, want 32", len(Bands(sa, 4)))
+	}
+}
+
+func TestStopWords(t *testing.T) {
+	if !IsStopWord("the") || IsStopWord("hamlet") {
+		t.Error("IsStopWord")
+	}
+	if sw := StopWords("en"); len(sw) < 100 || sw[0] != "the" {
+		t.Errorf("StopWords(en): %d words, first %q", len(sw), sw[0])
+	}
+	if StopWords("xx") != nil {
+		t.Error("unknown language must give nil")
+	}
+	if got := Languages(); !slices.Equal(got, []string{"de", "en", "es", "fr"}) {
+		t.Errorf("Languages = %v", got)
+	}
+}

@@ -1,0 +1,14 @@
+// Package probe is trawl's hands: it drives headless Chromium (chromedp) to find the forms
+// of a page after its scripts ran, classify them (search, login, registration, …), read a
+// search form's input schema (fields, labels, options, constraints), plan domain-agnostic
+// probes (a nonsense word, stop words, option values, terms from the page), submit them
+// like a person, and keep every result page with its timings.
+//
+// It is the only package that talks to a browser. It writes form.json, probes.jsonl and
+// pages/ of a run directory. It never submits a form it does not classify as a search
+// form unless told to, stays on the form's origin, honours robots.txt and waits between
+// requests.
+//
+// Method: M. Oita, "Deriving semantic objects from the structured web", PhD thesis,
+// Télécom ParisTech 2012, ch. 3 §3.1–3.2.
+package probe

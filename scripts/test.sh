@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The whole test suite: installs what tests need, checks formatting and vet, then runs
+# every test, browser tests included. CI runs exactly this (.ci/run).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh
+./scripts/lint.sh
+export TRAWL_BROWSER_TESTS=1 TRAWL_REQUIRE_SHARED=1
+go test -race -timeout 25m -count=1 ./...
