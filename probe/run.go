@@ -1,0 +1,54 @@
+package probe
+
+import "time"
+
+// The probe log of a run directory: probes.jsonl has one Probe per line, and each page
+// of a probe is saved under pages/. These types are the contract between the prober,
+// package records (through cmd, which passes pages and their query terms), package
+// schema and cmd.
+
+// Probe is one submission of the form (one line of probes.jsonl).
+type Probe struct {
+	// N numbers the probes of a run from 1, in the order they were run.
+	N int `json:"n"`
+	// Kind says why the probe was made: "nonsense", "stopword", "letter", "option",
+	// "term", "empty", "plan" (an explicit plan, e.g. ontology-guided), "mapping"
+	// (re-submission by the input–output mapping).
+	Kind string `json:"kind"`
+	// Assignment maps field names to the values submitted (fields left at their
+	// defaults are not listed).
+	Assignment map[string]string `json:"assignment"`
+	// Terms are the query terms of this probe: the values typed into text fields, used
+	// by FOREST as signifiers.
+	Terms []string `json:"terms,omitempty"`
+	// URL is the final URL of the first result page; Status its HTTP status (0 when the
+	// results came without navigation).
+	URL    string `json:"url"`
+	Status int    `json:"status"`
+	// How the submission was triggered: "submit", "enter" or "click"; Navigated is false
+	// for results rendered in place by scripts.
+	Trigger   string `json:"trigger,omitempty"`
+	Navigated bool   `json:"navigated"`
+	// Pages are the result pages of the probe (the first page, then pages reached by
+	// following "next" links), as files relative to the run directory.
+	Pages []PageRef `json:"pages"`
+	// Timing.
+	Started  time.Time     `json:"started"`
+	Duration time.Duration `json:"duration_ns"`
+	// Error is set when the probe failed; the pages fetched before the failure are kept.
+	Error string `json:"error,omitempty"`
+}
+
+// PageRef is one saved result page.
+type PageRef struct {
+	// File is the path of the DOM (outerHTML after scripts ran), relative to the run
+	// directory, e.g. "pages/0003-1.html".
+	File string `json:"file"`
+	// URL is the page's URL; Status its HTTP status (0 if not navigated).
+	URL    string `json:"url"`
+	Status int    `json:"status"`
+	// Screenshot is a PNG of the page relative to the run directory, if one was taken.
+	Screenshot string `json:"screenshot,omitempty"`
+	// Bytes is the size of the saved DOM.
+	Bytes int `json:"bytes"`
+}
