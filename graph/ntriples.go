@@ -45,7 +45,6 @@ type Reader struct {
 	r     *bufio.Reader
 	name  string
 	line  int
-	p     parser
 	pend  [][]byte // lines left over from a physical line split at a lone CR
 	eof   bool
 	carry []byte

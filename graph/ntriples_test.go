@@ -112,7 +112,9 @@ func TestW3CNTriplesSyntax(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				w.Flush()
+				if err := w.Flush(); err != nil {
+					t.Fatal(err)
+				}
 				again, err := readAll(NewReader(&buf, "roundtrip"))
 				if err != nil {
 					t.Fatalf("canonical output does not parse: %v\n%s", err, buf.String())
@@ -167,7 +169,9 @@ func TestW3CCanonicalNTriples(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			w.Flush()
+			if err := w.Flush(); err != nil {
+				t.Fatal(err)
+			}
 			if !bytes.Equal(buf.Bytes(), want) {
 				t.Errorf("canonical form differs\ngot:  %q\nwant: %q", buf.String(), want)
 			}
