@@ -106,10 +106,10 @@ type Site struct {
 	robots    string // robots.txt; "" = robotsTxt
 	indexOnce sync.Once
 	byID      map[string]int
-	latency atomic.Int64
-	mu      sync.Mutex
-	counts  map[string]int
-	viol    []string
+	latency   atomic.Int64
+	mu        sync.Mutex
+	counts    map[string]int
+	viol      []string
 }
 
 // All returns a fresh instance of every search site, in a stable order.
