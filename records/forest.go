@@ -51,6 +51,7 @@ type pattern struct {
 	fieldOf int     // the pattern whose fields these are
 	nav     string  // why the pattern is navigation, not records
 	groups  bool    // its elements are groups of records (markGroups)
+	child   string  // a child tag every element of the pattern has ("" if none)
 }
 
 // counts are the signifier and other-term counts of a pattern on one page.
@@ -179,7 +180,7 @@ func findLists(s *sample) {
 		for _, m := range l.members {
 			total += p.ntoks(m)
 			for _, o := range s.lists {
-				if o.nav == "" || !(o.parent == m || p.isAncestor(m, o.parent)) {
+				if !navigational(o.nav) || !(o.parent == m || p.isAncestor(m, o.parent)) {
 					continue
 				}
 				for _, om := range o.members {
@@ -193,7 +194,7 @@ func findLists(s *sample) {
 	}
 	p.noise = make([]bool, len(p.toks))
 	for _, l := range s.lists {
-		if l.nav == "" {
+		if !navigational(l.nav) {
 			continue
 		}
 		for _, m := range l.members {
@@ -203,6 +204,11 @@ func findLists(s *sample) {
 		}
 	}
 }
+
+// navigational reports whether a list flagged with reason nav is navigation (links,
+// filters, page chrome), as opposed to prose: navigation text is left out of tf-idf and
+// a list of items made mostly of navigation is navigation too.
+func navigational(nav string) bool { return nav != "" && nav != "prose" }
 
 // landmarkTags and landmarkRoles mark page regions that hold navigation, page headers
 // and footers, side content and dialogs: lists there are not records.
@@ -329,6 +335,9 @@ func recordPatterns(samples []*sample, o *Options) []*pattern {
 		}
 	}
 	for _, pt := range order {
+		pt.child = commonChild(samples, pt)
+	}
+	for _, pt := range order {
 		navs := 0
 		for _, l := range pt.lists {
 			if l.nav != "" {
@@ -343,6 +352,42 @@ func recordPatterns(samples []*sample, o *Options) []*pattern {
 	markFields(samples, order)
 	markGroups(samples, order)
 	return order
+}
+
+// commonChild returns the tag of a child element that every element of pt has (the
+// first such child of the first element): td for the rows of a table whose header row
+// holds th cells. Matching requires it, so that a header row, a caption row or a
+// spacer sharing the records' tag is not taken for a record.
+func commonChild(samples []*sample, pt *pattern) string {
+	var common map[string]bool
+	for si, elems := range pt.byPage {
+		p := samples[si].p
+		for _, m := range elems {
+			tags := map[string]bool{}
+			for _, k := range p.elems[m].kids {
+				if !p.elems[k].skipped {
+					tags[p.elems[k].tag] = true
+				}
+			}
+			if common == nil {
+				common = tags
+				continue
+			}
+			for t := range common {
+				if !tags[t] {
+					delete(common, t)
+				}
+			}
+		}
+	}
+	si, e := example(pt)
+	p := samples[si].p
+	for _, k := range p.elems[e].kids {
+		if t := p.elems[k].tag; common[t] && !p.elems[k].skipped {
+			return t
+		}
+	}
+	return ""
 }
 
 // groupCoverage is the share of its text a member must hold in inner record lists to

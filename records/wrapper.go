@@ -162,6 +162,18 @@ func (sel *selection) matches(s *sample, i int32, pt *pattern) bool {
 	if e.parent < 0 || s.types[e.parent] != pt.parentHash {
 		return false
 	}
+	if pt.child != "" {
+		found := false
+		for _, k := range e.kids {
+			if s.p.elems[k].tag == pt.child {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
 	if len(pt.attrs) == 0 {
 		return true
 	}
@@ -229,7 +241,11 @@ func genericSteps(samples []*sample, pt *pattern) []string {
 				firstTokens(samples[sj].p.elems[m].n, common, firsts)
 			}
 		}
-		steps = append(steps, pt.tag+xpathPredicate(common, firsts))
+		step := pt.tag + xpathPredicate(common, firsts)
+		if pt.child != "" {
+			step += "[" + pt.child + "]"
+		}
+		steps = append(steps, step)
 	} else {
 		steps = xpathSteps(p, e, names)
 	}
