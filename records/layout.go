@@ -11,7 +11,8 @@ import (
 // works?", orangain/webstemmer v0.6.1): a page is a sequence of layout blocks, each
 // identified by the last three steps of its path (tag plus tolerant id and class);
 // runs of identical blocks are merged (so a list of 3 records and a list of 10 give the
-// same sequence); two pages are compared by the weight of the blocks a longest common
+// same sequence; trawl also merges repeated cycles of several blocks, see
+// compressRuns); two pages are compared by the weight of the blocks a longest common
 // subsequence aligns, over their total weight. Pages join, in one greedy pass, the first
 // cluster whose members they all reach the threshold with. Error and no-result pages
 // lack the record blocks, which carry most of a result page's text, and fall apart.
@@ -73,7 +74,41 @@ func layoutBlocks(p *page) []block {
 		}
 	}
 	flush()
-	return out
+	return compressRuns(out)
+}
+
+// maxPeriod bounds the length of the block cycles compressRuns merges.
+const maxPeriod = 8
+
+// compressRuns merges repeated cycles of blocks into one cycle, adding up their
+// weights: the blocks of ten records of three blocks each become the blocks of one
+// record. Webstemmer merges runs of one identical block; records made of several
+// blocks need cycles, or pages with more records would look like another layout.
+func compressRuns(seq []block) []block {
+	for changed := true; changed; {
+		changed = false
+		for k := 1; k <= maxPeriod; k++ {
+			for i := 0; i+2*k <= len(seq); {
+				same := true
+				for j := 0; j < k; j++ {
+					if seq[i+j].feature != seq[i+k+j].feature {
+						same = false
+						break
+					}
+				}
+				if !same {
+					i++
+					continue
+				}
+				for j := 0; j < k; j++ {
+					seq[i+j].weight += seq[i+k+j].weight
+				}
+				seq = append(seq[:i+k], seq[i+2*k:]...)
+				changed = true
+			}
+		}
+	}
+	return seq
 }
 
 func blockFeature(p *page, b int32) string {
