@@ -192,6 +192,10 @@ type Template struct {
 	Regions []Candidate `json:"regions"`
 	// Ranking lists the best candidates, selected or not.
 	Ranking []Candidate `json:"ranking"`
+	// Siblings describes records that span sibling elements, one entry per selected
+	// pattern that has them ("following siblings dd", "preceding siblings h3"); such
+	// records list their other elements in Record.Extra.
+	Siblings []string `json:"siblings,omitempty"`
 	// Reason says why the template has no wrapper, when it has none.
 	Reason string `json:"reason,omitempty"`
 }
@@ -436,8 +440,8 @@ func Extract(ctx context.Context, pages []Page, opts Options) (*Wrapper, []Recor
 			if pages[i].URL != "" {
 				base, _ = url.Parse(pages[i].URL)
 			}
-			elems := sel.match(s)
-			recs := segment(s.p, elems, nil, base)
+			elems, extra := sel.records(s)
+			recs := segment(s.p, elems, extra, base)
 			recs = slices.DeleteFunc(recs, func(r Record) bool { return len(r.Leaves) == 0 })
 			recsByPage[i] = recs
 			w.Pages[i].Records = len(recs)

@@ -399,3 +399,34 @@ func TestBadInput(t *testing.T) {
 }
 
 func urlParse(s string) (*url.URL, error) { return url.Parse(s) }
+
+func TestRecordsSpanningSiblings(t *testing.T) {
+	dl := func(q string, n int) string {
+		var b strings.Builder
+		b.WriteString(`<html><body><h1>Glossary: ` + q + `</h1><dl class="terms">`)
+		for i := range n {
+			fmt.Fprintf(&b, `<dt class="term">%s entry %d</dt><dd class="def">The meaning of %s number %d, with an example of use.</dd>`, q, i, q, i)
+		}
+		b.WriteString(`</dl><p class="foot">End of list</p></body></html>`)
+		return b.String()
+	}
+	pages := []Page{
+		{Name: "a", HTML: []byte(dl("harbour", 5)), Terms: []string{"harbour"}},
+		{Name: "b", HTML: []byte(dl("lantern", 3)), Terms: []string{"lantern"}},
+	}
+	w, recs, err := Extract(t.Context(), pages, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 8 {
+		t.Fatalf("%d records, want 8 (one per dt/dd pair); wrapper %+v", len(recs), w.Templates)
+	}
+	for _, r := range recs {
+		if !strings.Contains(r.XPath, "/dt[") || len(r.Extra) != 1 || !strings.Contains(r.Extra[0], "/dd[") || len(r.Leaves) != 2 {
+			t.Errorf("record %+v: want the dt with its dd", r)
+		}
+	}
+	if len(w.Templates[0].Siblings) != 1 {
+		t.Errorf("siblings %v", w.Templates[0].Siblings)
+	}
+}

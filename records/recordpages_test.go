@@ -141,7 +141,7 @@ func TestRecordPagesReport(t *testing.T) {
 		if len(rows) > 0 {
 			fmt.Fprintf(&tbl, " rows matched=%d/%d", rowsMatched(rows, recs), len(rows))
 		}
-		fmt.Fprintf(&tbl, " expected:%s\n    xpath=%s\n", exp, w.XPath)
+		fmt.Fprintf(&tbl, " expected:%s\n    xpath=%s %s\n", exp, w.XPath, spans(w))
 		if len(recs) == 0 {
 			t.Errorf("pydepta/%s: no records", c.Page)
 		}
@@ -157,13 +157,34 @@ func TestRecordPagesReport(t *testing.T) {
 				cand = fmt.Sprintf(" container <%s class=%q id=%q>", dc.Candidate.Tag, dc.Candidate.Class, dc.Candidate.ID)
 			}
 		}
-		fmt.Fprintf(&tbl, "mdr/%-13s found=%3d expected: records=%d of %d node(s)%s\n    xpath=%s\n",
-			c.Page, len(recs), c.Records, c.Size, cand, w.XPath)
+		fmt.Fprintf(&tbl, "mdr/%-13s found=%3d of %d node(s) expected: records=%d of %d node(s)%s\n    xpath=%s %s\n",
+			c.Page, len(recs), nodesPer(recs), c.Records, c.Size, cand, w.XPath, spans(w))
 		if len(recs) == 0 {
 			t.Errorf("mdr/%s: no records", c.Page)
 		}
 	}
 	t.Log("\n" + tbl.String())
+}
+
+// spans describes the sibling runs of the main template.
+func spans(w *Wrapper) string {
+	if len(w.Templates) == 0 || len(w.Templates[0].Siblings) == 0 {
+		return ""
+	}
+	return "(+" + strings.Join(w.Templates[0].Siblings, ", ") + ")"
+}
+
+// nodesPer is the most frequent number of elements per record.
+func nodesPer(recs []Record) int {
+	c := map[int]int{}
+	best := 0
+	for _, r := range recs {
+		c[1+len(r.Extra)]++
+		if c[1+len(r.Extra)] > c[best] {
+			best = 1 + len(r.Extra)
+		}
+	}
+	return best
 }
 
 func readJSON(t testing.TB, path string, v any) {

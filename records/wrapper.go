@@ -15,6 +15,8 @@ type selection struct {
 	mode  Mode
 	names []string
 	pats  []*pattern
+	// runs are the sibling runs of the patterns whose records span siblings.
+	runs map[*pattern]*siblingRun
 }
 
 // learn ranks the patterns of the sample pages, selects the wrapper and fills tpl.
@@ -55,6 +57,15 @@ func learn(samples []*sample, o *Options, tpl *Template) *selection {
 		tpl.Regions = append(tpl.Regions, candidateOf(samples, pt, true, xp))
 	}
 	tpl.XPath = strings.Join(xps, " | ")
+	if o.Mode == ModeRecords {
+		sel.runs = map[*pattern]*siblingRun{}
+		for _, pt := range sel.pats {
+			if r := learnSiblings(samples, pt); r != nil {
+				sel.runs[pt] = r
+				tpl.Siblings = append(tpl.Siblings, r.String())
+			}
+		}
+	}
 	if o.Mode == ModeArticle && len(sel.pats) > 0 {
 		tpl.ForestXPath = forestXPath(samples, sel.pats[0])
 	}
@@ -148,6 +159,33 @@ func (sel *selection) match(s *sample) []int32 {
 	}
 	slices.Sort(kept)
 	return kept
+}
+
+// records returns the wrapper's records on page s: each record's first element and the
+// other sibling elements it spans.
+func (sel *selection) records(s *sample) ([]int32, [][]int32) {
+	elems := sel.match(s)
+	firsts := slices.Clone(elems)
+	extra := make([][]int32, len(elems))
+	for _, pt := range sel.pats {
+		r := sel.runs[pt]
+		if r == nil {
+			continue
+		}
+		var idx []int
+		var mine []int32
+		for i, e := range elems {
+			if sel.matches(s, e, pt) {
+				idx = append(idx, i)
+				mine = append(mine, e)
+			}
+		}
+		f, x := r.attach(s.p, mine)
+		for k, i := range idx {
+			firsts[i], extra[i] = f[k], x[k]
+		}
+	}
+	return firsts, extra
 }
 
 // matches reports whether element i of s has pattern pt.
