@@ -355,6 +355,7 @@ func Extract(ctx context.Context, pages []Page, opts Options) (*Wrapper, []Recor
 	// Error pages: the nonsense pages, pages carrying their error pattern, and the pages
 	// of their layout clusters.
 	errCluster := map[int]bool{}
+	suspect := map[int]bool{}
 	for i, s := range parsed {
 		if s != nil && pages[i].Kind == KindNonsense {
 			errCluster[w.Pages[i].Cluster] = true
@@ -369,8 +370,7 @@ func Extract(ctx context.Context, pages []Page, opts Options) (*Wrapper, []Recor
 			w.Pages[i].Class = ClassError
 			w.Pages[i].Reason = fmt.Sprintf("echoes the error pattern of %s (%q)", ep.Page, ep.Phrase)
 		} else if errCluster[w.Pages[i].Cluster] {
-			w.Pages[i].Class = ClassError
-			w.Pages[i].Reason = "same layout as the nonsense-word page"
+			suspect[i] = true // decided below: error page unless a wrapper finds records
 		}
 	}
 
@@ -396,7 +396,7 @@ func Extract(ctx context.Context, pages []Page, opts Options) (*Wrapper, []Recor
 	clusterPages := map[int][]int{}
 	var clusterOrder []int
 	for i := range pages {
-		if parsed[i] == nil || w.Pages[i].Class != "" {
+		if parsed[i] == nil || w.Pages[i].Class != "" || suspect[i] {
 			continue
 		}
 		c := w.Pages[i].Cluster
@@ -408,6 +408,17 @@ func Extract(ctx context.Context, pages []Page, opts Options) (*Wrapper, []Recor
 	slices.SortStableFunc(clusterOrder, func(a, b int) int { return len(clusterPages[b]) - len(clusterPages[a]) })
 
 	recsByPage := make([][]Record, len(pages))
+	var sels []*selection
+	extractPage := func(i int, sel *selection) []Record {
+		s := parsed[i]
+		var base *url.URL
+		if pages[i].URL != "" {
+			base, _ = url.Parse(pages[i].URL)
+		}
+		elems, extra := sel.records(s)
+		recs := segment(s.p, elems, extra, base)
+		return slices.DeleteFunc(recs, func(r Record) bool { return len(r.Leaves) == 0 })
+	}
 	for _, c := range clusterOrder {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
@@ -433,16 +444,10 @@ func Extract(ctx context.Context, pages []Page, opts Options) (*Wrapper, []Recor
 			tpl.Samples = append(tpl.Samples, pages[i].Name)
 		}
 		sel := learn(samples, &opts, &tpl)
+		sels = append(sels, sel)
 		log.Info("template learnt", "cluster", c, "pages", len(idx), "samples", len(samples), "xpath", tpl.XPath)
 		for _, i := range idx {
-			s := parsed[i]
-			var base *url.URL
-			if pages[i].URL != "" {
-				base, _ = url.Parse(pages[i].URL)
-			}
-			elems, extra := sel.records(s)
-			recs := segment(s.p, elems, extra, base)
-			recs = slices.DeleteFunc(recs, func(r Record) bool { return len(r.Leaves) == 0 })
+			recs := extractPage(i, sel)
 			recsByPage[i] = recs
 			w.Pages[i].Records = len(recs)
 			if len(recs) > 0 {
@@ -456,6 +461,25 @@ func Extract(ctx context.Context, pages []Page, opts Options) (*Wrapper, []Recor
 			}
 		}
 		w.Templates = append(w.Templates, tpl)
+	}
+	// Pages laid out like the nonsense-word page are error pages, unless a learnt
+	// wrapper finds records on them (a result page with few records can look like the
+	// error page: the template dominates it).
+	for i := range pages {
+		if !suspect[i] {
+			continue
+		}
+		w.Pages[i].Class = ClassError
+		w.Pages[i].Reason = "same layout as the nonsense-word page, and no wrapper finds records on it"
+		for k, sel := range sels {
+			if recs := extractPage(i, sel); len(recs) > 0 {
+				recsByPage[i] = recs
+				w.Pages[i].Class, w.Pages[i].Records = ClassResult, len(recs)
+				w.Pages[i].Reason = fmt.Sprintf("laid out like the nonsense-word page, but the wrapper of template %d finds records", w.Templates[k].Cluster)
+				w.Templates[k].Pages = append(w.Templates[k].Pages, pages[i].Name)
+				break
+			}
+		}
 	}
 	if len(w.Templates) > 0 {
 		w.XPath = w.Templates[0].XPath

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -115,6 +118,134 @@ func TestExtractTestSitesBrowser(t *testing.T) {
 			}
 			if v := s.Violations(); len(v) > 0 {
 				t.Errorf("violations %v", v)
+			}
+		})
+	}
+	t.Log("\n" + report.String())
+}
+
+// TestExtractRunDirBrowser runs the pipeline as a user does: the prober's agnostic plan
+// (stop words, letters, options, contextual terms, a nonsense word) on each test site,
+// written to a run directory; the answer-key markers are then stripped from the saved
+// pages, 'trawl extract RUN_DIR' runs, and its records.jsonl is scored against the
+// markers.
+//
+//	TRAWL_BROWSER_TESTS=1 go test ./cmd/trawl -run TestExtractRunDirBrowser -v
+func TestExtractRunDirBrowser(t *testing.T) {
+	if os.Getenv("TRAWL_BROWSER_TESTS") != "1" {
+		t.Skip("browser test: set TRAWL_BROWSER_TESTS=1 (and install chromium) to run it")
+	}
+	o := probe.DefaultOptions()
+	o.Delay = 0
+	o.StepTimeout = 20 * time.Second
+	o.SettleTimeout = 3 * time.Second
+	o.Quiet = 100 * time.Millisecond
+	o.AllowPOST = true
+	o.Tabs = 2
+	o.MaxPagesPerProbe = 2
+	b, err := probe.Start(t.Context(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	p, err := probe.NewProber(b, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	var report strings.Builder
+	for _, s := range testsites.All() {
+		t.Run(s.Name, func(t *testing.T) {
+			srv := s.NewServer()
+			defer srv.Close()
+			d, err := p.Discover(t.Context(), srv.URL+s.FormPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			po := probe.DefaultPlanOptions()
+			po.MaxProbes = 14
+			po.Seed = 7
+			plan := probe.AgnosticPlan(d.Form(), po)
+			dir := t.TempDir()
+			rd, err := probe.CreateRunDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := rd.WriteForm(d.Form()); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := p.Run(t.Context(), d.Form(), plan, rd); err != nil {
+				t.Fatal(err)
+			}
+			if err := rd.Close(); err != nil {
+				t.Fatal(err)
+			}
+			// strip the answer key from the saved pages, keeping the truth
+			probes, err := probe.ReadProbes(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			truth := map[string][]string{}
+			for _, pr := range probes {
+				for _, ref := range pr.Pages {
+					path := filepath.Join(dir, ref.File)
+					raw, err := os.ReadFile(path)
+					if err != nil {
+						t.Fatal(err)
+					}
+					truth[ref.File] = markedXPaths(t, string(raw))
+					if err := os.WriteFile(path, []byte(testsites.StripMarkers(string(raw))), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			var out bytes.Buffer
+			eo := extractOptions{RunDir: dir, Mode: "records", Regions: "best", Signifiers: "auto", TopK: 10}
+			if err := runExtract(t.Context(), globalOptions{stderr: io.Discard}, eo, &out); err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.Open(filepath.Join(dir, records.RecordsFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			recs, err := records.ReadRecords(f, records.RecordsFile)
+			f.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := map[string]map[string]bool{}
+			for _, r := range recs {
+				if found[r.Page] == nil {
+					found[r.Page] = map[string]bool{}
+				}
+				found[r.Page][r.XPath] = true
+			}
+			hit, tru := 0, 0
+			for name, xs := range truth {
+				tru += len(xs)
+				h := 0
+				for _, x := range xs {
+					if found[name][x] {
+						h++
+					}
+				}
+				if h != len(xs) || len(found[name]) != len(xs) {
+					t.Logf("%s: %d true records, %d found, %d right", name, len(xs), len(found[name]), h)
+					if os.Getenv("TRAWL_KEEP_RUN") != "" {
+						os.CopyFS(os.Getenv("TRAWL_KEEP_RUN"), os.DirFS(dir))
+					}
+				}
+				hit += h
+			}
+			prec, rec := ratio(hit, len(recs)), ratio(hit, tru)
+			f1 := 0.0
+			if prec+rec > 0 {
+				f1 = 2 * prec * rec / (prec + rec)
+			}
+			fmt.Fprintf(&report, "%-10s probes=%2d pages=%2d true=%4d found=%4d P=%.3f R=%.3f F1=%.3f\n",
+				s.Name, len(probes), len(truth), tru, len(recs), prec, rec, f1)
+			if f1 < 0.98 {
+				t.Errorf("%s: record F1 %.3f < 0.98", s.Name, f1)
 			}
 		})
 	}
