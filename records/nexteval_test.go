@@ -74,6 +74,15 @@ func readGzip(path string) ([]byte, error) {
 	return io.ReadAll(zr)
 }
 
+// nextEvalTarget is the acceptance target of issue 5 (an LLM extractor scores 0.957 on
+// the full set); nextEvalFloor guards against regressions of what the extractor
+// reaches today (0.813 on this sample, see docs/benchmarks.md). The test fails below
+// the floor and reports whether the target is met.
+const (
+	nextEvalTarget = 0.95
+	nextEvalFloor  = 0.80
+)
+
 // nextEvalOptions are the options of the NEXT-EVAL run: every data region (the
 // benchmark annotates all record lists of a page), signifiers from tf-idf over the
 // pages (the benchmark has no query terms).
@@ -129,7 +138,15 @@ func TestNextEvalAcceptance(t *testing.T) {
 	n := float64(len(pages))
 	mean := prf{sum.P / n, sum.R / n, sum.F / n}
 	fmt.Fprintf(&tbl, "mean over %d pages: %s (elapsed %v)\n", len(pages), mean, w.Elapsed)
+	status := "met"
+	if mean.F < nextEvalTarget {
+		status = "NOT met"
+	}
+	fmt.Fprintf(&tbl, "acceptance target mean F1 ≥ %.2f: %s\n", nextEvalTarget, status)
 	t.Log("\n" + tbl.String())
+	if mean.F < nextEvalFloor {
+		t.Errorf("mean F1 %.3f fell below the regression floor %.2f", mean.F, nextEvalFloor)
+	}
 	if os.Getenv("TRAWL_EVAL_WRAPPER") != "" {
 		b, _ := json.MarshalIndent(w, "", " ")
 		os.WriteFile(os.Getenv("TRAWL_EVAL_WRAPPER"), b, 0o644)

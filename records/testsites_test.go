@@ -305,10 +305,71 @@ func TestTestSitesAcceptance(t *testing.T) {
 		}
 		probes := collectSite(t, s)
 		m, w, detail := siteScore(t, s, probes, DefaultOptions())
-		fmt.Fprintf(&tbl, "%-10s %s  xpath=%s\n%s", name, m, w.XPath, detail)
+		fmt.Fprintf(&tbl, "%-10s %s  xpath=%s\n", name, m, w.XPath)
 		if m.F < 0.98 {
-			t.Errorf("%s: record F1 %.3f < 0.98", name, m.F)
+			t.Errorf("%s: record F1 %.3f < 0.98\n%s", name, m.F, detail)
 		}
 	}
 	t.Log("\n" + tbl.String())
+}
+
+// TestSignifierVariants compares the signifier sources on the server-rendered test
+// sites (docs/decisions/2026-11-22-forest-signifiers.md):
+//
+//	go test ./records -run TestSignifierVariants -v
+func TestSignifierVariants(t *testing.T) {
+	var tbl strings.Builder
+	fmt.Fprintf(&tbl, "%-14s", "site")
+	variants := []SignifierSource{SignifiersAuto, SignifiersQuery, SignifiersTFIDF, SignifiersUnion}
+	for _, v := range variants {
+		fmt.Fprintf(&tbl, " %8s", v)
+	}
+	tbl.WriteString("\n")
+	for _, name := range serverRendered {
+		s, err := testsites.ByName(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		probes := collectSite(t, s)
+		fmt.Fprintf(&tbl, "%-14s", name)
+		for _, v := range variants {
+			o := DefaultOptions()
+			o.Signifiers = v
+			m, _, _ := siteScore(t, s, probes, o)
+			fmt.Fprintf(&tbl, " %8.3f", m.F)
+			if v == SignifiersAuto && m.F < 0.98 {
+				t.Errorf("%s: auto signifiers give F1 %.3f", name, m.F)
+			}
+		}
+		tbl.WriteString("\n")
+	}
+	// the shelf fixture of extract_test.go, with content terms and with weak terms
+	for _, qs := range [][]string{{"dickens", "austen", "bronte", "eliot"}, {"e", "the", "a", "o"}} {
+		var pages []Page
+		truth := 0
+		for _, q := range qs {
+			h, n := resultPage(q, true)
+			truth += n
+			pages = append(pages, Page{Name: q, HTML: []byte(h), Terms: []string{q}})
+		}
+		fmt.Fprintf(&tbl, "%-14s", "shelf:"+qs[0])
+		for _, v := range variants {
+			o := DefaultOptions()
+			o.Signifiers = v
+			_, recs, err := Extract(t.Context(), pages, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			good := 0
+			for _, r := range recs {
+				if strings.Contains(r.XPath, "/ul[1]/li[") && strings.Count(r.XPath, "/") == 6 {
+					good++
+				}
+			}
+			m := makePRF(float64(good), len(recs), truth)
+			fmt.Fprintf(&tbl, " %8.3f", m.F)
+		}
+		tbl.WriteString("\n")
+	}
+	t.Log("record F1 per signifier source\n" + tbl.String())
 }
