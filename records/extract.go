@@ -91,6 +91,10 @@ type Options struct {
 	MaxSamples int
 	// MaxPageBytes bounds the size of one page; larger pages are reported as invalid.
 	MaxPageBytes int
+	// ParsedCacheBytes bounds the raw size of the pages kept parsed between the passes
+	// of Extract (a parsed page takes about 30 times its size); pages past it are parsed
+	// again when needed, so that thousands of pages fit in memory. 0 keeps none.
+	ParsedCacheBytes int
 	// SkipHidden ignores elements hidden by their own markup (hidden, aria-hidden,
 	// inline display:none); off by default, since DOM snapshots hold content that is
 	// hidden only for the moment.
@@ -105,17 +109,18 @@ type Options struct {
 // pattern, query terms as signifiers with the tf-idf fallback (k = 10).
 func DefaultOptions() Options {
 	return Options{
-		Mode:            ModeRecords,
-		Regions:         RegionsBest,
-		AllRegionsMin:   0.05,
-		Signifiers:      SignifiersAuto,
-		TopK:            10,
-		MinStrongLeaves: 2,
-		TypeAttributes:  slices.Clone(DefaultTypeAttributes),
-		LayoutThreshold: 0.75,
-		MaxSamples:      10,
-		MaxPageBytes:    64 << 20,
-		RankingSize:     40,
+		Mode:             ModeRecords,
+		Regions:          RegionsBest,
+		AllRegionsMin:    0.05,
+		Signifiers:       SignifiersAuto,
+		TopK:             10,
+		MinStrongLeaves:  2,
+		TypeAttributes:   slices.Clone(DefaultTypeAttributes),
+		LayoutThreshold:  0.75,
+		MaxSamples:       10,
+		MaxPageBytes:     64 << 20,
+		ParsedCacheBytes: 16 << 20,
+		RankingSize:      40,
 	}
 }
 
@@ -145,6 +150,8 @@ func (o Options) Validate() error {
 		return bad("MaxSamples must be ≥ 1, got %d", o.MaxSamples)
 	case o.MaxPageBytes < 1:
 		return bad("MaxPageBytes must be ≥ 1, got %d", o.MaxPageBytes)
+	case o.ParsedCacheBytes < 0:
+		return bad("ParsedCacheBytes must be ≥ 0, got %d", o.ParsedCacheBytes)
 	case o.RankingSize < 1:
 		return bad("RankingSize must be ≥ 1, got %d", o.RankingSize)
 	}
@@ -297,109 +304,97 @@ func Extract(ctx context.Context, pages []Page, opts Options) (*Wrapper, []Recor
 		return nil, nil, ErrNoPages
 	}
 	w := &Wrapper{Mode: opts.Mode, Options: opts.record(), Pages: make([]PageClass, len(pages))}
-	parsed := make([]*sample, len(pages))
-	usable := 0
+	st := newPageStore(pages, &opts)
 	for i, pg := range pages {
+		w.Pages[i].Page, w.Pages[i].Cluster = pg.Name, -1
+	}
+	// get returns page i parsed, or nil after recording why it cannot be read.
+	get := func(i int) *sample {
+		s, err := st.get(i)
+		if err != nil {
+			if w.Pages[i].Class != ClassInvalid {
+				w.Pages[i].Class, w.Pages[i].Reason = ClassInvalid, err.Error()
+				log.Warn("page skipped", "page", pages[i].Name, "err", err)
+			}
+			return nil
+		}
+		return s
+	}
+
+	// Pass 0: the error patterns of the nonsense-word pages.
+	for i := range pages {
+		if pages[i].Kind != KindNonsense {
+			continue
+		}
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
-		pc := &w.Pages[i]
-		pc.Page, pc.Cluster = pg.Name, -1
-		if len(pg.HTML) > opts.MaxPageBytes {
-			pc.Class, pc.Reason = ClassInvalid, fmt.Sprintf("page of %d bytes exceeds MaxPageBytes (%d)", len(pg.HTML), opts.MaxPageBytes)
-			log.Warn("page skipped", "page", pg.Name, "reason", pc.Reason)
-			continue
-		}
-		p, err := parsePage(pg.Name, pg.HTML, opts.SkipHidden)
-		if err != nil {
-			pc.Class, pc.Reason = ClassInvalid, err.Error()
-			log.Warn("page skipped", "page", pg.Name, "err", err)
-			continue
-		}
-		parsed[i] = &sample{p: p, types: typeHashes(p, opts.TypeAttributes), names: opts.TypeAttributes}
-		if opts.Mode == ModeRecords {
-			findLists(parsed[i])
-		}
-		usable++
-	}
-	if usable == 0 {
-		return w, nil, fmt.Errorf("%w: all %d pages were rejected (first: %s: %s)", ErrNoUsablePage, len(pages), w.Pages[0].Page, w.Pages[0].Reason)
-	}
-
-	// Error patterns from the nonsense-word pages, and echo leaves on every page.
-	for i, s := range parsed {
-		if s != nil && pages[i].Kind == KindNonsense {
+		if s := get(i); s != nil {
 			w.ErrorPatterns = append(w.ErrorPatterns, learnErrorPatterns(s, pages[i])...)
 		}
 	}
 	vocab := echoVocabulary(w.ErrorPatterns)
-	for i, s := range parsed {
-		if s != nil {
-			s.echo = echoLeaves(s, pages[i].Terms, vocab)
-		}
-	}
 
-	// Layout clusters.
+	// Pass 1, page by page: layout blocks, error pages, document frequencies. Only small
+	// summaries stay in memory (the store keeps parsed pages within its budget).
 	var seqs [][]block
 	var seqPage []int
-	for i, s := range parsed {
-		if s != nil {
-			seqs = append(seqs, layoutBlocks(s.p))
-			seqPage = append(seqPage, i)
+	df := map[string]int{}
+	docs := 0
+	for i := range pages {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
 		}
+		s := get(i)
+		if s == nil {
+			continue
+		}
+		seqs = append(seqs, layoutBlocks(s.p))
+		seqPage = append(seqPage, i)
+		switch {
+		case pages[i].Kind == KindNonsense:
+			w.Pages[i].Class, w.Pages[i].Reason = ClassError, "nonsense-word probe"
+			continue
+		default:
+			if ep, ok := matchErrorPattern(s, pages[i].Terms, w.ErrorPatterns); ok {
+				w.Pages[i].Class = ClassError
+				w.Pages[i].Reason = fmt.Sprintf("echoes the error pattern of %s (%q)", ep.Page, ep.Phrase)
+				continue
+			}
+		}
+		// IDF runs over every readable page that is not an error page.
+		for t := range docTerms(s.p) {
+			df[t]++
+		}
+		docs++
+	}
+	if len(seqs) == 0 {
+		return w, nil, fmt.Errorf("%w: all %d pages were rejected (first: %s: %s)", ErrNoUsablePage, len(pages), w.Pages[0].Page, w.Pages[0].Reason)
 	}
 	for k, c := range clusterLayouts(seqs, opts.LayoutThreshold) {
 		w.Pages[seqPage[k]].Cluster = c
 	}
 
-	// Error pages: the nonsense pages, pages carrying their error pattern, and the pages
-	// of their layout clusters.
+	// Pages laid out like a nonsense-word page are suspects: error pages unless a learnt
+	// wrapper finds records on them.
 	errCluster := map[int]bool{}
-	suspect := map[int]bool{}
-	for i, s := range parsed {
-		if s != nil && pages[i].Kind == KindNonsense {
+	for i := range pages {
+		if pages[i].Kind == KindNonsense && w.Pages[i].Class == ClassError {
 			errCluster[w.Pages[i].Cluster] = true
-			w.Pages[i].Class, w.Pages[i].Reason = ClassError, "nonsense-word probe"
 		}
 	}
-	for i, s := range parsed {
-		if s == nil || pages[i].Kind == KindNonsense {
-			continue
-		}
-		if ep, ok := matchErrorPattern(s, pages[i].Terms, w.ErrorPatterns); ok {
-			w.Pages[i].Class = ClassError
-			w.Pages[i].Reason = fmt.Sprintf("echoes the error pattern of %s (%q)", ep.Page, ep.Phrase)
-		} else if errCluster[w.Pages[i].Cluster] {
-			suspect[i] = true // decided below: error page unless a wrapper finds records
-		}
-	}
-
-	// IDF runs over every readable page that is not an error page.
-	var corpus []*sample
-	corpusIdx := map[int]int{}
-	for i, s := range parsed {
-		if s != nil && w.Pages[i].Class == "" {
-			corpusIdx[i] = len(corpus)
-			corpus = append(corpus, s)
-		}
-	}
-	var tfidfTerms [][]string
-	if opts.Signifiers != SignifiersQuery && len(corpus) > 0 {
-		ps := make([]*page, len(corpus))
-		for k, s := range corpus {
-			ps[k] = s.p
-		}
-		tfidfTerms = tfidf(ps, opts.TopK)
-	}
-
-	// One wrapper per layout cluster of candidate pages, largest cluster first.
+	suspect := map[int]bool{}
 	clusterPages := map[int][]int{}
 	var clusterOrder []int
 	for i := range pages {
-		if parsed[i] == nil || w.Pages[i].Class != "" || suspect[i] {
+		if w.Pages[i].Class != "" {
 			continue
 		}
 		c := w.Pages[i].Cluster
+		if errCluster[c] {
+			suspect[i] = true
+			continue
+		}
 		if _, ok := clusterPages[c]; !ok {
 			clusterOrder = append(clusterOrder, c)
 		}
@@ -407,18 +402,10 @@ func Extract(ctx context.Context, pages []Page, opts Options) (*Wrapper, []Recor
 	}
 	slices.SortStableFunc(clusterOrder, func(a, b int) int { return len(clusterPages[b]) - len(clusterPages[a]) })
 
-	recsByPage := make([][]Record, len(pages))
+	// Pass 2, per layout cluster (largest first): FOREST on up to MaxSamples pages.
 	var sels []*selection
-	extractPage := func(i int, sel *selection) []Record {
-		s := parsed[i]
-		var base *url.URL
-		if pages[i].URL != "" {
-			base, _ = url.Parse(pages[i].URL)
-		}
-		elems, extra := sel.records(s)
-		recs := segment(s.p, elems, extra, base)
-		return slices.DeleteFunc(recs, func(r Record) bool { return len(r.Leaves) == 0 })
-	}
+	selOf := map[int]*selection{}
+	tplOf := map[int]int{}
 	for _, c := range clusterOrder {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
@@ -428,13 +415,16 @@ func Extract(ctx context.Context, pages []Page, opts Options) (*Wrapper, []Recor
 		for _, i := range idx {
 			tpl.Pages = append(tpl.Pages, pages[i].Name)
 		}
-		samplesIdx := pickSamples(idx, opts.MaxSamples)
 		var samples []*sample
-		for _, i := range samplesIdx {
-			s := parsed[i]
+		for _, i := range pickSamples(idx, opts.MaxSamples) {
+			s := get(i)
+			if s == nil {
+				continue
+			}
+			s.echo = echoLeaves(s, pages[i].Terms, vocab)
 			var tf []string
-			if tfidfTerms != nil {
-				tf = tfidfTerms[corpusIdx[i]]
+			if opts.Signifiers != SignifiersQuery {
+				tf = topTerms(s.p, df, docs, opts.TopK)
 			}
 			sigs, src := chooseSignifiers(s, pages[i].Terms, tf, &opts)
 			markSignifiers(s.p, sigs, s.echo)
@@ -445,39 +435,60 @@ func Extract(ctx context.Context, pages []Page, opts Options) (*Wrapper, []Recor
 		}
 		sel := learn(samples, &opts, &tpl)
 		sels = append(sels, sel)
+		selOf[c] = sel
+		tplOf[c] = len(w.Templates)
 		log.Info("template learnt", "cluster", c, "pages", len(idx), "samples", len(samples), "xpath", tpl.XPath)
-		for _, i := range idx {
-			recs := extractPage(i, sel)
-			recsByPage[i] = recs
-			w.Pages[i].Records = len(recs)
-			if len(recs) > 0 {
-				w.Pages[i].Class = ClassResult
-			} else {
-				w.Pages[i].Class = ClassEmpty
-				w.Pages[i].Reason = "no element matches the template's wrapper"
-				if tpl.Reason != "" {
-					w.Pages[i].Reason = tpl.Reason
-				}
-			}
-		}
 		w.Templates = append(w.Templates, tpl)
 	}
-	// Pages laid out like the nonsense-word page are error pages, unless a learnt
-	// wrapper finds records on them (a result page with few records can look like the
-	// error page: the template dominates it).
-	for i := range pages {
-		if !suspect[i] {
-			continue
+
+	// Pass 3, page by page: records.
+	recsByPage := make([][]Record, len(pages))
+	extractPage := func(s *sample, i int, sel *selection) []Record {
+		var base *url.URL
+		if pages[i].URL != "" {
+			base, _ = url.Parse(pages[i].URL)
 		}
-		w.Pages[i].Class = ClassError
-		w.Pages[i].Reason = "same layout as the nonsense-word page, and no wrapper finds records on it"
-		for k, sel := range sels {
-			if recs := extractPage(i, sel); len(recs) > 0 {
-				recsByPage[i] = recs
-				w.Pages[i].Class, w.Pages[i].Records = ClassResult, len(recs)
-				w.Pages[i].Reason = fmt.Sprintf("laid out like the nonsense-word page, but the wrapper of template %d finds records", w.Templates[k].Cluster)
-				w.Templates[k].Pages = append(w.Templates[k].Pages, pages[i].Name)
-				break
+		elems, extra := sel.records(s)
+		recs := segment(s.p, elems, extra, base)
+		return slices.DeleteFunc(recs, func(r Record) bool { return len(r.Leaves) == 0 })
+	}
+	for i := range pages {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		pc := &w.Pages[i]
+		switch {
+		case suspect[i]:
+			s := get(i)
+			if s == nil {
+				continue
+			}
+			pc.Class, pc.Reason = ClassError, "same layout as the nonsense-word page, and no wrapper finds records on it"
+			for k, sel := range sels {
+				if recs := extractPage(s, i, sel); len(recs) > 0 {
+					recsByPage[i] = recs
+					pc.Class, pc.Records = ClassResult, len(recs)
+					pc.Reason = fmt.Sprintf("laid out like the nonsense-word page, but the wrapper of template %d finds records", w.Templates[k].Cluster)
+					w.Templates[k].Pages = append(w.Templates[k].Pages, pages[i].Name)
+					break
+				}
+			}
+		case pc.Class == "":
+			s := get(i)
+			if s == nil {
+				continue
+			}
+			sel := selOf[pc.Cluster]
+			recs := extractPage(s, i, sel)
+			recsByPage[i] = recs
+			pc.Records = len(recs)
+			if len(recs) > 0 {
+				pc.Class = ClassResult
+			} else {
+				pc.Class, pc.Reason = ClassEmpty, "no element matches the template's wrapper"
+				if r := w.Templates[tplOf[pc.Cluster]].Reason; r != "" {
+					pc.Reason = r
+				}
 			}
 		}
 	}
@@ -490,6 +501,52 @@ func Extract(ctx context.Context, pages []Page, opts Options) (*Wrapper, []Recor
 	}
 	w.Elapsed = time.Since(start)
 	return w, out, nil
+}
+
+// pageStore parses pages on demand. It keeps parsed pages while their raw size stays
+// within a budget — every page of an ordinary run — and parses again past it, so that
+// memory stays bounded with thousands of pages. Unreadable pages are remembered.
+type pageStore struct {
+	pages  []Page
+	opts   *Options
+	cache  map[int]*sample
+	failed map[int]error
+	bytes  int
+	budget int
+}
+
+func newPageStore(pages []Page, opts *Options) *pageStore {
+	return &pageStore{pages: pages, opts: opts, cache: map[int]*sample{}, failed: map[int]error{}, budget: opts.ParsedCacheBytes}
+}
+
+// get returns page i parsed and indexed (with its candidate lists in record mode).
+func (st *pageStore) get(i int) (*sample, error) {
+	if s, ok := st.cache[i]; ok {
+		return s, nil
+	}
+	if err, ok := st.failed[i]; ok {
+		return nil, err
+	}
+	pg := st.pages[i]
+	if len(pg.HTML) > st.opts.MaxPageBytes {
+		err := fmt.Errorf("%s: %w: page of %d bytes exceeds MaxPageBytes (%d)", pg.Name, ErrBadPage, len(pg.HTML), st.opts.MaxPageBytes)
+		st.failed[i] = err
+		return nil, err
+	}
+	p, err := parsePage(pg.Name, pg.HTML, st.opts.SkipHidden)
+	if err != nil {
+		st.failed[i] = err
+		return nil, err
+	}
+	s := &sample{p: p, types: typeHashes(p, st.opts.TypeAttributes), names: st.opts.TypeAttributes}
+	if st.opts.Mode == ModeRecords {
+		findLists(s)
+	}
+	if st.bytes+len(pg.HTML) <= st.budget {
+		st.cache[i] = s
+		st.bytes += len(pg.HTML)
+	}
+	return s, nil
 }
 
 // pickSamples takes up to n pages spread evenly over idx.

@@ -430,3 +430,31 @@ func TestRecordsSpanningSiblings(t *testing.T) {
 		t.Errorf("siblings %v", w.Templates[0].Siblings)
 	}
 }
+
+// TestParsedCacheBudget checks that re-parsing pages past the cache budget (thousands
+// of pages) gives the same wrapper and records as keeping them all parsed.
+func TestParsedCacheBudget(t *testing.T) {
+	var pages []Page
+	for _, q := range []string{"dickens", "austen", "bronte", "eliot", "xqzvkwpr"} {
+		h, _ := resultPage(q, true)
+		kind := "term"
+		if q == "xqzvkwpr" {
+			kind = KindNonsense
+		}
+		pages = append(pages, Page{Name: q, HTML: []byte(h), Terms: []string{q}, Kind: kind})
+	}
+	run := func(budget int) (string, string) {
+		o := DefaultOptions()
+		o.ParsedCacheBytes = budget
+		w, recs, err := Extract(t.Context(), pages, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w.XPath + fmt.Sprint(w.Pages), fmt.Sprint(recs)
+	}
+	w1, r1 := run(DefaultOptions().ParsedCacheBytes)
+	w0, r0 := run(0)
+	if w0 != w1 || r0 != r1 {
+		t.Errorf("without the parse cache the result differs:\n%s\n%s", w0, w1)
+	}
+}

@@ -160,11 +160,43 @@ func layoutSimilarity(a, b []block) float64 {
 const maxClusterCompare = 5
 
 // clusterLayouts groups pages by layout; it returns a cluster number per page,
-// clusters numbered in order of their first page.
+// clusters numbered in order of their first page. A page is compared with a cluster's
+// first member, then with up to maxClusterCompare-1 others; comparisons whose upper
+// bound (the weight of the features the two pages share, over their total weight)
+// cannot reach the threshold skip the LCS, which keeps thousands of pages of different
+// layouts tractable.
 func clusterLayouts(seqs [][]block, threshold float64) []int {
 	ids := make([]int, len(seqs))
-	var clusters [][]int
+	feats := make([]map[string]float64, len(seqs))
+	totals := make([]float64, len(seqs))
 	for i, s := range seqs {
+		feats[i] = map[string]float64{}
+		for _, b := range s {
+			feats[i][b.feature] += b.weight
+			totals[i] += b.weight
+		}
+	}
+	similar := func(a, b int) bool {
+		if totals[a]+totals[b] == 0 {
+			return true
+		}
+		small, large := feats[a], feats[b]
+		if len(small) > len(large) {
+			small, large = large, small
+		}
+		var shared float64
+		for f, w := range small {
+			if v, ok := large[f]; ok {
+				shared += w + v
+			}
+		}
+		if shared/(totals[a]+totals[b]) < threshold {
+			return false
+		}
+		return layoutSimilarity(seqs[a], seqs[b]) >= threshold
+	}
+	var clusters [][]int
+	for i := range seqs {
 		joined := -1
 		for c, members := range clusters {
 			ok := true
@@ -172,7 +204,7 @@ func clusterLayouts(seqs [][]block, threshold float64) []int {
 				if k >= maxClusterCompare {
 					break
 				}
-				if layoutSimilarity(s, seqs[m]) < threshold {
+				if !similar(i, m) {
 					ok = false
 					break
 				}

@@ -104,59 +104,82 @@ func leavesWith(p *page, toks []string, echo map[int32]bool) int {
 	return n
 }
 
-// tfidf returns, for each page, its top-k terms by raw count × ln(n/df) over the pages
-// (weak tokens excluded); terms in every page weigh 0 and are never returned. With a
-// single page the IDF is computed over the page's text leaves instead (a term in few
-// leaves is specific), since a constant IDF would rank terms by frequency alone.
-func tfidf(pages []*page, k int) [][]string {
-	n := len(pages)
-	tf := make([]map[string]int, n)
-	df := map[string]int{}
-	for i, p := range pages {
-		tf[i] = map[string]int{}
-		for k, t := range p.toks {
-			if !weakToken(t) && (p.noise == nil || !p.noise[k]) {
-				tf[i][t]++
-			}
+// docTerms returns the distinct tokens of p that count for tf-idf: not weak, not in a
+// navigation list.
+func docTerms(p *page) map[string]bool {
+	out := map[string]bool{}
+	for k, t := range p.toks {
+		if !weakToken(t) && (p.noise == nil || !p.noise[k]) {
+			out[t] = true
 		}
-		for t := range tf[i] {
+	}
+	return out
+}
+
+// topTerms returns the top-k terms of p by raw count × ln(n/df), df counted over the n
+// pages of the corpus (weak tokens and navigation text excluded); terms in every page
+// weigh 0 and are never returned. With a single page the IDF is computed over the
+// page's text leaves instead (a term in few leaves is specific), since a constant IDF
+// would rank terms by frequency alone.
+func topTerms(p *page, df map[string]int, n, k int) []string {
+	tf := map[string]int{}
+	for i, t := range p.toks {
+		if !weakToken(t) && (p.noise == nil || !p.noise[i]) {
+			tf[t]++
+		}
+	}
+	idf := func(t string) float64 {
+		if df[t] == 0 {
+			return 0
+		}
+		return math.Log(float64(n) / float64(df[t]))
+	}
+	if n <= 1 {
+		ldf, nl := leafDF(p)
+		idf = func(t string) float64 {
+			if ldf[t] == 0 {
+				return 0
+			}
+			return math.Log(float64(nl) / float64(ldf[t]))
+		}
+	}
+	type tw struct {
+		t string
+		w float64
+	}
+	var ws []tw
+	for t, c := range tf {
+		if w := float64(c) * idf(t); w > 0 {
+			ws = append(ws, tw{t, w})
+		}
+	}
+	slices.SortFunc(ws, func(a, b tw) int {
+		if a.w != b.w {
+			if a.w > b.w {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.t, b.t)
+	})
+	var out []string
+	for j := 0; j < len(ws) && j < k; j++ {
+		out = append(out, ws[j].t)
+	}
+	return out
+}
+
+// tfidf returns the top-k tf-idf terms of each page over the pages.
+func tfidf(pages []*page, k int) [][]string {
+	df := map[string]int{}
+	for _, p := range pages {
+		for t := range docTerms(p) {
 			df[t]++
 		}
 	}
-	out := make([][]string, n)
+	out := make([][]string, len(pages))
 	for i, p := range pages {
-		idf := func(t string) float64 { return math.Log(float64(n) / float64(df[t])) }
-		if n == 1 {
-			ldf, nl := leafDF(p)
-			idf = func(t string) float64 {
-				if ldf[t] == 0 {
-					return 0
-				}
-				return math.Log(float64(nl) / float64(ldf[t]))
-			}
-		}
-		type tw struct {
-			t string
-			w float64
-		}
-		var ws []tw
-		for t, c := range tf[i] {
-			if w := float64(c) * idf(t); w > 0 {
-				ws = append(ws, tw{t, w})
-			}
-		}
-		slices.SortFunc(ws, func(a, b tw) int {
-			if a.w != b.w {
-				if a.w > b.w {
-					return -1
-				}
-				return 1
-			}
-			return strings.Compare(a.t, b.t)
-		})
-		for j := 0; j < len(ws) && j < k; j++ {
-			out[i] = append(out[i], ws[j].t)
-		}
+		out[i] = topTerms(p, df, len(pages), k)
 	}
 	return out
 }
