@@ -233,7 +233,10 @@ func navigation(p *page, l *list) string {
 			return "inside role=" + r
 		}
 	}
-	if proseTags[p.elems[l.members[0]].tag] {
+	if t := p.elems[l.members[0]].tag; landmarkTags[t] {
+		return "<" + t + "> elements"
+	}
+	if proseTags[p.elems[l.members[0]].tag] || bulletsInProse(p, l) {
 		return "prose"
 	}
 	controls := 0
@@ -277,6 +280,34 @@ func textLeaves(p *page, m int32) int {
 		}
 	}
 	return n
+}
+
+// bulletsInProse reports a bulleted list inside running text: items of one text leaf
+// without a link, in a list that sits among paragraphs (its container's parent has
+// two or more <p> children).
+func bulletsInProse(p *page, l *list) bool {
+	for _, m := range l.members {
+		if textLeaves(p, m) > 1 {
+			return false
+		}
+		e := &p.elems[m]
+		for li := e.leafStart; li < e.leafEnd; li++ {
+			if inLink(p, p.leaves[li].elem, m) {
+				return false
+			}
+		}
+	}
+	gp := p.elems[l.parent].parent
+	if gp < 0 {
+		return false
+	}
+	paras := 0
+	for _, k := range p.elems[gp].kids {
+		if p.elems[k].tag == "p" {
+			paras++
+		}
+	}
+	return paras >= 2
 }
 
 // proseTags are text-flow elements: a run of paragraphs or headings is prose, not a
