@@ -120,7 +120,7 @@ func DefaultOptions() Options {
 		MaxSamples:       10,
 		MaxPageBytes:     64 << 20,
 		ParsedCacheBytes: 16 << 20,
-		RankingSize:      40,
+		RankingSize:      10,
 	}
 }
 
