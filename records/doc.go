@@ -3,11 +3,58 @@
 // densely and unexpectedly they hold the signifiers (the query terms, or tf-idf terms when
 // those are weak), segments the records of the best pattern and writes them as absolute
 // XPaths with their ordered leaves. The same code, in article mode, finds the single main
-// block of a page (FOREST/SIGFEED).
+// block of a page (FOREST as the thesis evaluated it).
 //
 // It works on HTML it is given and never starts a browser. It writes wrapper.json and
 // records.jsonl of a run directory.
 //
-// Method: M. Oita, "Deriving semantic objects from the structured web", PhD thesis,
-// Télécom ParisTech 2012, ch. 2 §6 (FOREST) and ch. 3 §3.2.
+// # API
+//
+//	w, recs, err := records.Extract(ctx, []records.Page{
+//		{Name: "pages/0001-1.html", URL: u, HTML: dom, Terms: []string{"dickens"}, Kind: "term"},
+//		{Name: "pages/0002-1.html", HTML: dom2, Terms: []string{"xqzvkw"}, Kind: records.KindNonsense},
+//	}, records.DefaultOptions())
+//
+// Extract takes the pages of one source (any number, of one or several layouts) with the
+// terms each was queried with and the probe kind ("nonsense" marks the nonsense-word
+// probe). It returns the Wrapper (page classes, error patterns, per layout template the
+// generic record XPath and the FOREST ranking of the candidates; written as wrapper.json)
+// and the Records (written as records.jsonl with WriteRecords). Options selects the mode
+// (ModeRecords, ModeArticle), the regions kept (RegionsBest: the result list;
+// RegionsAll: every data region), the signifier source and the thesis's parameters.
+//
+// # Method
+//
+//  1. Page model: the HTML5 parser of golang.org/x/net/html, scripts, styles and form
+//     option lists left out, elements numbered in pre-order (the thesis's dfs attribute,
+//     body = 1), text as one token sequence (textnorm.Tokens) so that the counts x, y of
+//     any element are two subtractions.
+//  2. Page classes: Webstemmer-style layout clusters (block sequences, runs and repeated
+//     cycles merged, LCS-weighted similarity); the nonsense-word page's echo of its word
+//     gives the error pattern — the location and the phrase ("no results for {q}"); pages
+//     carrying it, or laid out like it without records, are error pages; result pages
+//     hold records, empty pages none.
+//  3. Signifiers: a page's query terms when they are not stop words or single letters and
+//     occur in at least two leaves outside query echoes; otherwise the top-k tf-idf terms
+//     of the page over the pages given (raw count × ln(n/df), navigation text left out;
+//     over the page's leaves for a single page).
+//  4. FOREST: J (eq. 2.2), U (eq. 2.3, natural log), I = J × U (eq. 2.4), R = Σ I × p ×
+//     level (eq. 2.5). In article mode a pattern is (element type of Def. 2 with tolerant
+//     attributes or dfs, level) over the elements of significant terminal paths, and I
+//     sums J×U over its elements. In record mode a pattern is a set of similar sibling
+//     elements typed without dfs (tag, common tolerant attributes, type path of the
+//     parent), I is J×U of its records taken together, and lists that are navigation
+//     (landmarks, anchor lists, filters, prose), fixed field tuples, or groups of lists
+//     are never selected.
+//  5. Segmentation: each record's absolute, index-qualified XPath (plus the sibling
+//     elements it spans, in Record.Extra) and its leaves — text, link href, image src and
+//     alt — with their record-internal paths in tolerant form ("li.result/h3/a").
+//
+// The design choices are recorded in docs/decisions/2026-11-22-forest-*.md.
+//
+// References: M. Oita, "Deriving semantic objects from the structured web", PhD thesis,
+// Télécom ParisTech 2012, ch. 2 §6 (FOREST) and ch. 3 §3.2–3.3 (record identification,
+// record-internal paths); Y. Shinyama, "Webstemmer – How it works?" (layout clustering);
+// Kim, Kim, Jeong, "NEXT-EVAL", arXiv 2505.17125 (the record-level evaluation measure the
+// tests use).
 package records

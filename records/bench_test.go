@@ -1,0 +1,108 @@
+package records
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Benchmarks of Extract on 10 pages of about 200 KB (docs/benchmarks.md):
+//
+//	go test ./records -run '^$' -bench Extract -benchmem -count 3
+//
+// pages/s is 10 pages over the time of one Extract call; B/op the bytes allocated by
+// one call (for 10 pages); peak-heap-B/page the peak of the heap during one call above
+// the heap before it, per page (the parsed pages and their indexes are all alive until
+// the records are written).
+
+// templatePages renders n result pages of one template, each about size bytes: the
+// shelf template of extract_test.go with as many records as fit.
+func templatePages(n, size int) []Page {
+	var pages []Page
+	for i := range n {
+		var b strings.Builder
+		k := 0
+		for b.Len() < size {
+			bk := shelf[(i*7+k)%len(shelf)]
+			fmt.Fprintf(&b, `<li class="result"><h3><a href="/book/%d">%s, volume %d</a></h3><span class="by">by %s</span> <span class="year">%s</span><p class="blurb">A %s edition of %s, printed in %s, with notes on chapter %d and an index of names.</p><button>Add to basket</button></li>`+"\n",
+				k, bk.title, k+1, bk.author, bk.year, []string{"cloth", "paper", "leather"}[k%3], bk.title, bk.year, k%40+1)
+			k++
+		}
+		q := strings.ToLower(strings.Fields(shelf[i%len(shelf)].author)[1])
+		page := chrome(q, `<h1>Results for “`+q+`”</h1><ul class="results">`+b.String()+`</ul>`)
+		pages = append(pages, Page{Name: fmt.Sprint(i), HTML: []byte(page), Terms: []string{q}})
+	}
+	return pages
+}
+
+func benchExtract(b *testing.B, pages []Page, opts Options) {
+	total := 0
+	for _, p := range pages {
+		total += len(p.HTML)
+	}
+	var recs int
+	for b.Loop() {
+		_, r, err := Extract(b.Context(), pages, opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		recs = len(r)
+	}
+	b.ReportMetric(float64(len(pages))/(b.Elapsed().Seconds()/float64(b.N)), "pages/s")
+	b.ReportMetric(float64(recs), "records")
+	// peak heap of one Extract call over the heap before it, per page (sampled every
+	// millisecond)
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapAlloc
+	var peak uint64
+	done := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		for {
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			peak = max(peak, m.HeapAlloc)
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	w, r, _ := Extract(b.Context(), pages, opts)
+	close(done)
+	<-sampled
+	runtime.KeepAlive(w)
+	runtime.KeepAlive(r)
+	b.ReportMetric(math.Max(0, float64(peak)-float64(base))/float64(len(pages)), "peak-heap-B/page")
+	b.ReportMetric(float64(total)/float64(len(pages)), "page-B")
+}
+
+// BenchmarkExtractTemplate: 10 result pages of one template, ~200 KB each, with query
+// terms (the setting of a probe run).
+func BenchmarkExtractTemplate(b *testing.B) {
+	benchExtract(b, templatePages(10, 200<<10), DefaultOptions())
+}
+
+// BenchmarkExtractNextEval: the 10 NEXT-EVAL sample pages closest to 200 KB (ten
+// templates, no query: tf-idf signifiers, every data region).
+func BenchmarkExtractNextEval(b *testing.B) {
+	all := loadNextEval(b)
+	slices.SortFunc(all, func(x, y nextEvalPage) int {
+		return int(math.Abs(float64(len(x.html)-200<<10)) - math.Abs(float64(len(y.html)-200<<10)))
+	})
+	var pages []Page
+	for _, p := range all[:10] {
+		pages = append(pages, Page{Name: fmt.Sprint(p.n), HTML: p.html})
+	}
+	benchExtract(b, pages, nextEvalOptions())
+}
