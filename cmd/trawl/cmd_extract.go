@@ -278,27 +278,6 @@ func writeJSONFile(path string, v any) error {
 	return writeFileAtomic(path, buf.Bytes())
 }
 
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("trawl extract: %w", err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("trawl extract: write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("trawl extract: write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("trawl extract: %w", err)
-	}
-	return nil
-}
-
 // stderrOf returns where the command's diagnostics go.
 func stderrOf(g globalOptions) io.Writer {
 	if g.stderr != nil {
