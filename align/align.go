@@ -66,14 +66,14 @@ type aligner struct {
 	v1   *view
 	v2   *view
 
-	lit1 [][]anchor          // literal anchors of KB1 nodes, by KB1 local index
-	lit2 map[int32][]anchor  // literal anchors of KB2 nodes, by KB2 local index
-	eq1  []match             // kept 1:1 partner of each KB1 node
-	eq2  map[int32]match     // the same, from KB2
-	rels *relTable           // relation scores of the previous relation pass
-	tgt  []int32             // KB1 entities (non-literal nodes), in local order
-	it   int                 // current iteration
-	drop int                 // join pair updates dropped in this iteration
+	lit1 [][]anchor         // literal anchors of KB1 nodes, by KB1 local index
+	lit2 map[int32][]anchor // literal anchors of KB2 nodes, by KB2 local index
+	eq1  []match            // kept 1:1 partner of each KB1 node
+	eq2  map[int32]match    // the same, from KB2
+	rels *relTable          // relation scores of the previous relation pass
+	tgt  []int32            // KB1 entities (non-literal nodes), in local order
+	it   int                // current iteration
+	drop int                // join pair updates dropped in this iteration
 }
 
 // Align aligns kb1 with kb2 with the PARIS model and returns instance equivalences,

@@ -12,12 +12,12 @@ import (
 // item the gold does not mention is not counted (DONTKNOW).
 // Precision = correct / (correct + wrong); Recall = correct / gold.
 type Score struct {
-	Kind      string `json:"kind"`                // instance, relation or class
-	Direction string `json:"direction,omitempty"` // "KB1⊆KB2" or "KB2⊆KB1" for relations and classes
-	Gold      int    `json:"gold"`
-	Correct   int    `json:"correct"`
-	Wrong     int    `json:"wrong"`
-	DontKnow  int    `json:"dont_know"`
+	Kind      string  `json:"kind"`                // instance, relation or class
+	Direction string  `json:"direction,omitempty"` // "KB1⊆KB2" or "KB2⊆KB1" for relations and classes
+	Gold      int     `json:"gold"`
+	Correct   int     `json:"correct"`
+	Wrong     int     `json:"wrong"`
+	DontKnow  int     `json:"dont_know"`
 	Precision float64 `json:"precision"`
 	Recall    float64 `json:"recall"`
 	F1        float64 `json:"f1"`

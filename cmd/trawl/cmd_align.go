@@ -17,12 +17,12 @@ import (
 
 // alignOptions are the flags of 'trawl align'.
 type alignOptions struct {
-	KB1, KB2    string // N-Triples files (KB1 may be a run directory's graph.nt)
-	RunDir      string // graph-vs-KB mode: the run directory
-	Out         string // output directory
+	KB1, KB2    string   // N-Triples files (KB1 may be a run directory's graph.nt)
+	RunDir      string   // graph-vs-KB mode: the run directory
+	Out         string   // output directory
 	Gold        []string // reference alignments to score against
-	OptionsFile string // options.json of an earlier run
-	JSON        bool   // machine-readable summary on stdout
+	OptionsFile string   // options.json of an earlier run
+	JSON        bool     // machine-readable summary on stdout
 
 	// Overrides of align.Options; applied only when the flag is given.
 	Iterations      int
@@ -268,4 +268,3 @@ func runAlign(ctx context.Context, g globalOptions, o alignOptions, opts align.O
 	}
 	return nil
 }
-
