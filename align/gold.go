@@ -89,10 +89,9 @@ func ReadGold(ctx context.Context, r io.Reader, name string, kb1, kb2 KB) (*Gold
 	if err != nil {
 		return nil, err
 	}
-	total := len(g.Instances) + len(g.Relations) + len(g.Classes)
-	if total == 0 {
+	if b.known+len(g.Relations)+len(g.Classes) == 0 {
 		if len(g.Problems) > 0 {
-			return nil, fmt.Errorf("%w: %s: no entry names something the two KBs have; first: %s", ErrGold, name, g.Problems[0])
+			return nil, fmt.Errorf("%w: %s: no entry names something the two KBs have (wrong file for these KBs?); first: %s", ErrGold, name, g.Problems[0])
 		}
 		return nil, fmt.Errorf("%w: %s holds no correspondence", ErrGold, name)
 	}
@@ -158,6 +157,9 @@ func (b *goldBuilder) addInstance(line int, left, right string) {
 	if !ok2 {
 		b.problem(line, "instance %s is not in KB2", right)
 	}
+	if ok1 || ok2 {
+		b.known++
+	}
 	if prev, dup := b.g.Instances[left]; dup && prev != right {
 		b.problem(line, "%s already has the partner %s in the gold (PARIS scores 1:1 alignments); keeping the first", left, prev)
 		return
@@ -180,11 +182,16 @@ func (b *goldBuilder) addRelation(line int, left, right string) {
 }
 
 func (b *goldBuilder) addClass(line int, left, right string) {
-	if _, ok := b.node(b.kb1, left); !ok {
+	_, ok1 := b.node(b.kb1, left)
+	_, ok2 := b.node(b.kb2, right)
+	if !ok1 {
 		b.problem(line, "class %s is not in KB1", left)
 	}
-	if _, ok := b.node(b.kb2, right); !ok {
+	if !ok2 {
 		b.problem(line, "class %s is not in KB2", right)
+	}
+	if !ok1 && !ok2 {
+		return
 	}
 	b.g.Classes = append(b.g.Classes, [2]string{left, right})
 }

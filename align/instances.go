@@ -270,37 +270,38 @@ func comparePath(a, b Path) int {
 }
 
 // negative returns the negative evidence against y1 ≡ y2 (paris.md §3.2): for each fact
-// r1(y1, z1) whose value has a counterpart and each r2 with Pr(r1 ⊆ r2) ≥ θ of which y2
-// has facts, the factor 1 − Pr(r1 ⊆ r2)·fun(r1)·Π_{r2(y2,z2)} (1 − Pr(z1 ≡ z2)). A value
-// without counterpart, or a relation y2 has no fact of, is no evidence against (KBs are
-// incomplete).
+// r1(y1, z1) whose value has a counterpart, and each path p2 with Pr(r1 ⊆ p2) ≥ θ along
+// which y2 has values, the factor 1 − Pr(r1 ⊆ p2)·fun(r1)·Π_{p2(y2,z2)} (1 − Pr(z1 ≡ z2)).
+// A value without counterpart, or a path along which y2 has no value, is no evidence
+// against (KBs are incomplete).
 func (a *aligner) negative(ctx context.Context, y1, y2 int32) (float64, error) {
 	es1, err := a.v1.edgesOf(ctx, y1)
 	if err != nil {
 		return 0, err
 	}
 	neg := 1.0
+	var vals []int32
 	for _, e := range es1 {
 		an := a.anchors1(e.node)
 		if len(an) == 0 {
 			continue
 		}
-		p1 := NewPath(e.rel)
-		for _, re := range a.rels.byP1[p1] {
-			if re.p2.IsJoin() || re.s12 < a.opts.Theta {
+		for _, re := range a.rels.byP1[NewPath(e.rel)] {
+			if re.s12 < a.opts.Theta {
 				continue
 			}
-			es2, err := a.v2.edgesRel(ctx, y2, re.p2.Step(0))
+			vals = vals[:0]
+			err := a.followPath(ctx, a.v2, y2, re.p2, func(z2 int32) { vals = append(vals, z2) })
 			if err != nil {
 				return 0, err
 			}
-			if len(es2) == 0 {
+			if len(vals) == 0 {
 				continue
 			}
 			inner := 1.0
-			for _, e2 := range es2 {
+			for _, z2 := range vals {
 				for _, x := range an {
-					if x.node == e2.node {
+					if x.node == z2 {
 						inner *= 1 - x.score
 					}
 				}

@@ -79,7 +79,11 @@ with PARIS's counting convention) to stdout.`,
 			if err != nil {
 				return err
 			}
-			return runAlign(cmd.Context(), *g, o, opts, cmd.OutOrStdout())
+			gg := *g
+			if gg.stderr == nil {
+				gg.stderr = cmd.ErrOrStderr()
+			}
+			return runAlign(cmd.Context(), gg, o, opts, cmd.OutOrStdout())
 		},
 	}
 	f := cmd.Flags()
