@@ -58,7 +58,6 @@ func (a *aligner) instancePass(ctx context.Context) ([]cand, error) {
 		x  int32
 	}
 	var facts []fact
-	var keys []int32
 	for n, y := range a.tgt {
 		if n%256 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -98,8 +97,10 @@ func (a *aligner) instancePass(ctx context.Context) ([]cand, error) {
 					}
 				}
 				if boot {
+					// Every relation (and, if ι is large enough to matter, every join) of
+					// the anchor, with its learned score or the bootstrap value.
 					lim := 1
-					if joinBoot || hasJoin(learned) {
+					if joinBoot {
 						lim = max2
 					}
 					err := a.v2.forwardPaths(ctx, x2.node, lim, func(p2 Path, y2 int32) error {
@@ -110,15 +111,27 @@ func (a *aligner) instancePass(ctx context.Context) ([]cand, error) {
 							add(p2, y2, e.s21/o.Epsilon, e.s12/o.Epsilon)
 							return nil
 						}
-						if p2.IsJoin() && !joinBoot {
-							return nil
-						}
 						b := a.bootstrap(p1.Len() - 1 + p2.Len() - 1)
 						add(p2, y2, b, b)
 						return nil
 					})
 					if err != nil {
 						return nil, err
+					}
+					if joinBoot {
+						continue
+					}
+					// Joins learned in the first iteration already count in the second.
+					for _, e := range learned {
+						if !e.p2.IsJoin() || e.p2.Len() > max2 {
+							continue
+						}
+						err := a.followPath(ctx, a.v2, x2.node, e.p2, func(y2 int32) {
+							add(e.p2, y2, e.s21/o.Epsilon, e.s12/o.Epsilon)
+						})
+						if err != nil {
+							return nil, err
+						}
 					}
 					continue
 				}
@@ -152,18 +165,7 @@ func (a *aligner) instancePass(ctx context.Context) ([]cand, error) {
 		if len(prod) == 0 {
 			continue
 		}
-		keys = keys[:0]
-		for y2 := range prod {
-			keys = append(keys, y2)
-		}
-		cs := make([]cand, 0, len(keys))
-		for _, y2 := range keys {
-			cs = append(cs, cand{y1: y, y2: y2, score: 1 - prod[y2]})
-		}
-		a.sortCands(cs)
-		if len(cs) > o.MatchCandidates {
-			cs = cs[:o.MatchCandidates]
-		}
+		cs := a.topCands(y, prod, o.MatchCandidates)
 		if o.NegativeEvidence && a.it >= 2 {
 			for k := range cs {
 				neg, err := a.negative(ctx, cs[k].y1, cs[k].y2)
@@ -179,6 +181,35 @@ func (a *aligner) instancePass(ctx context.Context) ([]cand, error) {
 	return out, nil
 }
 
+// topCands returns the k best candidates of y in prod (products of evidence factors), by
+// decreasing score, ties by increasing KB2 node id, selecting without sorting them all:
+// a literal shared with many KB2 entities (a year) can give thousands of candidates.
+func (a *aligner) topCands(y int32, prod map[int32]float64, k int) []cand {
+	top := make([]cand, 0, k+1)
+	better := func(x, y cand) bool {
+		if x.score != y.score {
+			return x.score > y.score
+		}
+		return a.v2.ids[x.y2] < a.v2.ids[y.y2]
+	}
+	for y2, p := range prod {
+		c := cand{y1: y, y2: y2, score: 1 - p}
+		if len(top) == k && !better(c, top[k-1]) {
+			continue
+		}
+		i := len(top)
+		top = append(top, c)
+		for ; i > 0 && better(c, top[i-1]); i-- {
+			top[i] = top[i-1]
+		}
+		top[i] = c
+		if len(top) > k {
+			top = top[:k]
+		}
+	}
+	return top
+}
+
 // sortCands orders candidates of one KB1 node by decreasing score, ties by KB2 node id.
 func (a *aligner) sortCands(cs []cand) {
 	slices.SortFunc(cs, func(x, y cand) int {
@@ -190,15 +221,6 @@ func (a *aligner) sortCands(cs []cand) {
 		}
 		return compareID(a.v2.ids[x.y2], a.v2.ids[y.y2])
 	})
-}
-
-func hasJoin(es []relEntry) bool {
-	for _, e := range es {
-		if e.p2.IsJoin() {
-			return true
-		}
-	}
-	return false
 }
 
 // followPath calls fn for every distinct end of path p from x in v, with the rules of

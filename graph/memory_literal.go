@@ -35,13 +35,15 @@ const (
 )
 
 type literalIndex struct {
-	exact  map[string][]ID // normal form → literal nodes, increasing
-	forms  []string        // distinct normal forms of string literals
-	formID map[string]int32
-	bands  map[uint64][]int32 // band key → forms
-	years  map[int][]datedID  // dates with a known year
-	wild   []datedID          // dates whose year has unknown digits
-	mh     *textnorm.MinHash
+	exact   map[string][]ID // normal form → literal nodes, increasing
+	forms   []string        // distinct normal forms of string literals
+	gramOff []int32         // grams of form f are grams[gramOff[f]:gramOff[f+1]]
+	grams   []uint32        // sorted 2-gram codes of each form (see bigrams)
+	formID  map[string]int32
+	bands   map[uint64][]int32 // band key → forms
+	years   map[int][]datedID  // dates with a known year
+	wild    []datedID          // dates whose year has unknown digits
+	mh      *textnorm.MinHash
 }
 
 type datedID struct {
@@ -84,10 +86,13 @@ func (m *Memory) literalIndex() *literalIndex {
 			f := int32(len(ix.forms))
 			ix.forms = append(ix.forms, norm)
 			ix.formID[norm] = f
+			ix.gramOff = append(ix.gramOff, int32(len(ix.grams)))
+			ix.grams = bigrams(ix.grams, norm)
 			for _, k := range textnorm.Bands(ix.mh.Signature(textnorm.Shingles(norm, ShingleK)), bandRows) {
 				ix.bands[k] = append(ix.bands[k], f)
 			}
 		}
+		ix.gramOff = append(ix.gramOff, int32(len(ix.grams)))
 		m.lit = ix
 	})
 	return m.lit
@@ -174,12 +179,13 @@ func (m *Memory) Candidates(ctx context.Context, text string, k int) ([]Candidat
 		forms = forms[:maxRescore]
 	}
 	var approx []Candidate
+	q := bigrams(nil, norm)
 	for _, f := range forms {
 		form := ix.forms[f]
 		if form == norm {
 			continue
 		}
-		d := textnorm.Dice(norm, form, ShingleK)
+		d := dice(q, ix.grams[ix.gramOff[f]:ix.gramOff[f+1]])
 		if d < MinApproxScore {
 			continue
 		}
@@ -215,4 +221,46 @@ func sortedKeys(m map[int][]datedID) []int {
 	}
 	slices.Sort(ks)
 	return ks
+}
+
+// bigrams appends the sorted byte 2-grams of s to dst, each coded as a uint32
+// (1<<16 | b0<<8 | b1); a string of one byte is its own single gram (the byte itself),
+// as in textnorm.KGrams.
+func bigrams(dst []uint32, s string) []uint32 {
+	start := len(dst)
+	if len(s) < ShingleK {
+		if s != "" {
+			dst = append(dst, uint32(s[0]))
+		}
+		return dst
+	}
+	for i := 0; i+1 < len(s); i++ {
+		dst = append(dst, 1<<16|uint32(s[i])<<8|uint32(s[i+1]))
+	}
+	slices.Sort(dst[start:])
+	return dst
+}
+
+// dice returns the multiset Dice coefficient of two sorted gram lists:
+// 2·|common| / (|a| + |b|), equal to textnorm.Dice with k = 2. It returns 0 early when
+// the lengths alone keep it below MinApproxScore.
+func dice(a, b []uint32) float64 {
+	na, nb := len(a), len(b)
+	if na == 0 || nb == 0 || 2*float64(min(na, nb))/float64(na+nb) < MinApproxScore {
+		return 0
+	}
+	common := 0
+	for i, j := 0, 0; i < na && j < nb; {
+		switch {
+		case a[i] == b[j]:
+			common++
+			i++
+			j++
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return 2 * float64(common) / float64(na+nb)
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/trawl-dev/trawl/internal/testutil"
+	"github.com/trawl-dev/trawl/internal/textnorm"
 )
 
 const ex = "http://example.org/"
@@ -298,5 +299,21 @@ func TestMemoryDeterministicIDs(t *testing.T) {
 	}
 	if _, err := a.Term(t.Context(), 99); err == nil {
 		t.Errorf("Term(99) gave no error")
+	}
+}
+
+// TestBigramDice checks the index's Dice against textnorm.Dice.
+func TestBigramDice(t *testing.T) {
+	pairs := [][2]string{{"arts deli", "art s deli"}, {"great expectations", "great expectation"}, {"a", "a"}, {"a", "ab"},
+		{"aaaa", "aa"}, {"charles dickens", "dickens charles"}, {"x", ""}, {"elvis presley", "elvis aaron presley"}}
+	for _, p := range pairs {
+		got := dice(bigrams(nil, p[0]), bigrams(nil, p[1]))
+		want := textnorm.Dice(p[0], p[1], 2)
+		if want < MinApproxScore {
+			want = 0
+		}
+		if math.Abs(got-want) > 1e-12 && !(got == 0 && want < MinApproxScore) {
+			t.Errorf("dice(%q, %q) = %v, want %v", p[0], p[1], got, want)
+		}
 	}
 }
