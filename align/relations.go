@@ -62,12 +62,12 @@ func (t *relTable) diff(u *relTable, delta float64) (int, float64) {
 func (a *aligner) relationPasses(ctx context.Context) (*relTable, error) {
 	o := a.opts
 	from1 := a.anchoredNodes1()
-	s12, n1, err := a.relationPass(ctx, a.v1, a.v2, a.anchors1, a.anchors2, from1)
+	s12, n1, err := a.relationPass(ctx, a.v1, a.v2, a.anchors1, from1)
 	if err != nil {
 		return nil, err
 	}
 	from2 := a.anchoredNodes2()
-	s21, n2, err := a.relationPass(ctx, a.v2, a.v1, a.anchors2, a.anchors1, from2)
+	s21, n2, err := a.relationPass(ctx, a.v2, a.v1, a.anchors2, from2)
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +158,7 @@ type pairItem struct {
 // facts whose two arguments have counterparts (paris.md §5). The facts of `from` are
 // enumerated from its anchored nodes; the matching facts of `to` are found by meeting in
 // the middle between the counterparts x' and y', so `to` is read only around them.
-func (a *aligner) relationPass(ctx context.Context, from, to *view, anchFrom, anchTo func(int32) []anchor, nodes []int32) (map[relKey]float64, map[Path]float64, error) {
+func (a *aligner) relationPass(ctx context.Context, from, to *view, anchFrom func(int32) []anchor, nodes []int32) (map[relKey]float64, map[Path]float64, error) {
 	o := a.opts
 	scores := map[relKey]float64{}
 	norm := map[Path]float64{}
@@ -182,6 +182,7 @@ func (a *aligner) relationPass(ctx context.Context, from, to *view, anchFrom, an
 	var facts []factTo
 	var items []pairItem
 	fronts := map[int32]map[int32][]frontEntry{}
+	var pool []map[int32][]frontEntry // frontier maps, reused across nodes
 	for n, x := range nodes {
 		if n%256 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -200,10 +201,19 @@ func (a *aligner) relationPass(ctx context.Context, from, to *view, anchFrom, an
 		if len(facts) == 0 {
 			continue
 		}
+		for _, f := range fronts {
+			pool = append(pool, f)
+		}
 		clear(fronts)
 		for _, xa := range ax {
-			f, err := a.frontier(ctx, to, xa.node)
-			if err != nil {
+			var f map[int32][]frontEntry
+			if n := len(pool); n > 0 {
+				f, pool = pool[n-1], pool[:n-1]
+				clear(f)
+			} else {
+				f = map[int32][]frontEntry{}
+			}
+			if err := a.frontier(ctx, to, xa.node, f); err != nil {
 				return nil, nil, err
 			}
 			fronts[xa.node] = f
@@ -337,17 +347,17 @@ func (a *aligner) factsToAnchored(ctx context.Context, v *view, x int32, mid map
 	return slices.Compact(out), nil
 }
 
-// frontier returns the paths of at most JoinLength−1 steps from x in v, by end node,
-// x itself included with the empty path. Their ends are the middle nodes through which
+// frontier fills f with the paths of at most JoinLength−1 steps from x in v, by end
+// node, x itself included with the empty path. Their ends are the middle nodes through which
 // a relation pass reaches the counterparts of a fact's object.
-func (a *aligner) frontier(ctx context.Context, v *view, x int32) (map[int32][]frontEntry, error) {
-	f := map[int32][]frontEntry{x: {{mid: -1}}}
+func (a *aligner) frontier(ctx context.Context, v *view, x int32, f map[int32][]frontEntry) error {
+	f[x] = append(f[x][:0], frontEntry{mid: -1})
 	if a.opts.JoinLength < 2 {
-		return f, nil
+		return nil
 	}
 	es, err := v.edgesOf(ctx, x)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for _, e := range es {
 		m := e.node
@@ -360,7 +370,7 @@ func (a *aligner) frontier(ctx context.Context, v *view, x int32) (map[int32][]f
 		}
 		es2, err := v.edgesOf(ctx, m)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for _, e2 := range es2 {
 			m2 := e2.node
@@ -370,5 +380,5 @@ func (a *aligner) frontier(ctx context.Context, v *view, x int32) (map[int32][]f
 			f[m2] = append(f[m2], frontEntry{p: NewPath(e.rel, e2.rel), mid: m})
 		}
 	}
-	return f, nil
+	return nil
 }
