@@ -123,10 +123,7 @@ func alignEffectiveOptions(cmd *cobra.Command, o alignOptions) (align.Options, e
 	}
 	if fl.Changed("joins") {
 		opts.JoinLength = o.Joins
-		opts.JoinSum = min(o.Joins+1, 2*o.Joins)
-		if o.Joins == 3 {
-			opts.JoinSum = 4
-		}
+		opts.JoinSum = min(o.Joins+1, 2*o.Joins) // a join on one side of a pair
 	}
 	if fl.Changed("literals") {
 		opts.Literals = align.LiteralMode(o.Literals)
