@@ -272,8 +272,7 @@ func (a *aligner) followPath(ctx context.Context, v *view, x int32, p Path, fn f
 		}
 	}
 	slices.Sort(ends)
-	for k, e := range slices.Compact(ends) {
-		_ = k
+	for _, e := range slices.Compact(ends) {
 		fn(e)
 	}
 	return nil
