@@ -53,7 +53,7 @@ type kvWriter struct {
 const kvFlushBytes = 8 << 20
 
 func newKVWriter(sw *badger.StreamWriter) *kvWriter {
-	return &kvWriter{sw: sw, buf: z.NewBuffer(kvFlushBytes+kvFlushBytes/4, "trawl.kv")}
+	return &kvWriter{sw: sw, buf: z.NewBuffer(256<<10, "trawl.kv")} // grows up to the flush size
 }
 
 func (w *kvWriter) put(stream uint32, key, value []byte) error {

@@ -208,7 +208,7 @@ func LoadMemory(ctx context.Context, sources []Source, opts LoadOptions) (*Store
 	}
 	bopts := badger.DefaultOptions("").WithInMemory(true).WithLogger(nil).
 		WithDetectConflicts(false).WithMemTableSize(8 << 20).WithNumMemtables(2).
-		WithBlockCacheSize(8 << 20).WithBaseTableSize(1 << 20)
+		WithBlockCacheSize(8 << 20).WithBaseTableSize(128 << 10)
 	db, err := badger.Open(bopts)
 	if err != nil {
 		return nil, nil, fmt.Errorf("ontology: open an in-memory KB: %w", err)

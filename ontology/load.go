@@ -49,6 +49,20 @@ const maxReportedErrors = 100
 // chunkSize is the unit of parallel parsing for line-based formats.
 const chunkSize = 1 << 20
 
+// maxTermBytes bounds the size of one term (a literal's text, an IRI): a node record
+// must stay below Badger's 1 MiB inline value limit. A longer term makes its line bad.
+const maxTermBytes = 256 << 10
+
+// checkTriple reports a term too large to store.
+func checkTriple(t graph.Triple) error {
+	for _, x := range [...]graph.Term{t.S, t.P, t.O} {
+		if n := len(x.Value) + len(x.Datatype); n > maxTermBytes {
+			return fmt.Errorf("a term of %d bytes is longer than the %d KiB limit", n, maxTermBytes>>10)
+		}
+	}
+	return nil
+}
+
 type loader struct {
 	ctx  context.Context
 	opts LoadOptions
@@ -240,7 +254,7 @@ func (l *loader) readSource(ctx context.Context, idx int, s Source, rep *SourceR
 	rep.Format = in.format.String()
 	l.log.Info("loading", "file", s.Name, "format", rep.Format)
 	if in.format == FormatTurtle {
-		return l.readTurtle(ctx, idx, s.Name, in.r, rep, jobs)
+		return l.readTurtle(ctx, idx, s, in.r, rep, jobs)
 	}
 	line := 1
 	var carry []byte
@@ -350,7 +364,8 @@ func eachLine(chunk []byte, first int, fn func(line []byte, n int) error) error 
 
 // readTurtle parses a Turtle source sequentially and hands batches of triples to the
 // workers.
-func (l *loader) readTurtle(ctx context.Context, idx int, name string, r io.Reader, rep *SourceReport, jobs chan<- job) error {
+func (l *loader) readTurtle(ctx context.Context, idx int, src Source, r io.Reader, rep *SourceReport, jobs chan<- job) error {
+	name := src.Name
 	const batch = 4096
 	cur := make([]graph.Triple, 0, batch)
 	send := func() error {
@@ -366,6 +381,7 @@ func (l *loader) readTurtle(ctx context.Context, idx int, name string, r io.Read
 		return nil
 	}
 	p := newTurtleParser(r, name, blankRenamer(idx))
+	p.base = src.Base
 	p.emit = func(ts []graph.Triple) error {
 		cur = append(cur, ts...)
 		if len(cur) >= batch {
@@ -473,6 +489,9 @@ func (e *encoder) ntChunk(j job) error {
 		if !ok {
 			return nil
 		}
+		if err := checkTriple(t); err != nil {
+			return e.l.badLine(j.src, &graph.ParseError{File: j.name, Line: n, Err: err})
+		}
 		count++
 		return e.add(renameBlanks(t, rn))
 	})
@@ -504,6 +523,9 @@ func (e *encoder) tsvChunk(j job) error {
 		}
 		if !ok {
 			return nil
+		}
+		if err := checkTriple(f.T); err != nil {
+			return e.l.badLine(j.src, &graph.ParseError{File: j.name, Line: n, Err: err})
 		}
 		count++
 		t := renameBlanks(f.T, rn)

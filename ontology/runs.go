@@ -3,13 +3,13 @@ package ontology
 import (
 	"bufio"
 	"cmp"
-	"slices"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 )
 

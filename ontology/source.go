@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,6 +63,9 @@ type Source struct {
 	Open func() (io.ReadCloser, error)
 	// Size is the number of raw bytes, for progress (0 if unknown).
 	Size int64
+	// Base is the base IRI against which Turtle resolves relative IRIs until an @base
+	// directive; FileSource sets it to the file's file:// URL.
+	Base string
 }
 
 // FileSource returns the Source of a file.
@@ -70,7 +74,11 @@ func FileSource(path string) Source {
 	if st, err := os.Stat(path); err == nil {
 		size = st.Size()
 	}
-	return Source{Name: path, Size: size, Open: func() (io.ReadCloser, error) { return os.Open(path) }}
+	base := ""
+	if abs, err := filepath.Abs(path); err == nil {
+		base = (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
+	}
+	return Source{Name: path, Size: size, Base: base, Open: func() (io.ReadCloser, error) { return os.Open(path) }}
 }
 
 // BytesSource returns a Source over bytes in memory.

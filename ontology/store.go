@@ -489,3 +489,33 @@ func (s *Store) Stats() Stats {
 	})
 	return st
 }
+
+// Triples yields every fact of the KB, taxonomy included, relation by relation (in
+// relation order), each relation's facts sorted by subject then object identifier. It
+// reads every term, so it is meant for small KBs, exports and tests.
+func (s *Store) Triples(ctx context.Context) iter.Seq2[graph.Triple, error] {
+	return func(yield func(graph.Triple, error) bool) {
+		for i, rel := range s.rels {
+			p := graph.NewIRI(rel.iri)
+			for pr, err := range s.Pairs(ctx, graph.Rel(2*i)) {
+				if err != nil {
+					yield(graph.Triple{}, err)
+					return
+				}
+				sub, err := s.Term(ctx, pr.S)
+				if err != nil {
+					yield(graph.Triple{}, err)
+					return
+				}
+				obj, err := s.Term(ctx, pr.O)
+				if err != nil {
+					yield(graph.Triple{}, err)
+					return
+				}
+				if !yield(graph.Triple{S: sub, P: p, O: obj}, nil) {
+					return
+				}
+			}
+		}
+	}
+}

@@ -166,6 +166,15 @@ func (p *turtleParser) parse() error {
 		}
 		p.pending = p.pending[:0]
 		err := p.statement()
+		consumed := err == nil // the statement was read to its end
+		if err == nil {
+			for _, t := range p.pending {
+				if cerr := checkTriple(t); cerr != nil {
+					err = &syntaxErr{line: p.line, col: p.pos - p.lineStart + 1, msg: cerr.Error()}
+					break
+				}
+			}
+		}
 		if p.rerr != nil {
 			return fmt.Errorf("read %s: %w", p.name, p.rerr)
 		}
@@ -175,7 +184,9 @@ func (p *turtleParser) parse() error {
 			if err := p.bad(perr); err != nil {
 				return err
 			}
-			p.recover()
+			if !consumed {
+				p.recover()
+			}
 			continue
 		}
 		if err != nil {
@@ -189,44 +200,40 @@ func (p *turtleParser) parse() error {
 	}
 }
 
-// recover skips to the end of the broken statement: past a '.' followed by white
-// space, a comment or the end of the input, outside IRIs and strings on the way.
+// recover skips to the end of the broken statement: to the end of the first line, from
+// the error on, whose content ends with '.' (before an optional comment). Statements
+// of YAGO dumps are one per line, so a bad line costs only itself; a multi-line
+// statement is skipped up to its last line.
 func (p *turtleParser) recover() {
-	for p.more() {
-		c := p.buf[p.pos]
-		switch c {
-		case '"', '\'':
-			p.advance()
-			for p.more() && p.buf[p.pos] != c && p.buf[p.pos] != '\n' {
-				if p.buf[p.pos] == '\\' {
-					p.pos++
-					if !p.more() {
-						return
-					}
-				}
-				p.advance()
-			}
-			if p.more() && p.buf[p.pos] == c {
-				p.pos++
-			}
-		case '<':
-			p.advance()
-			for p.more() && p.buf[p.pos] != '>' && p.buf[p.pos] != '\n' {
-				p.advance()
-			}
-			if p.more() && p.buf[p.pos] == '>' {
-				p.pos++
-			}
-		case '.':
-			p.advance()
-			n := p.peek()
-			if n == 0 || n == ' ' || n == '\t' || n == '\r' || n == '\n' || n == '#' {
-				return
-			}
-		default:
-			p.advance()
+	for {
+		// Find the end of the current line.
+		for p.more() && p.buf[p.pos] != '\n' {
+			p.pos++
+		}
+		line := p.buf[p.lineStart:p.pos]
+		if !p.more() {
+			return
+		}
+		p.advance() // the newline
+		if endsStatement(line) {
+			return
 		}
 	}
+}
+
+// endsStatement reports whether a line's content ends with '.', ignoring trailing
+// white space and a trailing comment.
+func endsStatement(line []byte) bool {
+	t := strings.TrimRight(string(line), " \t\r")
+	if strings.HasSuffix(t, ".") {
+		return true
+	}
+	for i := len(t) - 1; i > 0; i-- {
+		if t[i] == '#' && (t[i-1] == ' ' || t[i-1] == '\t') {
+			return strings.HasSuffix(strings.TrimRight(t[:i], " \t"), ".")
+		}
+	}
+	return false
 }
 
 func (p *turtleParser) statement() error {
@@ -885,6 +892,7 @@ func (p *turtleParser) prefixedName() (string, error) {
 	}
 	ns, ok := p.prefixes[prefix]
 	if !ok {
+		p.pos = start
 		return "", p.errorf("undeclared prefix %q", prefix+":")
 	}
 	p.pos++ // ':'
@@ -1009,6 +1017,7 @@ func (p *turtleParser) rdfLiteral() (graph.Term, error) {
 		tag := string(p.buf[start:p.pos])
 		lang, dir, hasDir := strings.Cut(tag, "--")
 		if lang == "" || !validLang(lang) || hasDir && dir != "ltr" && dir != "rtl" {
+			p.pos = start - 1
 			return graph.Term{}, p.errorf("invalid language tag @%s", tag)
 		}
 		t := graph.NewLangString(s, lang)
