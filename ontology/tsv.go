@@ -61,7 +61,7 @@ func parseTSVLine(line []byte) (f tsvFact, ok bool, err *tsvError) {
 	if bytes.HasPrefix(trim, []byte("#")) || bytes.HasPrefix(trim, []byte("//")) {
 		return f, false, nil
 	}
-	fields := bytes.Split(line, []byte{'\t'})
+	fields, offs := splitTabs(line)
 	for len(fields) > 0 && len(bytes.TrimSpace(fields[len(fields)-1])) == 0 {
 		fields = fields[:len(fields)-1]
 	}
@@ -74,12 +74,12 @@ func parseTSVLine(line []byte) (f tsvFact, ok bool, err *tsvError) {
 	switch len(fields) {
 	case 3:
 	case 4, 5:
-		fields = fields[1:4] // drop the fact id (and the numeric value)
+		fields, offs = fields[1:4], offs[1:4] // drop the fact id (and the numeric value)
 	default:
 		return f, false, &tsvError{col: 1, msg: fmt.Sprintf("expected 3 to 5 tab-separated columns (factId, subject, predicate, object, value), found %d", len(fields))}
 	}
 parse:
-	col := func(i int) int { return int(offsetOf(line, fields[i])) + 1 }
+	col := func(i int) int { return offs[i] + 1 }
 	s, sName, e := tsvTerm(bytes.TrimSpace(fields[0]), "")
 	if e != nil {
 		return f, false, e.at(col(0), "subject")
@@ -101,11 +101,16 @@ parse:
 	return tsvFact{T: graph.Triple{S: s, P: p, O: o}, SName: sName, OName: oName}, true, nil
 }
 
-func offsetOf(line, field []byte) int {
-	if len(field) == 0 {
-		return 0
+// splitTabs splits a line at tabs and returns the fields and their byte offsets.
+func splitTabs(line []byte) (fields [][]byte, offs []int) {
+	start := 0
+	for i, c := range line {
+		if c == '\t' {
+			fields, offs = append(fields, line[start:i]), append(offs, start)
+			start = i + 1
+		}
 	}
-	return cap(line) - cap(field)
+	return append(fields, line[start:]), append(offs, start)
 }
 
 // tsvError is a problem with one field of a TSV line.
