@@ -308,14 +308,14 @@ func TestYAGO15KDates(t *testing.T) {
 	}
 	const xsdDate = "^^<http://www.w3.org/2001/XMLSchema#date>"
 	tests := []struct{ query, literal string }{
-		{"1969-03-01", `"1969-03-01"` + xsdDate},        // Javier Bardem
-		{"1969", `"1969-03-01"` + xsdDate},              // by year
-		{"1969-##-##", `"1969-03-01"` + xsdDate},        // by wildcard date
-		{"2 June 1943", `"1943-06-02"` + xsdDate},       // Ilaiyaraaja, 1943.0602 in the file
-		{"612", `"06##-##-##"` + xsdDate},               // Prague: a century includes the year
-		{"06##-##-##", `"06##-##-##"` + xsdDate},        // and the wildcard itself
-		{"1652", `"1652-##-##"` + xsdDate},              // Cape Town
-		{"Cape Town 1652", ``},                          // not a date, no approximate number match
+		{"1969-03-01", `"1969-03-01"` + xsdDate},  // Javier Bardem
+		{"1969", `"1969-03-01"` + xsdDate},        // by year
+		{"1969-##-##", `"1969-03-01"` + xsdDate},  // by wildcard date
+		{"2 June 1943", `"1943-06-02"` + xsdDate}, // Ilaiyaraaja, 1943.0602 in the file
+		{"612", `"06##-##-##"` + xsdDate},         // Prague: a century includes the year
+		{"06##-##-##", `"06##-##-##"` + xsdDate},  // and the wildcard itself
+		{"1652", `"1652-##-##"` + xsdDate},        // Cape Town
+		{"Cape Town 1652", ``},                    // not a date, no approximate number match
 	}
 	for _, tc := range tests {
 		c := candidateSet(t, st, tc.query, 100000)

@@ -122,7 +122,7 @@ func TestDates(t *testing.T) {
 	}
 	p := func(s string) datePattern { d, _ := parseISODate(s); return d }
 	inclusion := []struct {
-		a, b string
+		a, b  string
 		match bool
 	}{
 		{"1838-##-##", "1838-05-12", true}, {"1838-05-12", "1838", true}, {"1838-05-##", "1838-05-12", true},
