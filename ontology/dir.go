@@ -155,6 +155,7 @@ func (l *loader) run(sources []Source, db *badger.DB) (*LoadReport, error) {
 		return l.finalReport(), err
 	}
 	l.report.ParseTime = time.Since(start)
+	l.report.SpillRuns = l.triples.nrun + l.terms.nrun + l.lits.nrun + l.bands.nrun + l.dates.nrun
 	if l.opts.Progress != nil {
 		l.opts.Progress(l.progress("index"))
 	}

@@ -30,6 +30,7 @@ type LoadReport struct {
 	Entities  int64
 	Classes   int64
 	Relations int
+	SpillRuns int           // sorted runs written to temporary files (0: sorted in memory)
 	ParseTime time.Duration // reading and parsing
 	IndexTime time.Duration // sorting and writing the indexes
 	Total     time.Duration
