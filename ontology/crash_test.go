@@ -123,6 +123,7 @@ func TestCancelledLoad(t *testing.T) {
 func TestSpilledRuns(t *testing.T) {
 	file := writeSynth(t, 150_000)
 	big := smallLoad()
+	big.SortMemoryMB = 512
 	small := smallLoad()
 	small.SortMemoryMB = 16
 	small.Workers = 3
