@@ -323,7 +323,9 @@ func (s *fixedSorter[R]) spill(keep bool) error {
 		}
 		s.runs[o] = append(s.runs[o], src)
 	}
-	s.nrun++
+	if !keep {
+		s.nrun++
+	}
 	s.buf = s.buf[:0]
 	return nil
 }
