@@ -252,3 +252,52 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkGraphVsBadger is BenchmarkGraphVsKB with the KB in the Badger store of
+// package ontology (loaded in memory), the production KB2.
+func BenchmarkGraphVsBadger(b *testing.B) {
+	t0 := time.Now()
+	kbTriples, works := synthKB(140_000, 60_000)
+	nt := ntBytes(b, kbTriples)
+	kbTriples = nil
+	kb2 := badgerKB(b, "synth.nt", nt)
+	nt = nil
+	st := kb2.Stats()
+	b.Logf("KB2 (Badger, in memory): %d facts, loaded in %v", st.Facts, time.Since(t0))
+	kb1, err := graph.NewMemory(synthRecords(works, 500, 100))
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := DefaultOptions()
+	var iterTime time.Duration
+	iters, reads := 0, 0
+	var res *Result
+	cpu0 := cpuTime()
+	for b.Loop() {
+		res, err = Align(b.Context(), kb1, kb2, opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, it := range res.Iterations {
+			iterTime += it.Elapsed
+		}
+		iters += len(res.Iterations)
+		reads += res.Stats.KB2Nodes
+	}
+	b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64(iterTime.Milliseconds())/float64(iters), "ms/iteration")
+	b.ReportMetric(float64(iters)/float64(b.N), "iterations/op")
+	b.ReportMetric(float64(reads)/float64(b.N), "kb2-nodes-read/op")
+	linked, correct := 0, 0
+	for _, m := range res.Instances {
+		if m.Confidence >= opts.LinkThreshold {
+			linked++
+			var i int
+			fmt.Sscanf(strings.TrimPrefix(m.LeftTerm.Value, srcNS+"record/"), "%d", &i)
+			if m.RightTerm.Value == fmt.Sprintf("%swork_%d", yagoNS, i*(len(works)/100)) {
+				correct++
+			}
+		}
+	}
+	b.Logf("%d instance pairs, %d ≥ %.2f of which %d correct; %d relation subsumptions", len(res.Instances), linked, opts.LinkThreshold, correct, len(res.Relations))
+}
