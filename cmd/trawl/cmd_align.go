@@ -13,6 +13,7 @@ import (
 
 	"github.com/trawl-dev/trawl/align"
 	"github.com/trawl-dev/trawl/graph"
+	"github.com/trawl-dev/trawl/ontology"
 )
 
 // alignOptions are the flags of 'trawl align'.
@@ -37,14 +38,16 @@ type alignOptions struct {
 func newAlignCommand(g *globalOptions) *cobra.Command {
 	var o alignOptions
 	cmd := &cobra.Command{
-		Use:   "align RUN_DIR --kb KB.nt | align A.nt B.nt --out DIR",
+		Use:   "align RUN_DIR --kb KB | align A B --out DIR",
 		Short: "Align a run's graph with a KB, or two KB files, with PARIS",
 		Long: `Align two knowledge bases with PARIS: instance equivalences, relation subsumptions
 (joins of two steps included, such as author ≙ schema:author / rdfs:label) and class
 subsumptions, with confidences.
 
-With two N-Triples files, A is KB1 and B is KB2. With a run directory, its graph.nt is
-KB1 and --kb names KB2. The output directory (--out; for a run directory, the run
+With two KBs, A is KB1 and B is KB2; each is an N-Triples file or a KB directory
+written by 'trawl kb load' (Badger). With a run directory, its graph.nt is KB1 and --kb
+names KB2. KB1 is read completely; of KB2 only the neighbourhood that KB1's literals and
+equalities reach. The output directory (--out; for a run directory, the run
 directory itself) receives:
   alignment.tsv   kind TAB left TAB right TAB confidence (instance, relation, class)
   alignment.rdf   the same in the OAEI Alignment format (joins only in the TSV)
@@ -57,7 +60,7 @@ with PARIS's counting convention) to stdout.`,
 		Example: example(
 			"trawl align person11.nt person12.nt --out out --gold gold.csv --gold schema-gold.tsv",
 			"trawl align restaurant1.nt restaurant2.nt --out out --joins 1 --literals exact",
-			"trawl align runs/books --kb yago-sample.nt"),
+			"trawl align runs/books --kb /data/yago"),
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 2 {
@@ -88,7 +91,7 @@ with PARIS's counting convention) to stdout.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.Out, "out", "", "output directory")
-	f.StringVar(&o.KB2, "kb", "", "reference KB (N-Triples) for RUN_DIR mode")
+	f.StringVar(&o.KB2, "kb", "", "reference KB for RUN_DIR mode: a KB directory (trawl kb load) or an N-Triples file")
 	f.StringArrayVar(&o.Gold, "gold", nil, "reference alignment to score against: OAEI Alignment RDF/XML, CSV of IRI pairs, or alignment.tsv format (repeatable)")
 	f.StringVar(&o.OptionsFile, "options", "", "options.json of an earlier run (flags override it)")
 	f.BoolVar(&o.JSON, "json", false, "print the summary as JSON")
@@ -146,28 +149,45 @@ func alignEffectiveOptions(cmd *cobra.Command, o alignOptions) (align.Options, e
 	return opts, nil
 }
 
-// loadKB reads an N-Triples file as a KB view and checks that it can be aligned.
-func loadKB(ctx context.Context, g globalOptions, path, role string) (*graph.Memory, error) {
+// loadKB opens a KB: an N-Triples file read into memory, or a Badger KB directory
+// written by 'trawl kb load'. It checks that the KB can be aligned at all, and returns
+// its number of facts and a function that releases it.
+func loadKB(ctx context.Context, g globalOptions, path, role string) (align.KB, int64, func(), error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", role, err)
+		return nil, 0, nil, fmt.Errorf("%s: %w", role, err)
 	}
 	if st.IsDir() {
-		return nil, fmt.Errorf("%s: %s is a directory; a Badger KB (trawl kb load) cannot be read by this build yet, give an N-Triples file", role, path)
+		opts := ontology.DefaultOptions()
+		opts.Logger = g.logger()
+		s, err := ontology.Open(path, opts)
+		if err != nil {
+			return nil, 0, nil, fmt.Errorf("%s: %w", role, err)
+		}
+		stats := s.Stats()
+		switch {
+		case stats.Facts == 0:
+			s.Close()
+			return nil, 0, nil, fmt.Errorf("%s: the KB in %s holds no facts", role, path)
+		case stats.Literals == 0:
+			s.Close()
+			return nil, 0, nil, fmt.Errorf("%s: the KB in %s has no literal values; PARIS starts from literals the two KBs share (names, titles, dates), so nothing can align", role, path)
+		}
+		return s, stats.Facts, func() { s.Close() }, nil
 	}
 	m, err := graph.LoadMemory(ctx, path, graph.MemoryOptions{Logger: g.logger()})
 	if err != nil {
-		return nil, err
+		return nil, 0, nil, err
 	}
 	switch {
 	case m.Triples() == 0 && m.TaxonomyTriples() == 0:
-		return nil, fmt.Errorf("%s: %s holds no triples", role, path)
+		return nil, 0, nil, fmt.Errorf("%s: %s holds no triples", role, path)
 	case m.Triples() == 0:
-		return nil, fmt.Errorf("%s: %s holds only rdf:type and rdfs:subClassOf facts, which PARIS does not use as evidence", role, path)
+		return nil, 0, nil, fmt.Errorf("%s: %s holds only rdf:type and rdfs:subClassOf facts, which PARIS does not use as evidence", role, path)
 	case m.LiteralCount() == 0:
-		return nil, fmt.Errorf("%s: %s has no literal values; PARIS starts from literals the two KBs share (names, titles, dates), so nothing can align", role, path)
+		return nil, 0, nil, fmt.Errorf("%s: %s has no literal values; PARIS starts from literals the two KBs share (names, titles, dates), so nothing can align", role, path)
 	}
-	return m, nil
+	return m, int64(m.Triples()), func() {}, nil
 }
 
 // alignSummary is the --json output.
@@ -193,14 +213,16 @@ func runAlign(ctx context.Context, g globalOptions, o alignOptions, opts align.O
 		stderr = os.Stderr
 	}
 	start := time.Now()
-	kb1, err := loadKB(ctx, g, o.KB1, "KB1")
+	kb1, n1, close1, err := loadKB(ctx, g, o.KB1, "KB1")
 	if err != nil {
 		return err
 	}
-	kb2, err := loadKB(ctx, g, o.KB2, "KB2")
+	defer close1()
+	kb2, n2, close2, err := loadKB(ctx, g, o.KB2, "KB2")
 	if err != nil {
 		return err
 	}
+	defer close2()
 	var gold *align.Gold
 	for _, path := range o.Gold {
 		g, err := align.LoadGold(ctx, path, kb1, kb2)
@@ -214,7 +236,7 @@ func runAlign(ctx context.Context, g globalOptions, o alignOptions, opts align.O
 		}
 	}
 	if !g.Quiet {
-		fmt.Fprintf(stderr, "loaded %s (%d facts) and %s (%d facts) in %v\n", o.KB1, kb1.Triples(), o.KB2, kb2.Triples(), time.Since(start).Round(time.Millisecond))
+		fmt.Fprintf(stderr, "loaded %s (%d facts) and %s (%d facts) in %v\n", o.KB1, n1, o.KB2, n2, time.Since(start).Round(time.Millisecond))
 		opts.Progress = func(st align.IterationStats) {
 			fmt.Fprintf(stderr, "iteration %d: %d matched (+%d new, %d changed, %d lost), %d relation pairs (%d changed), max Δ %.4f, %v\n",
 				st.Iteration, st.Matched, st.New, st.Changed, st.Lost, st.RelationPairs, st.RelationChanges, st.MaxDelta, st.Elapsed.Round(time.Millisecond))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/trawl-dev/trawl/graph"
 	"github.com/trawl-dev/trawl/internal/testutil"
+	"github.com/trawl-dev/trawl/ontology"
 )
 
 func writeFile(t *testing.T, dir, name, data string) string {
@@ -119,9 +120,30 @@ func TestAlignCommandRunDir(t *testing.T) {
 	if err != nil || !strings.Contains(string(tsv), "instance\thttp://a.example/Elvis\thttp://b.example/elvis\t") {
 		t.Errorf("alignment.tsv: %s %v", tsv, err)
 	}
-	// A Badger directory is not readable by this build: a clear message.
+	// A directory that is not a KB: a clear message.
 	_, stderr, code = runCLI(t, "align", "-q", dir, "--kb", t.TempDir())
-	if code != exitFailure || !strings.Contains(stderr, "is a directory") {
+	if code != exitFailure || !strings.Contains(stderr, "KB2: ontology:") {
 		t.Errorf("exit %d, %s", code, stderr)
+	}
+}
+
+// TestAlignCommandBadger aligns a file with a KB directory loaded by the ontology
+// package, as the pipeline does with YAGO.
+func TestAlignCommandBadger(t *testing.T) {
+	data := testutil.SharedData(t, "oaei2010")
+	kbDir := filepath.Join(t.TempDir(), "kb")
+	lo := ontology.DefaultLoadOptions()
+	lo.SortMemoryMB = 64
+	if _, err := ontology.Load(t.Context(), kbDir, []ontology.Source{ontology.FileSource(filepath.Join(data, "Restaurants/restaurant2.nt"))}, lo); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	stdout, stderr, code := runCLI(t, "align", "-q", filepath.Join(data, "Restaurants/restaurant1.nt"), kbDir,
+		"--out", out, "--gold", filepath.Join(data, "Restaurants/DERIVED-goldstandard-data-iris.csv"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "instance  -          112     111     1") {
+		t.Errorf("stdout:\n%s", stdout)
 	}
 }
