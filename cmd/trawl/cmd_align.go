@@ -1,14 +1,293 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/trawl-dev/trawl/align"
+	"github.com/trawl-dev/trawl/graph"
+	"github.com/trawl-dev/trawl/ontology"
+)
+
+// alignOptions are the flags of 'trawl align'.
+type alignOptions struct {
+	KB1, KB2    string   // N-Triples files (KB1 may be a run directory's graph.nt)
+	RunDir      string   // graph-vs-KB mode: the run directory
+	Out         string   // output directory
+	Gold        []string // reference alignments to score against
+	OptionsFile string   // options.json of an earlier run
+	JSON        bool     // machine-readable summary on stdout
+
+	// Overrides of align.Options; applied only when the flag is given.
+	Iterations      int
+	Joins           int
+	Literals        string
+	SmoothDen       float64
+	LinkThreshold   float64
+	MatchCandidates int
+	Negative        bool
+}
 
 func newAlignCommand(g *globalOptions) *cobra.Command {
-	return &cobra.Command{
-		Use:     "align RUN_DIR | A.nt B.nt --out DIR",
-		Short:   "Align a run's graph with a KB, or two KB files, with PARIS",
-		Example: example("trawl align person11.nt person12.nt --out out --gold gold.csv"),
+	var o alignOptions
+	cmd := &cobra.Command{
+		Use:   "align RUN_DIR --kb KB | align A B --out DIR",
+		Short: "Align a run's graph with a KB, or two KB files, with PARIS",
+		Long: `Align two knowledge bases with PARIS: instance equivalences, relation subsumptions
+(joins of two steps included, such as author ≙ schema:author / rdfs:label) and class
+subsumptions, with confidences.
+
+With two KBs, A is KB1 and B is KB2; each is an N-Triples file or a KB directory
+written by 'trawl kb load' (Badger). With a run directory, its graph.nt is KB1 and --kb
+names KB2. KB1 is read completely; of KB2 only the neighbourhood that KB1's literals and
+equalities reach. The output directory (--out; for a run directory, the run
+directory itself) receives:
+  alignment.tsv   kind TAB left TAB right TAB confidence (instance, relation, class)
+  alignment.rdf   the same in the OAEI Alignment format (joins only in the TSV)
+  links.nt        owl:sameAs for instance pairs at or above --link-threshold
+  options.json    the effective options (reuse them with --options)
+  run.json        statistics, per-iteration changes, relation scores with their n
+
+Progress goes to stderr; a summary (and with --gold, precision, recall and F1 per kind
+with PARIS's counting convention) to stdout.`,
+		Example: example(
+			"trawl align person11.nt person12.nt --out out --gold gold.csv --gold schema-gold.tsv",
+			"trawl align restaurant1.nt restaurant2.nt --out out --joins 1 --literals exact",
+			"trawl align runs/books --kb /data/yago"),
+		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return notBuilt("align", 3)
+			if len(args) == 2 {
+				o.KB1, o.KB2 = args[0], args[1]
+				if o.Out == "" {
+					return usageError("trawl align A.nt B.nt needs --out DIR")
+				}
+			} else {
+				o.RunDir = args[0]
+				if o.KB2 == "" {
+					return usageError("trawl align RUN_DIR needs --kb (the reference KB)")
+				}
+				o.KB1 = filepath.Join(o.RunDir, "graph.nt")
+				if o.Out == "" {
+					o.Out = o.RunDir
+				}
+			}
+			opts, err := alignEffectiveOptions(cmd, o)
+			if err != nil {
+				return err
+			}
+			gg := *g
+			if gg.stderr == nil {
+				gg.stderr = cmd.ErrOrStderr()
+			}
+			return runAlign(cmd.Context(), gg, o, opts, cmd.OutOrStdout())
 		},
 	}
+	f := cmd.Flags()
+	f.StringVar(&o.Out, "out", "", "output directory")
+	f.StringVar(&o.KB2, "kb", "", "reference KB for RUN_DIR mode: a KB directory (trawl kb load) or an N-Triples file")
+	f.StringArrayVar(&o.Gold, "gold", nil, "reference alignment to score against: OAEI Alignment RDF/XML, CSV of IRI pairs, or alignment.tsv format (repeatable)")
+	f.StringVar(&o.OptionsFile, "options", "", "options.json of an earlier run (flags override it)")
+	f.BoolVar(&o.JSON, "json", false, "print the summary as JSON")
+	d := align.DefaultOptions()
+	f.IntVar(&o.Iterations, "iterations", d.MaxIterations, "maximum number of iterations")
+	f.IntVar(&o.Joins, "joins", d.JoinLength, "longest relation path (1 = no joins, 2 or 3)")
+	f.StringVar(&o.Literals, "literals", string(d.Literals), "literal matching: exact, normalized or approx")
+	f.Float64Var(&o.SmoothDen, "smooth", d.SmoothDenominator, "relation-score damping: a relation matched on n facts scores at most n/(n+smooth)")
+	f.Float64Var(&o.LinkThreshold, "link-threshold", d.LinkThreshold, "lowest confidence written as owl:sameAs to links.nt")
+	f.IntVar(&o.MatchCandidates, "candidates", d.MatchCandidates, "candidates per entity in the 1:1 assignment (1 = PARIS's takeMaxMax)")
+	f.BoolVar(&o.Negative, "negative", d.NegativeEvidence, "use negative evidence (functional relations with different values)")
+	return cmd
+}
+
+// alignEffectiveOptions merges defaults, the options file and the flags given.
+func alignEffectiveOptions(cmd *cobra.Command, o alignOptions) (align.Options, error) {
+	opts := align.DefaultOptions()
+	if o.OptionsFile != "" {
+		f, err := os.Open(o.OptionsFile)
+		if err != nil {
+			return opts, usageError("--options: %v", err)
+		}
+		opts, err = align.ReadOptions(f, o.OptionsFile)
+		f.Close()
+		if err != nil {
+			return opts, usageError("%v", err)
+		}
+	}
+	fl := cmd.Flags()
+	if fl.Changed("iterations") {
+		opts.MaxIterations = o.Iterations
+	}
+	if fl.Changed("joins") {
+		opts.JoinLength = o.Joins
+		opts.JoinSum = min(o.Joins+1, 2*o.Joins) // a join on one side of a pair
+	}
+	if fl.Changed("literals") {
+		opts.Literals = align.LiteralMode(o.Literals)
+	}
+	if fl.Changed("smooth") {
+		opts.SmoothDenominator = o.SmoothDen
+	}
+	if fl.Changed("link-threshold") {
+		opts.LinkThreshold = o.LinkThreshold
+	}
+	if fl.Changed("candidates") {
+		opts.MatchCandidates = o.MatchCandidates
+	}
+	if fl.Changed("negative") {
+		opts.NegativeEvidence = o.Negative
+	}
+	if err := opts.Validate(); err != nil {
+		return opts, usageError("%v", err)
+	}
+	return opts, nil
+}
+
+// loadKB opens a KB: an N-Triples file read into memory, or a Badger KB directory
+// written by 'trawl kb load'. It checks that the KB can be aligned at all, and returns
+// its number of facts and a function that releases it.
+func loadKB(ctx context.Context, g globalOptions, path, role string) (align.KB, int64, func(), error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, 0, nil, fmt.Errorf("%s: %w", role, err)
+	}
+	if st.IsDir() {
+		opts := ontology.DefaultOptions()
+		opts.Logger = g.logger()
+		s, err := ontology.Open(path, opts)
+		if err != nil {
+			return nil, 0, nil, fmt.Errorf("%s: %w", role, err)
+		}
+		stats := s.Stats()
+		switch {
+		case stats.Facts == 0:
+			s.Close()
+			return nil, 0, nil, fmt.Errorf("%s: the KB in %s holds no facts", role, path)
+		case stats.Literals == 0:
+			s.Close()
+			return nil, 0, nil, fmt.Errorf("%s: the KB in %s has no literal values; PARIS starts from literals the two KBs share (names, titles, dates), so nothing can align", role, path)
+		}
+		return s, stats.Facts, func() { s.Close() }, nil
+	}
+	m, err := graph.LoadMemory(ctx, path, graph.MemoryOptions{Logger: g.logger()})
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	switch {
+	case m.Triples() == 0 && m.TaxonomyTriples() == 0:
+		return nil, 0, nil, fmt.Errorf("%s: %s holds no triples", role, path)
+	case m.Triples() == 0:
+		return nil, 0, nil, fmt.Errorf("%s: %s holds only rdf:type and rdfs:subClassOf facts, which PARIS does not use as evidence", role, path)
+	case m.LiteralCount() == 0:
+		return nil, 0, nil, fmt.Errorf("%s: %s has no literal values; PARIS starts from literals the two KBs share (names, titles, dates), so nothing can align", role, path)
+	}
+	return m, int64(m.Triples()), func() {}, nil
+}
+
+// alignSummary is the --json output.
+type alignSummary struct {
+	KB1        string                 `json:"kb1"`
+	KB2        string                 `json:"kb2"`
+	Out        string                 `json:"out"`
+	Instances  int                    `json:"instances"`
+	Links      int                    `json:"links"`
+	Relations  int                    `json:"relations"`
+	Classes    int                    `json:"classes"`
+	Iterations []align.IterationStats `json:"iterations"`
+	Stats      align.RunStats         `json:"stats"`
+	Scores     []align.Score          `json:"scores,omitempty"`
+	Problems   []string               `json:"gold_problems,omitempty"`
+	Warnings   []string               `json:"warnings,omitempty"`
+	Seconds    float64                `json:"seconds"`
+}
+
+func runAlign(ctx context.Context, g globalOptions, o alignOptions, opts align.Options, stdout io.Writer) error {
+	stderr := g.stderr
+	if stderr == nil {
+		stderr = os.Stderr
+	}
+	start := time.Now()
+	kb1, n1, close1, err := loadKB(ctx, g, o.KB1, "KB1")
+	if err != nil {
+		return err
+	}
+	defer close1()
+	kb2, n2, close2, err := loadKB(ctx, g, o.KB2, "KB2")
+	if err != nil {
+		return err
+	}
+	defer close2()
+	var gold *align.Gold
+	for _, path := range o.Gold {
+		g, err := align.LoadGold(ctx, path, kb1, kb2)
+		if err != nil {
+			return err
+		}
+		if gold == nil {
+			gold = g
+		} else {
+			gold.Merge(g)
+		}
+	}
+	if !g.Quiet {
+		fmt.Fprintf(stderr, "loaded %s (%d facts) and %s (%d facts) in %v\n", o.KB1, n1, o.KB2, n2, time.Since(start).Round(time.Millisecond))
+		opts.Progress = func(st align.IterationStats) {
+			fmt.Fprintf(stderr, "iteration %d: %d matched (+%d new, %d changed, %d lost), %d relation pairs (%d changed), max Δ %.4f, %v\n",
+				st.Iteration, st.Matched, st.New, st.Changed, st.Lost, st.RelationPairs, st.RelationChanges, st.MaxDelta, st.Elapsed.Round(time.Millisecond))
+		}
+	}
+	opts.Logger = g.logger()
+	res, err := align.Align(ctx, kb1, kb2, opts)
+	if err != nil {
+		return err
+	}
+	if err := align.WriteDir(o.Out, res, align.RunInfo{KB1: o.KB1, KB2: o.KB2}); err != nil {
+		return err
+	}
+	sum := alignSummary{KB1: o.KB1, KB2: o.KB2, Out: o.Out, Instances: len(res.Instances), Relations: len(res.Relations),
+		Classes: len(res.Classes), Iterations: res.Iterations, Stats: res.Stats, Warnings: res.Warnings,
+		Seconds: time.Since(start).Seconds()}
+	for _, m := range res.Instances {
+		if m.Confidence >= opts.LinkThreshold {
+			sum.Links++
+		}
+	}
+	if gold != nil {
+		sum.Scores = align.Evaluate(res, gold)
+		sum.Problems = gold.Problems
+	}
+	for _, w := range res.Warnings {
+		if !g.Quiet {
+			fmt.Fprintln(stderr, "warning:", w)
+		}
+	}
+	if len(sum.Problems) > 0 && !g.Quiet {
+		fmt.Fprintf(stderr, "warning: %d gold entries name something the KBs do not have (they count against recall):\n", len(sum.Problems))
+		for i, p := range sum.Problems {
+			if i == 10 {
+				fmt.Fprintf(stderr, "  … and %d more\n", len(sum.Problems)-10)
+				break
+			}
+			fmt.Fprintln(stderr, " ", p)
+		}
+	}
+	if o.JSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(sum)
+	}
+	fmt.Fprintf(stdout, "%d instance pairs (%d links ≥ %.2f), %d relation and %d class subsumptions in %d iterations, %.2fs; written to %s\n",
+		sum.Instances, sum.Links, opts.LinkThreshold, sum.Relations, sum.Classes, len(res.Iterations), sum.Seconds, o.Out)
+	if gold != nil {
+		if err := align.WriteScores(stdout, sum.Scores); err != nil {
+			return err
+		}
+	}
+	return nil
 }

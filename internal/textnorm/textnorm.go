@@ -35,6 +35,9 @@ func Fold(s string) string {
 	if isPlainLowerASCII(s) {
 		return collapseSpace(s)
 	}
+	if isASCII(s) { // NFKD, mark removal and NFC leave ASCII as it is
+		return collapseSpace(strings.ToLower(s))
+	}
 	t := foldPool.Get().(transform.Transformer)
 	out, _, err := transform.String(t, s)
 	t.Reset()
@@ -58,6 +61,15 @@ func Fold(s string) string {
 		b.WriteRune(unicode.ToLower(r))
 	}
 	return collapseSpace(b.String())
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 func isPlainLowerASCII(s string) bool {

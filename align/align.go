@@ -1,0 +1,297 @@
+package align
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/trawl-dev/trawl/graph"
+)
+
+// Errors of Align.
+var (
+	// ErrEmptyKB means that a KB has no fact to align (taxonomy facts do not count).
+	ErrEmptyKB = errors.New("align: knowledge base has no facts")
+	// ErrNoLiterals means that KB1 has no literal, so PARIS has nothing to start from:
+	// every first equality comes from a shared literal.
+	ErrNoLiterals = errors.New("align: knowledge base has no literals")
+)
+
+// IterationStats reports what one iteration changed.
+type IterationStats struct {
+	Iteration int `json:"iteration"` // 0-based
+	// Matched is the number of KB1 entities whose kept partner has a score ≥ Theta.
+	Matched int `json:"matched"`
+	// New, Changed and Lost count KB1 entities that got a partner, changed partner, or
+	// lost theirs (counting partners ≥ Theta only) since the previous iteration.
+	New     int `json:"new"`
+	Changed int `json:"changed"`
+	Lost    int `json:"lost"`
+	// RelationPairs is the number of relation pairs with a score ≥ Theta in either
+	// direction; RelationChanges how many entered or left that set.
+	RelationPairs   int `json:"relation_pairs"`
+	RelationChanges int `json:"relation_changes"`
+	// MaxDelta is the largest change of a kept instance score or of a relation score.
+	MaxDelta float64 `json:"max_delta"`
+	// DroppedJoinPairs counts evidence for join pairs not tracked because
+	// MaxRelationPairs was reached.
+	DroppedJoinPairs int `json:"dropped_join_pairs"`
+	// KB2Nodes is the number of KB2 nodes whose edges have been read so far.
+	KB2Nodes int           `json:"kb2_nodes"`
+	Elapsed  time.Duration `json:"elapsed_ns"`
+}
+
+// RunStats describes the inputs of a run.
+type RunStats struct {
+	KB1Nodes        int `json:"kb1_nodes"`        // nodes of KB1 (entities and literals)
+	KB1Entities     int `json:"kb1_entities"`     // KB1 nodes that are not literals
+	KB1Literals     int `json:"kb1_literals"`     // KB1 literal nodes
+	LiteralsMatched int `json:"literals_matched"` // KB1 literals with a KB2 counterpart
+	KB2Nodes        int `json:"kb2_nodes"`        // KB2 nodes whose edges were read
+	KB2Hubs         int `json:"kb2_hubs"`         // KB2 nodes skipped for more than MaxDegree edges
+}
+
+type match struct {
+	node  int32 // -1 = none
+	score float64
+}
+
+type aligner struct {
+	opts Options
+	log  *slog.Logger
+	v1   *view
+	v2   *view
+
+	lit1 [][]anchor         // literal anchors of KB1 nodes, by KB1 local index
+	lit2 map[int32][]anchor // literal anchors of KB2 nodes, by KB2 local index
+	eq1  []match            // kept 1:1 partner of each KB1 node
+	eq2  map[int32]match    // the same, from KB2
+	rels *relTable          // relation scores of the previous relation pass
+	tgt  []int32            // KB1 entities (non-literal nodes), in local order
+	it   int                // current iteration
+	drop int                // join pair updates dropped in this iteration
+}
+
+// Align aligns kb1 with kb2 with the PARIS model and returns instance equivalences,
+// relation subsumptions (both directions, joins included) and class subsumptions, with
+// their confidences. kb1 is read completely; of kb2, only the neighbourhood reached
+// from the literal candidates of kb1's literals and from the equalities is read, so kb2
+// can be a large store.
+func Align(ctx context.Context, kb1, kb2 KB, opts Options) (*Result, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	a := &aligner{
+		opts: opts,
+		log:  log,
+		v1:   newView(kb1, "KB1", opts.MaxDegree),
+		v2:   newView(kb2, "KB2", opts.MaxDegree),
+		lit2: map[int32][]anchor{},
+		eq2:  map[int32]match{},
+		rels: newRelTable(),
+	}
+	res := &Result{Options: opts}
+	start := time.Now()
+	if err := a.loadKB1(ctx); err != nil {
+		return nil, err
+	}
+	res.Stats.KB1Nodes = a.v1.size()
+	res.Stats.KB1Entities = len(a.tgt)
+	res.Stats.KB1Literals = a.v1.size() - len(a.tgt)
+	if len(a.tgt) == 0 {
+		return nil, fmt.Errorf("%w: KB1 has no entity with a fact (rdf:type and rdfs:subClassOf facts are not used as evidence)", ErrEmptyKB)
+	}
+	if res.Stats.KB1Literals == 0 {
+		return nil, fmt.Errorf("%w: KB1 has no literal values; PARIS starts from equal literals (names, titles, dates), so nothing can align", ErrNoLiterals)
+	}
+	a.lit1 = make([][]anchor, a.v1.size())
+	a.eq1 = make([]match, a.v1.size())
+	for i := range a.eq1 {
+		a.eq1[i] = match{node: -1}
+	}
+	n, err := a.matchLiterals(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res.Stats.LiteralsMatched = n
+	log.Info("literals matched", "kb1_literals", res.Stats.KB1Literals, "matched", n, "elapsed", time.Since(start))
+	if n == 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("no literal of KB1 (%d literals) matches a literal of KB2: nothing to align", res.Stats.KB1Literals))
+		res.Stats.KB2Nodes, res.Stats.KB2Hubs = a.v2.reads, a.v2.hubs
+		return res, nil
+	}
+
+	for a.it = 0; a.it < opts.MaxIterations; a.it++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		t0 := time.Now()
+		a.drop = 0
+		cands, err := a.instancePass(ctx)
+		if err != nil {
+			return nil, err
+		}
+		st := IterationStats{Iteration: a.it}
+		st.MaxDelta = a.assign(cands, &st)
+		rels, err := a.relationPasses(ctx)
+		if err != nil {
+			return nil, err
+		}
+		st.RelationPairs = len(rels.pairs)
+		st.RelationChanges, st.MaxDelta = a.rels.diff(rels, st.MaxDelta)
+		a.rels = rels
+		st.DroppedJoinPairs = a.drop
+		st.KB2Nodes = a.v2.reads
+		st.Elapsed = time.Since(t0)
+		res.Iterations = append(res.Iterations, st)
+		log.Info("iteration", "iter", st.Iteration, "matched", st.Matched, "new", st.New, "changed", st.Changed,
+			"lost", st.Lost, "relation_pairs", st.RelationPairs, "relation_changes", st.RelationChanges,
+			"max_delta", st.MaxDelta, "kb2_nodes", st.KB2Nodes, "elapsed", st.Elapsed)
+		if opts.Progress != nil {
+			opts.Progress(st)
+		}
+		if a.drop > 0 {
+			log.Warn("relation pair bound reached: join evidence dropped", "iter", a.it, "dropped", a.drop, "max_relation_pairs", opts.MaxRelationPairs)
+		}
+		if a.it >= 3 && opts.StopTolerance > 0 && st.New+st.Changed+st.Lost == 0 &&
+			st.RelationChanges == 0 && st.MaxDelta < opts.StopTolerance {
+			break
+		}
+	}
+	if err := a.fillResult(ctx, res); err != nil {
+		return nil, err
+	}
+	if opts.Classes {
+		cls, err := a.classPass(ctx)
+		if err != nil {
+			return nil, err
+		}
+		res.Classes = cls
+	}
+	res.Stats.KB2Nodes, res.Stats.KB2Hubs = a.v2.reads, a.v2.hubs
+	if a.v1.hubs > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%d KB1 nodes have more than %d edges and were not used as evidence (MaxDegree)", a.v1.hubs, opts.MaxDegree))
+	}
+	return res, nil
+}
+
+// loadKB1 reads every node of KB1 and its edges.
+func (a *aligner) loadKB1(ctx context.Context) error {
+	for id, err := range a.v1.kb.Entities(ctx) {
+		if err != nil {
+			return fmt.Errorf("align: read the entities of KB1: %w", err)
+		}
+		a.v1.local(id)
+	}
+	for i := int32(0); i < int32(a.v1.size()); i++ {
+		if i%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if _, err := a.v1.edgesOf(ctx, i); err != nil {
+			return err
+		}
+	}
+	for i := int32(0); i < int32(a.v1.size()); i++ {
+		if !a.v1.lit[i] && len(a.v1.edges[i]) > 0 {
+			a.tgt = append(a.tgt, i)
+		}
+	}
+	return nil
+}
+
+// anchors1 returns the counterparts of KB1 node i that propagate evidence: its literal
+// matches, or its kept partner if that scores at least θ.
+func (a *aligner) anchors1(i int32) []anchor {
+	if a.v1.lit[i] {
+		return a.lit1[i]
+	}
+	if m := a.eq1[i]; m.node >= 0 && m.score >= a.opts.Theta {
+		return []anchor{{node: m.node, score: m.score}}
+	}
+	return nil
+}
+
+// anchors2 is anchors1 seen from KB2.
+func (a *aligner) anchors2(j int32) []anchor {
+	if a.v2.lit[j] {
+		return a.lit2[j]
+	}
+	if m, ok := a.eq2[j]; ok && m.score >= a.opts.Theta {
+		return []anchor{{node: m.node, score: m.score}}
+	}
+	return nil
+}
+
+// assign reduces the candidates to a 1:1 matching (greedy by decreasing score, ties by
+// increasing node ids), replaces the equalities with it and fills the change counts of
+// st. It returns the largest score change of a pair kept in both iterations.
+func (a *aligner) assign(cands []cand, st *IterationStats) float64 {
+	slices.SortFunc(cands, func(x, y cand) int {
+		switch {
+		case x.score > y.score:
+			return -1
+		case x.score < y.score:
+			return 1
+		}
+		if c := compareID(a.v1.ids[x.y1], a.v1.ids[y.y1]); c != 0 {
+			return c
+		}
+		return compareID(a.v2.ids[x.y2], a.v2.ids[y.y2])
+	})
+	eq1 := make([]match, len(a.eq1))
+	for i := range eq1 {
+		eq1[i] = match{node: -1}
+	}
+	eq2 := map[int32]match{}
+	for _, c := range cands {
+		if eq1[c.y1].node >= 0 {
+			continue
+		}
+		if _, taken := eq2[c.y2]; taken {
+			continue
+		}
+		eq1[c.y1] = match{node: c.y2, score: c.score}
+		eq2[c.y2] = match{node: c.y1, score: c.score}
+	}
+	theta := a.opts.Theta
+	delta := 0.0
+	for i := range eq1 {
+		old, cur := a.eq1[i], eq1[i]
+		oldOK, curOK := old.node >= 0 && old.score >= theta, cur.node >= 0 && cur.score >= theta
+		switch {
+		case curOK && !oldOK:
+			st.New++
+		case !curOK && oldOK:
+			st.Lost++
+		case curOK && oldOK && old.node != cur.node:
+			st.Changed++
+		case curOK && oldOK:
+			delta = max(delta, math.Abs(cur.score-old.score))
+		}
+		if curOK {
+			st.Matched++
+		}
+	}
+	a.eq1, a.eq2 = eq1, eq2
+	return delta
+}
+
+func compareID(a, b graph.ID) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

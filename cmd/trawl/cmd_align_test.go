@@ -1,0 +1,149 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/trawl-dev/trawl/graph"
+	"github.com/trawl-dev/trawl/internal/testutil"
+	"github.com/trawl-dev/trawl/ontology"
+)
+
+func writeFile(t *testing.T, dir, name, data string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// runCLI runs trawl with args and returns stdout, stderr and the exit code.
+func runCLI(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	root := newRootCommand()
+	root.SetArgs(args)
+	root.SetOut(&out)
+	root.SetErr(&errb)
+	err := root.ExecuteContext(t.Context())
+	code := exitCode(err, &errb)
+	return out.String(), errb.String(), code
+}
+
+func TestAlignCommandOAEI(t *testing.T) {
+	dir := testutil.SharedData(t, "oaei2010")
+	out := t.TempDir()
+	stdout, stderr, code := runCLI(t, "align", "-q",
+		filepath.Join(dir, "Restaurants/restaurant1.nt"), filepath.Join(dir, "Restaurants/restaurant2.nt"),
+		"--out", out, "--gold", filepath.Join(dir, "Restaurants/DERIVED-goldstandard-data-iris.csv"),
+		"--gold", "../../align/testdata/restaurants-schema-gold.tsv")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "instance  -          112") || !strings.Contains(stdout, "relation  KB1⊆KB2      6       6") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+	for _, f := range []string{"alignment.tsv", "alignment.rdf", "links.nt", "options.json", "run.json"} {
+		if st, err := os.Stat(filepath.Join(out, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	// links.nt is valid N-Triples of owl:sameAs only.
+	m, err := graph.LoadMemory(t.Context(), filepath.Join(out, "links.nt"), graph.MemoryOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := m.RelationID(graph.OWLSameAs); !ok || len(m.Relations()) != 1 {
+		t.Errorf("links.nt relations: %v", m.Relations())
+	}
+	// The options of the run reproduce it.
+	out2 := t.TempDir()
+	if _, stderr, code := runCLI(t, "align", "-q", filepath.Join(dir, "Restaurants/restaurant1.nt"), filepath.Join(dir, "Restaurants/restaurant2.nt"),
+		"--out", out2, "--options", filepath.Join(out, "options.json")); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, f := range []string{"alignment.tsv", "alignment.rdf", "links.nt", "options.json"} {
+		a, _ := os.ReadFile(filepath.Join(out, f))
+		b, _ := os.ReadFile(filepath.Join(out2, f))
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s differs when re-run with --options", f)
+		}
+	}
+}
+
+func TestAlignCommandErrors(t *testing.T) {
+	dir := t.TempDir()
+	good := writeFile(t, dir, "good.nt", `<http://b.example/e> <http://b.example/name> "Elvis Presley" .`+"\n")
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no --out", []string{good, good}, exitUsage, "needs --out"},
+		{"run dir without --kb", []string{dir}, exitUsage, "needs --kb"},
+		{"bad option", []string{good, good, "--out", dir, "--joins", "7"}, exitUsage, "JoinLength"},
+		{"bad literal mode", []string{good, good, "--out", dir, "--literals", "fuzzy"}, exitUsage, "Literals"},
+		{"malformed", []string{writeFile(t, dir, "bad.nt", "<http://a> <http://b> \"c\" .\n<http://a> <http://b> c .\n"), good, "--out", dir}, exitFailure, "bad.nt:2:"},
+		{"empty", []string{writeFile(t, dir, "empty.nt", "# nothing\n"), good, "--out", dir}, exitFailure, "holds no triples"},
+		{"taxonomy only", []string{writeFile(t, dir, "tax.nt", "<http://a/x> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://a/C> .\n"), good, "--out", dir}, exitFailure, "only rdf:type"},
+		{"no literals", []string{good, writeFile(t, dir, "nolit.nt", "<http://a/x> <http://a/p> <http://a/y> .\n"), "--out", dir}, exitFailure, "KB2: " + filepath.Join(dir, "nolit.nt") + " has no literal values"},
+		{"missing file", []string{filepath.Join(dir, "nope.nt"), good, "--out", dir}, exitFailure, "nope.nt"},
+		{"gold of other KBs", []string{good, good, "--out", dir, "--gold", writeFile(t, dir, "g.csv", "http://x/a,http://x/b\n")}, exitFailure, "g.csv: no entry names something"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, stderr, code := runCLI(t, append([]string{"align", "-q"}, tc.args...)...)
+			if code != tc.code || !strings.Contains(stderr, tc.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, stderr, tc.code, tc.want)
+			}
+		})
+	}
+}
+
+func TestAlignCommandRunDir(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "graph.nt", `<http://a.example/Elvis> <http://a.example/label> "Elvis Presley" .`+"\n")
+	kb := writeFile(t, t.TempDir(), "kb.nt", `<http://b.example/elvis> <http://b.example/name> "Elvis Presley" .`+"\n")
+	stdout, stderr, code := runCLI(t, "align", dir, "--kb", kb, "--json", "--smooth", "0")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, `"instances": 1`) || !strings.Contains(stderr, "iteration 0: 1 matched") {
+		t.Errorf("stdout %s\nstderr %s", stdout, stderr)
+	}
+	tsv, err := os.ReadFile(filepath.Join(dir, "alignment.tsv"))
+	if err != nil || !strings.Contains(string(tsv), "instance\thttp://a.example/Elvis\thttp://b.example/elvis\t") {
+		t.Errorf("alignment.tsv: %s %v", tsv, err)
+	}
+	// A directory that is not a KB: a clear message.
+	_, stderr, code = runCLI(t, "align", "-q", dir, "--kb", t.TempDir())
+	if code != exitFailure || !strings.Contains(stderr, "KB2: ontology:") {
+		t.Errorf("exit %d, %s", code, stderr)
+	}
+}
+
+// TestAlignCommandBadger aligns a file with a KB directory loaded by the ontology
+// package, as the pipeline does with YAGO.
+func TestAlignCommandBadger(t *testing.T) {
+	data := testutil.SharedData(t, "oaei2010")
+	kbDir := filepath.Join(t.TempDir(), "kb")
+	lo := ontology.DefaultLoadOptions()
+	lo.SortMemoryMB = 64
+	if _, err := ontology.Load(t.Context(), kbDir, []ontology.Source{ontology.FileSource(filepath.Join(data, "Restaurants/restaurant2.nt"))}, lo); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	stdout, stderr, code := runCLI(t, "align", "-q", filepath.Join(data, "Restaurants/restaurant1.nt"), kbDir,
+		"--out", out, "--gold", filepath.Join(data, "Restaurants/DERIVED-goldstandard-data-iris.csv"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "instance  -          112     111     1") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+}

@@ -1,0 +1,319 @@
+package graph
+
+import (
+	"errors"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/trawl-dev/trawl/internal/testutil"
+	"github.com/trawl-dev/trawl/internal/textnorm"
+)
+
+const ex = "http://example.org/"
+
+func mustMemory(t *testing.T, nt string) *Memory {
+	t.Helper()
+	m, err := ReadMemory(t.Context(), strings.NewReader(nt), "test.nt", MemoryOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func node(t *testing.T, m *Memory, term string) ID {
+	t.Helper()
+	tt, err := ParseTerm(term)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, ok, _ := m.Lookup(t.Context(), tt)
+	if !ok {
+		t.Fatalf("%s not in graph", term)
+	}
+	return id
+}
+
+func TestMemoryEdgesAndTaxonomy(t *testing.T) {
+	m := mustMemory(t, `
+<http://example.org/elvis> <http://example.org/label> "Elvis" .
+<http://example.org/elvis> <http://example.org/label> "Elvis" .
+<http://example.org/elvis> <http://example.org/marriedTo> <http://example.org/priscilla> .
+<http://example.org/elvis> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://example.org/Singer> .
+<http://example.org/Singer> <http://www.w3.org/2000/01/rdf-schema#subClassOf> <http://example.org/Person> .
+`)
+	ctx := t.Context()
+	if m.Triples() != 2 || m.TaxonomyTriples() != 2 {
+		t.Fatalf("triples = %d, taxonomy = %d; want 2, 2 (duplicates dropped)", m.Triples(), m.TaxonomyTriples())
+	}
+	elvis, pris := node(t, m, "<"+ex+"elvis>"), node(t, m, "<"+ex+"priscilla>")
+	married, _ := m.RelationID(ex + "marriedTo")
+	var got []Edge
+	for e, err := range m.Edges(ctx, pris) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, e)
+	}
+	if len(got) != 1 || got[0] != (Edge{Rel: married.Inverse(), Node: elvis}) {
+		t.Errorf("edges of priscilla = %v, want the inverse of marriedTo to elvis", got)
+	}
+	var ents []ID
+	for id, err := range m.Entities(ctx) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		ents = append(ents, id)
+	}
+	if len(ents) != 1 || ents[0] != elvis {
+		t.Errorf("entities = %v, want only elvis (the only subject)", ents)
+	}
+	singer := node(t, m, "<"+ex+"Singer>")
+	if ts, _ := m.Types(ctx, elvis); len(ts) != 1 || ts[0] != singer {
+		t.Errorf("types(elvis) = %v", ts)
+	}
+	if ss, _ := m.SuperClasses(ctx, singer); len(ss) != 1 || ss[0] != node(t, m, "<"+ex+"Person>") {
+		t.Errorf("superclasses(Singer) = %v", ss)
+	}
+	for e := range m.Edges(ctx, elvis) {
+		if m.RelationIRI(e.Rel) == RDFType {
+			t.Errorf("rdf:type is an edge")
+		}
+	}
+}
+
+func TestMemoryMalformed(t *testing.T) {
+	_, err := ReadMemory(t.Context(), strings.NewReader("<http://a> <http://b> <http://c> .\n<http://a> <http://b> \"x .\n"), "bad.nt", MemoryOptions{})
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.File != "bad.nt" || pe.Line != 2 {
+		t.Fatalf("error = %v, want a ParseError at bad.nt:2", err)
+	}
+	if !strings.HasPrefix(err.Error(), "bad.nt:2:") {
+		t.Errorf("message %q does not start with file:line", err)
+	}
+	m, err := ReadMemory(t.Context(), strings.NewReader("<http://a> <http://b> <http://c> .\nnonsense\n<http://a> <http://b> \"d\" .\n"), "bad.nt", MemoryOptions{MaxBadLines: 1})
+	if err != nil || m.Triples() != 2 {
+		t.Fatalf("with MaxBadLines 1: %v, %v triples", err, m)
+	}
+	_, err = ReadMemory(t.Context(), strings.NewReader("x\ny\n"), "bad.nt", MemoryOptions{MaxBadLines: 1})
+	if !errors.Is(err, ErrTooManyBadLines) {
+		t.Errorf("error = %v, want ErrTooManyBadLines", err)
+	}
+}
+
+func TestNewMemoryRejectsInvalid(t *testing.T) {
+	_, err := NewMemory([]Triple{{S: NewLiteral("x"), P: NewIRI(ex + "p"), O: NewLiteral("y")}})
+	if err == nil || !strings.Contains(err.Error(), "triple 0") {
+		t.Errorf("error = %v, want one naming triple 0", err)
+	}
+}
+
+// TestFunctionalityOracles checks the functionalities of paris.md §2.1, recomputed from
+// the OAEI 2010 files.
+func TestFunctionalityOracles(t *testing.T) {
+	dir := testutil.SharedData(t, "oaei2010")
+	const p1, p2 = "http://www.okkam.org/ontology_person1.owl#", "http://www.okkam.org/ontology_person2.owl#"
+	const r1, r2 = "http://www.okkam.org/ontology_restaurant1.owl#", "http://www.okkam.org/ontology_restaurant2.owl#"
+	tests := []struct {
+		file   string
+		facts  int // including rdf:type
+		invFun map[string]float64
+	}{
+		{"Persons1/person11.nt", 9000, map[string]float64{
+			p1 + "soc_sec_id": 1, p1 + "has_address": 1, p1 + "is_in_suburb": 1, p1 + "is_in_state": 1,
+			p1 + "phone_numer": 0.950, p1 + "street": 0.944, p1 + "date_of_birth": 0.908, p1 + "surname": 0.874,
+			p1 + "postcode": 0.796, p1 + "given_name": 0.524, p1 + "name": 0.432, p1 + "house_number": 0.320,
+			p1 + "age": 0.054,
+		}},
+		{"Persons1/person12.nt", 7000, map[string]float64{
+			p2 + "soc_sec_id": 1, p2 + "has_address": 1, p2 + "phone_numer": 0.946, p2 + "street": 0.938,
+			p2 + "surname": 0.904, p2 + "date_of_birth": 0.900, p2 + "suburb": 0.870, p2 + "postcode": 0.818,
+			p2 + "given_name": 0.590, p2 + "house_number": 0.330, p2 + "state": 0.068, p2 + "age": 0.066,
+		}},
+		{"Restaurants/restaurant1.nt", 1130, map[string]float64{
+			r1 + "has_address": 1, r1 + "is_in_city": 1, r1 + "phone_number": 0.991, r1 + "street": 0.991,
+			r1 + "name": 0.558, r1 + "category": 0.168,
+		}},
+		{"Restaurants/restaurant2.nt", 7520, map[string]float64{
+			r2 + "has_address": 1, r2 + "has_category": 1, r2 + "phone_number": 0.995, r2 + "street": 0.973,
+			r2 + "name": 0.550, r2 + "city": 0.065,
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.file, func(t *testing.T) {
+			m, err := LoadMemory(t.Context(), filepath.Join(dir, tc.file), MemoryOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := m.Triples() + m.TaxonomyTriples(); got != tc.facts {
+				t.Errorf("facts = %d, want %d", got, tc.facts)
+			}
+			for _, r := range m.Relations() {
+				if f := m.Functionality(r); f != 1 {
+					t.Errorf("fun(%s) = %.3f, want 1", m.RelationIRI(r), f)
+				}
+			}
+			for iri, want := range tc.invFun {
+				r, ok := m.RelationID(iri)
+				if !ok {
+					t.Fatalf("relation %s missing", iri)
+				}
+				if got := m.Functionality(r.Inverse()); math.Abs(got-want) > 0.0005 {
+					t.Errorf("fun⁻¹(%s) = %.4f, want %.3f", iri, got, want)
+				}
+			}
+			if len(tc.invFun) != len(m.Relations()) {
+				t.Errorf("%d relations, oracle has %d", len(m.Relations()), len(tc.invFun))
+			}
+		})
+	}
+}
+
+func TestParseDate(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string // "" = not a date
+	}{
+		{"1838", "1838-##-##"},
+		{"1838-05", "1838-05-##"},
+		{"1838-05-12", "1838-05-12"},
+		{"1838-##-##", "1838-##-##"},
+		{"18##-##-##", "18##-##-##"},
+		{"-0044-03-15", "-0044-03-15"},
+		{"1838-05-12T10:00:00Z", "1838-05-12"},
+		{"1838-05-12Z", "1838-05-12"},
+		{"1838-05-12-05:00", "1838-05-12"},
+		{"19690505", ""},
+		{"1942.0", ""},
+		{"1838-13-01", ""},
+		{"1838-05-32", ""},
+		{"12 km", ""},
+		{"183", ""},
+	}
+	for _, tc := range tests {
+		d, ok := ParseDate(tc.in)
+		got := ""
+		if ok {
+			got = d.String()
+		}
+		if got != tc.want {
+			t.Errorf("ParseDate(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestDateInclusion(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{"1838", "1838-05-12", true},
+		{"1838-##-##", "1838-05-12", true},
+		{"18##-##-##", "1838-05-12", true},
+		{"1838-05-12", "1838", true}, // either direction
+		{"1838-05-##", "1838-05-12", true},
+		{"1838-06-##", "1838-05-12", false},
+		{"1839", "1838-05-12", false},
+		{"1838-05-12", "1838-05-13", false},
+		{"-1838", "1838", false},
+	}
+	for _, tc := range tests {
+		a, _ := ParseDate(tc.a)
+		b, _ := ParseDate(tc.b)
+		if got := a.Overlaps(b); got != tc.want {
+			t.Errorf("%s ~ %s = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+func TestCandidates(t *testing.T) {
+	m := mustMemory(t, `
+<http://example.org/b1> <http://example.org/label> "Hamlet" .
+<http://example.org/b1> <http://example.org/label> "hamlet"@en .
+<http://example.org/b2> <http://example.org/label> "Great Expectations" .
+<http://example.org/b3> <http://example.org/label> "Great Expectation" .
+<http://example.org/p1> <http://example.org/born> "1838-##-##"^^<http://www.w3.org/2001/XMLSchema#date> .
+<http://example.org/p2> <http://example.org/born> "1838-05-12"^^<http://www.w3.org/2001/XMLSchema#date> .
+<http://example.org/p3> <http://example.org/born> "1839-05-12"^^<http://www.w3.org/2001/XMLSchema#date> .
+<http://example.org/p4> <http://example.org/size> "12345" .
+<http://example.org/p5> <http://example.org/size> "12346" .
+<http://example.org/p6> <http://example.org/label> "" .
+`)
+	ctx := t.Context()
+	lit := func(s string) ID { return node(t, m, s) }
+	type want struct {
+		id    ID
+		exact bool
+	}
+	tests := []struct {
+		name, text string
+		want       []want
+	}{
+		{"normal form ignores brackets, case and language", "Hamlet (French Edition)", []want{{lit(`"Hamlet"`), true}, {lit(`"hamlet"@en`), true}}},
+		{"approximate after exact", "great expectations", []want{{lit(`"Great Expectations"`), true}, {lit(`"Great Expectation"`), false}}},
+		{"year includes dates", "1838", []want{{lit(`"1838-##-##"^^<http://www.w3.org/2001/XMLSchema#date>`), true}, {lit(`"1838-05-12"^^<http://www.w3.org/2001/XMLSchema#date>`), true}}},
+		{"wildcard date includes the day", "1838-05-12", []want{{lit(`"1838-##-##"^^<http://www.w3.org/2001/XMLSchema#date>`), true}, {lit(`"1838-05-12"^^<http://www.w3.org/2001/XMLSchema#date>`), true}}},
+		{"numbers only exactly", "12345", []want{{lit(`"12345"`), true}}},
+		{"empty text matches nothing", "  ", nil},
+		{"punctuation only matches nothing", "--", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := m.Candidates(ctx, tc.text, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("Candidates(%q) = %v, want %v", tc.text, got, tc.want)
+			}
+			for i, w := range tc.want {
+				if got[i].Node != w.id || got[i].Exact != w.exact {
+					t.Errorf("candidate %d = %+v, want %+v", i, got[i], w)
+				}
+				if w.exact && got[i].Score != 1 || !w.exact && (got[i].Score >= 1 || got[i].Score < MinApproxScore) {
+					t.Errorf("candidate %d score %v", i, got[i].Score)
+				}
+			}
+		})
+	}
+	if got, _ := m.Candidates(ctx, "great expectations", 1); len(got) != 1 || !got[0].Exact {
+		t.Errorf("k=1 gave %v, want the exact match only", got)
+	}
+	// The approximate score is the 2-gram Dice of the normal forms (paris.md §7 vector).
+	got, _ := m.Candidates(ctx, "great expectation", 10)
+	if len(got) != 2 || math.Abs(got[1].Score-0.9697) > 1e-4 {
+		t.Errorf("Candidates(great expectation) = %v, want Dice 0.9697 for the second", got)
+	}
+}
+
+func TestMemoryDeterministicIDs(t *testing.T) {
+	nt := "<http://a> <http://p> \"x\" .\n<http://b> <http://p> <http://a> .\n"
+	a, b := mustMemory(t, nt), mustMemory(t, nt)
+	for i := 1; i <= a.Nodes(); i++ {
+		ta, _ := a.Term(t.Context(), ID(i))
+		tb, _ := b.Term(t.Context(), ID(i))
+		if ta != tb {
+			t.Fatalf("node %d: %v vs %v", i, ta, tb)
+		}
+	}
+	if _, err := a.Term(t.Context(), 99); err == nil {
+		t.Errorf("Term(99) gave no error")
+	}
+}
+
+// TestBigramDice checks the index's Dice against textnorm.Dice.
+func TestBigramDice(t *testing.T) {
+	pairs := [][2]string{{"arts deli", "art s deli"}, {"great expectations", "great expectation"}, {"a", "a"}, {"a", "ab"},
+		{"aaaa", "aa"}, {"charles dickens", "dickens charles"}, {"x", ""}, {"elvis presley", "elvis aaron presley"}}
+	for _, p := range pairs {
+		got := dice(bigrams(nil, p[0]), bigrams(nil, p[1]))
+		want := textnorm.Dice(p[0], p[1], 2)
+		if want < MinApproxScore {
+			want = 0
+		}
+		if math.Abs(got-want) > 1e-12 && !(got == 0 && want < MinApproxScore) {
+			t.Errorf("dice(%q, %q) = %v, want %v", p[0], p[1], got, want)
+		}
+	}
+}

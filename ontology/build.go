@@ -1,0 +1,707 @@
+package ontology
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/pb"
+	"github.com/dgraph-io/ristretto/v2/z"
+	"github.com/trawl-dev/trawl/graph"
+	"golang.org/x/sync/errgroup"
+)
+
+// kbInfo is the metadata of a KB, stored under 'M' "info".
+type kbInfo struct {
+	Layout      int            `json:"layout"`
+	Salt        uint64         `json:"salt"`
+	LiteralBits uint           `json:"literal_bucket_bits"`
+	BandBits    uint           `json:"band_bucket_bits"`
+	ShingleK    int            `json:"shingle_k"`
+	MinHashes   int            `json:"minhashes"`
+	BandRows    int            `json:"band_rows"`
+	Created     time.Time      `json:"created"`
+	Sources     []SourceReport `json:"sources"`
+	Parsed      int64          `json:"parsed"`
+	BadLines    int64          `json:"bad_lines"`
+	Facts       int64          `json:"facts"`
+	Nodes       int64          `json:"nodes"`
+	Literals    int64          `json:"literals"`
+	Entities    int64          `json:"entities"`
+	Classes     int64          `json:"classes"`
+}
+
+// relStats are the per-predicate counts gathered while the indexes are written.
+type relStats struct {
+	facts, subjects, objects []int64 // by predicate index
+	blocks                   []uint32
+}
+
+// kvWriter batches key-value pairs for Badger's StreamWriter.
+type kvWriter struct {
+	sw  *badger.StreamWriter
+	buf *z.Buffer
+	kv  pb.KV
+}
+
+const kvFlushBytes = 8 << 20
+
+func newKVWriter(sw *badger.StreamWriter) *kvWriter {
+	return &kvWriter{sw: sw, buf: z.NewBuffer(256<<10, "trawl.kv")} // grows up to the flush size
+}
+
+func (w *kvWriter) put(stream uint32, key, value []byte) error {
+	w.kv = pb.KV{Key: key, Value: value, Version: 1, StreamId: stream}
+	badger.KVToBuffer(&w.kv, w.buf)
+	if w.buf.LenNoPadding() >= kvFlushBytes {
+		return w.flush()
+	}
+	return nil
+}
+
+// done closes a stream, so that Badger releases its table builder.
+func (w *kvWriter) done(stream uint32) error {
+	w.kv = pb.KV{StreamId: stream, StreamDone: true}
+	badger.KVToBuffer(&w.kv, w.buf)
+	return nil
+}
+
+func (w *kvWriter) flush() error {
+	if w.buf.LenNoPadding() == 0 {
+		return nil
+	}
+	err := w.sw.Write(w.buf)
+	w.buf.Reset()
+	return err
+}
+
+func (w *kvWriter) close() error {
+	err := w.flush()
+	w.buf.Release()
+	return err
+}
+
+// build writes every index of the parsed data into db with a StreamWriter, then the
+// relation table and the metadata, and last the "complete" marker.
+func (l *loader) build(db *badger.DB) error {
+	start := time.Now()
+	preds := l.preds.list
+	// Relations are numbered in IRI order, so that numbering does not depend on the
+	// order in which parallel workers met them.
+	order := make([]int, len(preds))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(preds[a].iri, preds[b].iri) })
+	relOf := make([]graph.Rel, len(preds))
+	for rank, pi := range order {
+		relOf[pi] = graph.Rel(2 * rank)
+	}
+	typeIdx, subIdx := -1, -1
+	for i, p := range preds {
+		switch p.iri {
+		case graph.RDFType:
+			typeIdx = i
+		case graph.SubClassOf:
+			subIdx = i
+		}
+	}
+	newStats := func() *relStats {
+		return &relStats{facts: make([]int64, len(preds)), subjects: make([]int64, len(preds)),
+			objects: make([]int64, len(preds)), blocks: make([]uint32, len(preds))}
+	}
+	st, stLit := newStats(), newStats()
+	var litInfo kbInfo
+	info := &kbInfo{Layout: LayoutVersion, Salt: l.salt, ShingleK: shingleK, MinHashes: minHashes,
+		BandRows: bandRows, Created: time.Now().UTC(), Sources: l.report.Sources,
+		Parsed: l.parsed.Load(), BadLines: l.bad.Load(),
+		LiteralBits: bucketBits(l.lits.total), BandBits: bucketBits(l.bands.total)}
+
+	sw := db.NewStreamWriter()
+	if err := sw.Prepare(); err != nil {
+		return fmt.Errorf("prepare the KB for writing: %w", err)
+	}
+	defer sw.Cancel()
+	g, ctx := errgroup.WithContext(l.ctx)
+	// Nodes below and above the literal bit are written in parallel, as two streams.
+	g.Go(func() error { return l.buildNodes(ctx, sw, halfLow, relOf, typeIdx, subIdx, st, info) })
+	g.Go(func() error { return l.buildNodes(ctx, sw, halfLit, relOf, typeIdx, subIdx, stLit, &litInfo) })
+	g.Go(func() error {
+		if err := l.buildPairs(ctx, sw, relOf, st); err != nil {
+			return err
+		}
+		if err := l.buildLiterals(ctx, sw, info.LiteralBits); err != nil {
+			return err
+		}
+		if err := l.buildBands(ctx, sw, info.BandBits); err != nil {
+			return err
+		}
+		return l.buildDates(ctx, sw)
+	})
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	if err := sw.Flush(); err != nil {
+		return fmt.Errorf("write the KB: %w", err)
+	}
+	for i := range preds {
+		st.facts[i] += stLit.facts[i]
+		st.subjects[i] += stLit.subjects[i]
+		st.objects[i] += stLit.objects[i]
+	}
+	info.Nodes += litInfo.Nodes
+	info.Literals += litInfo.Literals
+	info.Entities += litInfo.Entities
+	info.Classes += litInfo.Classes
+
+	// The relation table and the metadata; the "complete" marker goes last.
+	wb := db.NewWriteBatch()
+	defer wb.Cancel()
+	var facts int64
+	for pi, p := range preds {
+		v := binary.BigEndian.AppendUint64(nil, p.pid)
+		v = binary.BigEndian.AppendUint64(v, uint64(st.facts[pi]))
+		v = binary.BigEndian.AppendUint64(v, uint64(st.subjects[pi]))
+		v = binary.BigEndian.AppendUint64(v, uint64(st.objects[pi]))
+		v = binary.BigEndian.AppendUint32(v, st.blocks[pi])
+		v = append(v, p.iri...)
+		if err := wb.Set(relKey(nil, pfxRelation, relOf[pi]), v); err != nil {
+			return err
+		}
+		facts += st.facts[pi]
+	}
+	info.Facts = facts
+	js, err := json.Marshal(info)
+	if err != nil {
+		return err
+	}
+	if err := wb.Set(metaKey("info"), js); err != nil {
+		return err
+	}
+	if err := wb.Set(metaKey("layout"), binary.BigEndian.AppendUint32(nil, LayoutVersion)); err != nil {
+		return err
+	}
+	if err := wb.Flush(); err != nil {
+		return fmt.Errorf("write the KB metadata: %w", err)
+	}
+	if err := db.Update(func(txn *badger.Txn) error {
+		return txn.Set(metaKey("complete"), []byte(time.Now().UTC().Format(time.RFC3339)))
+	}); err != nil {
+		return fmt.Errorf("mark the KB complete: %w", err)
+	}
+	if err := db.Sync(); err != nil {
+		return fmt.Errorf("sync the KB: %w", err)
+	}
+	l.report.Facts, l.report.Nodes, l.report.Literals = info.Facts, info.Nodes, info.Literals
+	l.report.Entities, l.report.Classes, l.report.Relations = info.Entities, info.Classes, len(preds)
+	l.report.IndexTime = time.Since(start)
+	return nil
+}
+
+// buildNodes merges the facts by subject and by object with the dictionary, and writes
+// one record per node ('N'), the instances of each class ('I') and the entity list
+// ('E'). It also counts facts, distinct subjects and distinct objects per predicate.
+// It handles the nodes of one half of the identifier space (literals or not).
+func (l *loader) buildNodes(ctx contextLike, sw *badger.StreamWriter, half int, relOf []graph.Rel, typeIdx, subIdx int, st *relStats, info *kbInfo) (err error) {
+	w := newKVWriter(sw)
+	defer func() {
+		if cerr := w.close(); err == nil {
+			err = cerr
+		}
+	}()
+	nodeStream := streamNode
+	if half == halfLit {
+		// Literals have no outgoing facts; an rdf:type fact to a literal (which is
+		// not a class) stays an edge, so that only the other half writes 'I' and 'E'.
+		nodeStream, typeIdx = streamNodeLit, -1
+	}
+	spo, err := l.triples.merge(0, half)
+	if err != nil {
+		return err
+	}
+	defer spo.close()
+	ops, err := l.triples.merge(1, half)
+	if err != nil {
+		return err
+	}
+	defer ops.close()
+	tm, err := l.terms.merge(half)
+	if err != nil {
+		return err
+	}
+	defer tm.close()
+
+	sp, spOK, err := spo.next()
+	if err != nil {
+		return err
+	}
+	op, opOK, err := ops.next()
+	if err != nil {
+		return err
+	}
+	t, tOK, err := tm.next()
+	if err != nil {
+		return err
+	}
+
+	type pair struct{ p, n uint64 }
+	type group struct {
+		rel        graph.Rel
+		start, end int
+	}
+	var (
+		out, in  []pair
+		flat     []uint64
+		groups   []group
+		term     []byte
+		key, val []byte
+		entities []uint64
+		eChunk   uint32
+		count    int
+	)
+	flushEntities := func(force bool) error {
+		if len(entities) == 0 || !force && len(entities) < chunkIDs {
+			return nil
+		}
+		key = idChunkKey(key, pfxEntity, 0, eChunk)
+		eChunk++
+		val = appendIDs(val[:0], entities)
+		entities = entities[:0]
+		return w.put(streamEntity, key, val)
+	}
+	for spOK || opOK || tOK {
+		if count++; count&0xFFFF == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		id := uint64(1<<64 - 1)
+		if spOK {
+			id = min(id, sp[0])
+		}
+		if opOK {
+			id = min(id, op[0])
+		}
+		if tOK {
+			id = min(id, t.k1)
+		}
+		term = term[:0]
+		for tOK && t.k1 == id {
+			if len(term) == 0 {
+				term = append(term, t.data...)
+			} else if !bytes.Equal(term, t.data) {
+				a, _, _ := decodeTerm(term)
+				b, _, _ := decodeTerm(t.data)
+				return fmt.Errorf("%w: %s and %s have the same identifier %016x; load again with another ID salt (--id-salt)", ErrIDCollision, a, b, id)
+			}
+			if t, tOK, err = tm.next(); err != nil {
+				return err
+			}
+		}
+		out, in = out[:0], in[:0]
+		for spOK && sp[0] == id {
+			if n := len(out); n == 0 || out[n-1] != (pair{sp[1], sp[2]}) {
+				out = append(out, pair{sp[1], sp[2]})
+			}
+			if sp, spOK, err = spo.next(); err != nil {
+				return err
+			}
+		}
+		for opOK && op[0] == id {
+			if n := len(in); n == 0 || in[n-1] != (pair{op[1], op[2]}) {
+				in = append(in, pair{op[1], op[2]})
+			}
+			if op, opOK, err = ops.next(); err != nil {
+				return err
+			}
+		}
+		if len(term) == 0 {
+			return fmt.Errorf("ontology: internal error: node %016x has facts but no term", id)
+		}
+		info.Nodes++
+		if isLiteralID(graph.ID(id)) {
+			info.Literals++
+		}
+		// Edge groups, outgoing then incoming.
+		flat, groups = flat[:0], groups[:0]
+		isEntity, isClass := false, false
+		for i := 0; i < len(out); {
+			p := out[i].p
+			start := len(flat)
+			for ; i < len(out) && out[i].p == p; i++ {
+				flat = append(flat, out[i].n)
+			}
+			st.facts[p] += int64(len(flat) - start)
+			st.subjects[p]++
+			groups = append(groups, group{relOf[p], start, len(flat)})
+			if int(p) != typeIdx && int(p) != subIdx {
+				isEntity = true
+			}
+			if int(p) == subIdx {
+				isClass = true
+			}
+		}
+		for i := 0; i < len(in); {
+			p := in[i].p
+			start := len(flat)
+			for ; i < len(in) && in[i].p == p; i++ {
+				flat = append(flat, in[i].n)
+			}
+			st.objects[p]++
+			if int(p) == typeIdx {
+				// Instances of a class go to their own chunks, not into the record.
+				isClass = true
+				ids := flat[start:]
+				for c := 0; len(ids) > 0; c++ {
+					n := min(len(ids), chunkIDs)
+					key = idChunkKey(key, pfxInstance, graph.ID(id), uint32(c))
+					val = appendIDs(val[:0], ids[:n])
+					if err := w.put(streamInstance, key, val); err != nil {
+						return err
+					}
+					ids = ids[n:]
+				}
+				flat = flat[:start]
+				continue
+			}
+			if int(p) == subIdx {
+				isClass = true
+			}
+			groups = append(groups, group{relOf[p].Inverse(), start, len(flat)})
+		}
+		slices.SortFunc(groups, func(a, b group) int { return int(a.rel) - int(b.rel) })
+		if isEntity {
+			info.Entities++
+			entities = append(entities, id)
+			if err := flushEntities(false); err != nil {
+				return err
+			}
+		}
+		if isClass {
+			info.Classes++
+		}
+		// The record, split into parts of at most partIDs ids.
+		val = append(val[:0], term...)
+		part, inPart := uint32(0), 0
+		for _, g := range groups {
+			ids := flat[g.start:g.end]
+			for len(ids) > 0 {
+				if inPart == partIDs {
+					if err := w.put(nodeStream, nodeKey(key, graph.ID(id), part), val); err != nil {
+						return err
+					}
+					part++
+					val, inPart = val[:0], 0
+				}
+				n := min(partIDs-inPart, len(ids))
+				val = appendGroup(val, g.rel, ids[:n])
+				inPart += n
+				ids = ids[n:]
+			}
+		}
+		if err := w.put(nodeStream, nodeKey(key, graph.ID(id), part), val); err != nil {
+			return err
+		}
+	}
+	return flushEntities(true)
+}
+
+// contextLike is the part of context.Context the builders use.
+type contextLike interface{ Err() error }
+
+// buildPairs writes the (subject, object) pairs of each relation in blocks ('P'), one
+// stream per relation.
+func (l *loader) buildPairs(ctx contextLike, sw *badger.StreamWriter, relOf []graph.Rel, st *relStats) (err error) {
+	w := newKVWriter(sw)
+	defer func() {
+		if cerr := w.close(); err == nil {
+			err = cerr
+		}
+	}()
+	m, err := l.triples.merge(2, halfAll)
+	if err != nil {
+		return err
+	}
+	defer m.close()
+	var key, val []byte
+	cur := int64(-1)
+	var block uint32
+	var n int
+	var last rec3
+	flushBlock := func() error {
+		if n == 0 {
+			return nil
+		}
+		key = relBlockKey(key, relOf[cur], block)
+		if err := w.put(streamPairs+uint32(cur), key, val); err != nil {
+			return err
+		}
+		block++
+		val, n = val[:0], 0
+		return nil
+	}
+	endRel := func() error {
+		if cur < 0 {
+			return nil
+		}
+		if err := flushBlock(); err != nil {
+			return err
+		}
+		st.blocks[cur] = block
+		return w.done(streamPairs + uint32(cur))
+	}
+	first := true
+	for count := 0; ; count++ {
+		if count&0xFFFF == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		r, ok, err := m.next()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		if !first && r == last {
+			continue
+		}
+		first, last = false, r
+		if p := int64(psoPred(r)); p != cur {
+			if err := endRel(); err != nil {
+				return err
+			}
+			cur, block = p, 0
+		}
+		val = binary.BigEndian.AppendUint64(val, r[1])
+		val = binary.BigEndian.AppendUint64(val, r[2])
+		if n++; n == blockLen {
+			if err := flushBlock(); err != nil {
+				return err
+			}
+		}
+	}
+	return endRel()
+}
+
+// buildLiterals writes the exact literal index ('L'): buckets of normal forms with the
+// literal nodes that have them.
+func (l *loader) buildLiterals(ctx contextLike, sw *badger.StreamWriter, bits uint) (err error) {
+	w := newKVWriter(sw)
+	defer func() {
+		if cerr := w.close(); err == nil {
+			err = cerr
+		}
+	}()
+	m, err := l.lits.merge(halfAll)
+	if err != nil {
+		return err
+	}
+	defer m.close()
+	type entry struct {
+		norm string
+		ids  []uint64
+	}
+	var (
+		key, val []byte
+		bucket   = int64(-1)
+		hash     uint64
+		entries  []entry
+	)
+	flushHash := func() {
+		slices.SortStableFunc(entries, func(a, b entry) int { return strings.Compare(a.norm, b.norm) })
+		for i, e := range entries {
+			if i > 0 && e.norm == entries[i-1].norm {
+				continue
+			}
+			ids := e.ids
+			for j := i + 1; j < len(entries) && entries[j].norm == e.norm; j++ {
+				ids = append(ids, entries[j].ids...)
+			}
+			slices.Sort(ids)
+			ids = slices.Compact(ids)
+			val = binary.BigEndian.AppendUint64(val, hash)
+			val = binary.AppendUvarint(val, uint64(len(e.norm)))
+			val = append(val, e.norm...)
+			val = binary.AppendUvarint(val, uint64(len(ids)))
+			val = appendIDs(val, ids)
+		}
+		entries = entries[:0]
+	}
+	flushBucket := func() error {
+		flushHash()
+		if bucket < 0 || len(val) == 0 {
+			return nil
+		}
+		key = bucketKey(key, pfxLiteral, uint32(bucket))
+		err := w.put(streamLiteral, key, val)
+		val = val[:0]
+		return err
+	}
+	for count := 0; ; count++ {
+		if count&0xFFFF == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		it, ok, err := m.next()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		if b := int64(bucketOf(it.k1, bits)); b != bucket {
+			if err := flushBucket(); err != nil {
+				return err
+			}
+			bucket = b
+		} else if it.k1 != hash {
+			flushHash()
+		}
+		hash = it.k1
+		if n := len(entries); n > 0 && entries[n-1].norm == string(it.data) {
+			if ids := entries[n-1].ids; ids[len(ids)-1] != it.k2 {
+				entries[n-1].ids = append(ids, it.k2)
+			}
+			continue
+		}
+		entries = append(entries, entry{norm: string(it.data), ids: []uint64{it.k2}})
+	}
+	return flushBucket()
+}
+
+// buildBands writes the MinHash band buckets ('K').
+func (l *loader) buildBands(ctx contextLike, sw *badger.StreamWriter, bits uint) (err error) {
+	w := newKVWriter(sw)
+	defer func() {
+		if cerr := w.close(); err == nil {
+			err = cerr
+		}
+	}()
+	m, err := l.bands.merge(0, halfAll)
+	if err != nil {
+		return err
+	}
+	defer m.close()
+	var key, val []byte
+	bucket := int64(-1)
+	var last rec2
+	for count := 0; ; count++ {
+		if count&0xFFFF == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		r, ok, err := m.next()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		if count > 0 && r == last {
+			continue
+		}
+		last = r
+		if b := int64(bucketOf(r[0], bits)); b != bucket {
+			if len(val) > 0 {
+				if err := w.put(streamBand, bucketKey(key, pfxBand, uint32(bucket)), val); err != nil {
+					return err
+				}
+			}
+			bucket, val = b, val[:0]
+		}
+		val = binary.BigEndian.AppendUint64(val, r[0])
+		val = binary.BigEndian.AppendUint64(val, r[1])
+	}
+	if len(val) > 0 {
+		return w.put(streamBand, bucketKey(key, pfxBand, uint32(bucket)), val)
+	}
+	return nil
+}
+
+// buildDates writes the date index ('A'): per year pattern, chunks of (literal, date).
+func (l *loader) buildDates(ctx contextLike, sw *badger.StreamWriter) (err error) {
+	w := newKVWriter(sw)
+	defer func() {
+		if cerr := w.close(); err == nil {
+			err = cerr
+		}
+	}()
+	m, err := l.dates.merge(0, halfAll)
+	if err != nil {
+		return err
+	}
+	defer m.close()
+	var key, val []byte
+	var year [5]byte
+	var chunk uint32
+	n := 0
+	var last rec2
+	flush := func() error {
+		if n == 0 {
+			return nil
+		}
+		err := w.put(streamDate, dateKey(key, year, chunk), val)
+		chunk++
+		val, n = val[:0], 0
+		return err
+	}
+	for count := 0; ; count++ {
+		if count&0xFFFF == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		r, ok, err := m.next()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		if count > 0 && r == last {
+			continue
+		}
+		last = r
+		if y := unpackDate(r[0]).yearKey(); y != year || count == 0 {
+			if err := flush(); err != nil {
+				return err
+			}
+			year, chunk = y, 0
+		}
+		val = binary.BigEndian.AppendUint64(val, r[1])
+		val = binary.BigEndian.AppendUint64(val, r[0])
+		if n++; n == chunkIDs {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	return flush()
+}
+
+// badgerLogger sends Badger's messages to slog at debug level (warnings and errors at
+// their own level).
+type badgerLogger struct{ l *slog.Logger }
+
+func (b badgerLogger) Errorf(f string, a ...any) {
+	b.l.Error("badger: " + strings.TrimSpace(fmt.Sprintf(f, a...)))
+}
+func (b badgerLogger) Warningf(f string, a ...any) {
+	b.l.Warn("badger: " + strings.TrimSpace(fmt.Sprintf(f, a...)))
+}
+func (b badgerLogger) Infof(f string, a ...any) {
+	b.l.Debug("badger: " + strings.TrimSpace(fmt.Sprintf(f, a...)))
+}
+func (b badgerLogger) Debugf(f string, a ...any) {
+	b.l.Debug("badger: " + strings.TrimSpace(fmt.Sprintf(f, a...)))
+}

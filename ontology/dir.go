@@ -1,0 +1,267 @@
+package ontology
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// A KB directory holds:
+//
+//	TRAWL_KB.json   the marker: layout version and state ("loading" or "complete")
+//	badger/         the Badger database
+//	.load-tmp/      sort runs while a load runs
+//
+// The marker lets Open refuse a directory that is not a KB, or whose load did not
+// finish, with a clear message before touching Badger; the authoritative "complete"
+// flag is also inside the database, written last.
+const (
+	markerFile = "TRAWL_KB.json"
+	badgerDir  = "badger"
+	tmpDir     = ".load-tmp"
+)
+
+type marker struct {
+	Layout  int       `json:"layout"`
+	State   string    `json:"state"`
+	Updated time.Time `json:"updated"`
+	Sources []string  `json:"sources,omitempty"`
+}
+
+func readMarker(dir string) (*marker, error) {
+	data, err := os.ReadFile(filepath.Join(dir, markerFile))
+	if err != nil {
+		return nil, err
+	}
+	var m marker
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("%w: %s: bad %s: %v", ErrNotKB, dir, markerFile, err)
+	}
+	return &m, nil
+}
+
+func writeMarker(dir string, m marker) error {
+	m.Updated = time.Now().UTC()
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := filepath.Join(dir, markerFile+".tmp")
+	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(dir, markerFile))
+}
+
+// Load loads RDF dumps into a new KB in dir (created if missing). The directory must be
+// empty, hold an unfinished load (which is discarded), or, with opts.Replace, a
+// complete KB. A load that is interrupted leaves a directory that Open refuses with
+// ErrIncomplete until a new load finishes.
+func Load(ctx context.Context, dir string, sources []Source, opts LoadOptions) (*LoadReport, error) {
+	start := time.Now()
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	if len(sources) == 0 {
+		return nil, errors.New("ontology: nothing to load")
+	}
+	if err := prepareDir(dir, opts.Replace); err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, s := range sources {
+		names = append(names, s.Name)
+	}
+	if err := writeMarker(dir, marker{Layout: LayoutVersion, State: "loading", Sources: names}); err != nil {
+		return nil, fmt.Errorf("ontology: write %s: %w", markerFile, err)
+	}
+	tmp := opts.TempDir
+	if tmp == "" {
+		tmp = filepath.Join(dir, tmpDir)
+	}
+	if err := os.RemoveAll(tmp); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+
+	log := opts.logger()
+	bdir := filepath.Join(dir, badgerDir)
+	bopts := loadBadgerOptions(bdir, log)
+	db, err := badger.Open(bopts)
+	if err != nil {
+		// Our own unfinished load may have left a database Badger cannot open.
+		log.Warn("discarding the database of an unfinished load", "dir", bdir, "err", err)
+		if rerr := os.RemoveAll(bdir); rerr != nil {
+			return nil, fmt.Errorf("ontology: open %s: %w", bdir, err)
+		}
+		if db, err = badger.Open(bopts); err != nil {
+			return nil, fmt.Errorf("ontology: open %s: %w", bdir, err)
+		}
+	}
+	l := newLoader(ctx, opts, tmp)
+	rep, err := l.run(sources, db)
+	if cerr := db.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("ontology: close %s: %w", bdir, cerr)
+	}
+	if err != nil {
+		return rep, err
+	}
+	if err := writeMarker(dir, marker{Layout: LayoutVersion, State: "complete", Sources: names}); err != nil {
+		return rep, fmt.Errorf("ontology: write %s: %w", markerFile, err)
+	}
+	rep.Total = time.Since(start)
+	return rep, nil
+}
+
+// prepareDir checks that dir may receive a load.
+func prepareDir(dir string, replace bool) error {
+	ents, err := os.ReadDir(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return os.MkdirAll(dir, 0o755)
+	case err != nil:
+		return fmt.Errorf("ontology: %w", err)
+	case len(ents) == 0:
+		return nil
+	}
+	m, err := readMarker(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%w: %s is not empty and has no %s; refusing to write into it", ErrNotKB, dir, markerFile)
+	}
+	if err != nil {
+		return err
+	}
+	if m.State == "complete" && !replace {
+		return fmt.Errorf("%w: %s (pass --replace to load it again)", ErrExists, dir)
+	}
+	return removeAllIn(dir, markerFile)
+}
+
+// run parses the sources and writes the KB into db.
+func (l *loader) run(sources []Source, db *badger.DB) (*LoadReport, error) {
+	start := time.Now()
+	if err := l.parseAll(sources); err != nil {
+		return l.finalReport(), err
+	}
+	l.report.ParseTime = time.Since(start)
+	l.report.SpillRuns = l.triples.nrun + l.terms.nrun + l.lits.nrun + l.bands.nrun + l.dates.nrun
+	if l.opts.Progress != nil {
+		l.opts.Progress(l.progress("index"))
+	}
+	if err := l.build(db); err != nil {
+		return l.finalReport(), err
+	}
+	if l.opts.Progress != nil {
+		l.opts.Progress(l.progress("done"))
+	}
+	rep := l.finalReport()
+	rep.Total = time.Since(start)
+	return rep, nil
+}
+
+func (l *loader) finalReport() *LoadReport {
+	r := l.report
+	r.Parsed, r.BadLines = l.parsed.Load(), l.bad.Load()
+	l.errMu.Lock()
+	r.Errors = append([]string(nil), l.errs...)
+	l.errMu.Unlock()
+	return &r
+}
+
+// loadBadgerOptions are the Badger options for a bulk load: no conflict detection, small
+// memtables (the StreamWriter writes tables directly), small caches.
+func loadBadgerOptions(dir string, log *slog.Logger) badger.Options {
+	return badger.DefaultOptions(dir).
+		WithLogger(badgerLogger{log}).
+		WithDetectConflicts(false).
+		WithNumCompactors(2).
+		WithMemTableSize(16 << 20).
+		WithNumMemtables(2).
+		WithBlockCacheSize(16 << 20).
+		WithValueLogFileSize(64 << 20).
+		WithBaseTableSize(1 << 20)
+}
+
+// LoadMemory loads sources into an in-memory KB and opens it. It suits small KBs
+// (the demo KB, tests).
+func LoadMemory(ctx context.Context, sources []Source, opts LoadOptions) (*Store, *LoadReport, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, nil, err
+	}
+	tmp := opts.TempDir
+	if tmp == "" {
+		var err error
+		if tmp, err = os.MkdirTemp("", "trawl-kb-load-"); err != nil {
+			return nil, nil, err
+		}
+		defer os.RemoveAll(tmp)
+	}
+	bopts := badger.DefaultOptions("").WithInMemory(true).WithLogger(nil).
+		WithDetectConflicts(false).WithMemTableSize(8 << 20).WithNumMemtables(2).
+		WithBlockCacheSize(8 << 20).WithBaseTableSize(128 << 10)
+	db, err := badger.Open(bopts)
+	if err != nil {
+		return nil, nil, fmt.Errorf("ontology: open an in-memory KB: %w", err)
+	}
+	l := newLoader(ctx, opts, tmp)
+	rep, err := l.run(sources, db)
+	if err != nil {
+		db.Close()
+		return nil, rep, err
+	}
+	st, err := newStore(db, "(memory)", opts.Options)
+	if err != nil {
+		db.Close()
+		return nil, rep, err
+	}
+	return st, rep, nil
+}
+
+// Open opens the KB in dir read-only. It refuses a directory that is not a KB, a load
+// that did not finish, and a KB written with another layout version.
+func Open(dir string, opts Options) (*Store, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	m, err := readMarker(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if _, serr := os.Stat(dir); serr != nil {
+			return nil, fmt.Errorf("ontology: no KB at %s (load one with 'trawl kb load DUMP... --kb %s'): %w", dir, dir, serr)
+		}
+		return nil, fmt.Errorf("%w: %s has no %s", ErrNotKB, dir, markerFile)
+	case err != nil:
+		return nil, err
+	case m.Layout != LayoutVersion:
+		return nil, &LayoutError{Dir: dir, Found: m.Layout, Supported: LayoutVersion}
+	case m.State != "complete":
+		return nil, fmt.Errorf("%w: the load into %s did not finish (state %q); run 'trawl kb load' again", ErrIncomplete, dir, m.State)
+	}
+	bopts := badger.DefaultOptions(filepath.Join(dir, badgerDir)).
+		WithReadOnly(true).
+		WithLogger(badgerLogger{opts.logger()}).
+		WithBlockCacheSize(opts.BlockCacheMB << 20).
+		WithIndexCacheSize(opts.IndexCacheMB << 20).
+		WithNumMemtables(1).WithMemTableSize(8 << 20)
+	db, err := badger.Open(bopts)
+	if err != nil {
+		return nil, fmt.Errorf("ontology: open the KB in %s: %w", dir, err)
+	}
+	s, err := newStore(db, dir, opts)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}

@@ -1,0 +1,72 @@
+package ontology
+
+// idSet is an open-addressing set of non-zero uint64 keys (node identifiers, normal
+// form hashes). The loader uses one per worker to emit each term's dictionary entry
+// about once; when it reaches maxLen it is cleared, which only costs duplicate entries
+// that the final merge drops.
+type idSet struct {
+	slots  []uint64
+	n      int
+	maxLen int
+}
+
+func newIDSet(maxLen int) *idSet {
+	return &idSet{slots: make([]uint64, 1<<12), maxLen: max(maxLen, 1<<12)}
+}
+
+// add inserts k and reports whether it was absent.
+func (s *idSet) add(k uint64) bool {
+	if k == 0 {
+		k = 1
+	}
+	mask := uint64(len(s.slots) - 1)
+	i := mix64(k) & mask
+	for {
+		switch s.slots[i] {
+		case k:
+			return false
+		case 0:
+			s.slots[i] = k
+			s.n++
+			if s.n*2 > len(s.slots) {
+				s.grow()
+			}
+			return true
+		}
+		i = (i + 1) & mask
+	}
+}
+
+func (s *idSet) grow() {
+	if s.n >= s.maxLen {
+		clear(s.slots)
+		s.n = 0
+		return
+	}
+	old := s.slots
+	s.slots = make([]uint64, 2*len(old))
+	s.n = 0
+	mask := uint64(len(s.slots) - 1)
+	for _, k := range old {
+		if k == 0 {
+			continue
+		}
+		i := mix64(k) & mask
+		for s.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		s.slots[i] = k
+		s.n++
+	}
+}
+
+// mix64 is the splitmix64 finaliser (identifiers are hashes already; this guards
+// against structured keys such as packed dates).
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
+}

@@ -1,0 +1,698 @@
+package ontology
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/trawl-dev/trawl/graph"
+	"github.com/trawl-dev/trawl/internal/textnorm"
+	"golang.org/x/sync/errgroup"
+)
+
+// LoadReport describes a finished load.
+type LoadReport struct {
+	Sources   []SourceReport
+	Parsed    int64 // triples read (before duplicates were dropped)
+	BadLines  int64 // lines skipped as malformed
+	Errors    []string
+	Facts     int64 // distinct facts stored, taxonomy included
+	Nodes     int64
+	Literals  int64
+	Entities  int64
+	Classes   int64
+	Relations int
+	SpillRuns int           // sorted runs written to temporary files (0: sorted in memory)
+	ParseTime time.Duration // reading and parsing
+	IndexTime time.Duration // sorting and writing the indexes
+	Total     time.Duration
+}
+
+// SourceReport describes one source of a load.
+type SourceReport struct {
+	Name     string `json:"name"`
+	Format   string `json:"format"`
+	Triples  int64  `json:"triples"`
+	BadLines int64  `json:"bad_lines"`
+}
+
+// maxReportedErrors bounds LoadReport.Errors.
+const maxReportedErrors = 100
+
+// chunkSize is the unit of parallel parsing for line-based formats.
+const chunkSize = 1 << 20
+
+// maxTermBytes bounds the size of one term (a literal's text, an IRI): a node record
+// must stay below Badger's 1 MiB inline value limit. A longer term makes its line bad.
+const maxTermBytes = 256 << 10
+
+// checkTriple reports a term too large to store.
+func checkTriple(t graph.Triple) error {
+	for _, x := range [...]graph.Term{t.S, t.P, t.O} {
+		if n := len(x.Value) + len(x.Datatype); n > maxTermBytes {
+			return fmt.Errorf("a term of %d bytes is longer than the %d KiB limit", n, maxTermBytes>>10)
+		}
+	}
+	return nil
+}
+
+type loader struct {
+	ctx  context.Context
+	opts LoadOptions
+	log  *slog.Logger
+	salt uint64
+	tmp  string
+
+	triples *fixedSorter[rec3]
+	terms   *varSorter
+	lits    *varSorter
+	bands   *fixedSorter[rec2]
+	dates   *fixedSorter[rec2]
+	preds   predTable
+
+	read, parsed, bad atomic.Int64
+	errMu             sync.Mutex
+	errs              []string
+	report            LoadReport
+	file              atomic.Value // name of the file being parsed
+	total             int64
+}
+
+type predEntry struct {
+	pid uint64
+	iri string
+}
+
+// predTable gives each predicate a small dense index, for sorting.
+type predTable struct {
+	mu   sync.Mutex
+	idx  map[uint64]uint64
+	list []predEntry
+}
+
+const maxPredicates = 1 << 24
+
+func (t *predTable) index(pid uint64, iri string) (uint64, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if i, ok := t.idx[pid]; ok {
+		if t.list[i].iri != iri {
+			return 0, fmt.Errorf("%w: predicates <%s> and <%s>; load again with another ID salt", ErrIDCollision, t.list[i].iri, iri)
+		}
+		return i, nil
+	}
+	if len(t.list) >= maxPredicates {
+		return 0, fmt.Errorf("ontology: more than %d distinct predicates", maxPredicates)
+	}
+	if t.idx == nil {
+		t.idx = map[uint64]uint64{}
+	}
+	i := uint64(len(t.list))
+	t.idx[pid] = i
+	t.list = append(t.list, predEntry{pid, iri})
+	return i, nil
+}
+
+func newLoader(ctx context.Context, opts LoadOptions, tmp string) *loader {
+	l := &loader{ctx: ctx, opts: opts, log: opts.logger(), salt: opts.IDSalt, tmp: tmp}
+	mem := opts.SortMemoryMB << 20
+	l.triples = newFixedSorter("triples", tmp, mem*40/100, 3, permuteTriple,
+		func(_ int, rs, tmp []rec3) { sortWords(rs, tmp) }, cmp3)
+	l.terms = newVarSorter("terms", tmp, mem*25/100)
+	l.lits = newVarSorter("literals", tmp, mem*15/100)
+	l.bands = newFixedSorter("bands", tmp, mem*15/100, 1, func(_ int, r rec2) rec2 { return r },
+		func(_ int, rs, tmp []rec2) { sortWords(rs, tmp) }, cmp2)
+	l.dates = newFixedSorter("dates", tmp, mem*5/100, 1, func(_ int, r rec2) rec2 { return r },
+		func(_ int, rs, tmp []rec2) { sortWords(rs, tmp) }, cmp2)
+	l.file.Store("")
+	return l
+}
+
+// permuteTriple rearranges a buffer record for order o, from the layout of order o-1
+// (the input layout (s, p, o) for order 0); see fixedSorter.spill.
+func permuteTriple(o int, r rec3) rec3 {
+	switch o {
+	case 1: // (s,p,o) → (o,p,s)
+		return rec3{r[2], r[1], r[0]}
+	case 2: // (o,p,s) → PSO
+		return psoKey(r[2], r[1], r[0])
+	}
+	return r
+}
+
+// badLine records a malformed line; past MaxErrors it returns the error that stops the
+// load.
+func (l *loader) badLine(src *SourceReport, perr *graph.ParseError) error {
+	n := l.bad.Add(1)
+	l.errMu.Lock()
+	src.BadLines++
+	if len(l.errs) < maxReportedErrors {
+		l.errs = append(l.errs, perr.Error())
+	}
+	l.errMu.Unlock()
+	l.log.Warn("bad input line skipped", "file", perr.File, "line", perr.Line, "col", perr.Col, "err", perr.Err)
+	if n > int64(l.opts.MaxErrors) {
+		return fmt.Errorf("%w: %d bad lines, more than the %d allowed (--max-errors); the last one: %w",
+			ErrTooManyErrors, n, l.opts.MaxErrors, perr)
+	}
+	return nil
+}
+
+// job is a unit of parsing work: a chunk of whole lines, or a batch of triples the
+// Turtle parser has read.
+type job struct {
+	src       *SourceReport
+	fileIdx   int
+	name      string
+	format    Format
+	data      []byte
+	firstLine int
+	triples   []graph.Triple
+}
+
+// parseAll reads every source and feeds the sorters.
+func (l *loader) parseAll(sources []Source) error {
+	for _, s := range sources {
+		l.total += s.Size
+	}
+	g, ctx := errgroup.WithContext(l.ctx)
+	jobs := make(chan job, 2*l.opts.Workers)
+	for range l.opts.Workers {
+		enc := l.newEncoder()
+		g.Go(func() error {
+			for j := range jobs {
+				if err := enc.do(ctx, j); err != nil {
+					return err
+				}
+			}
+			return enc.flush()
+		})
+	}
+	g.Go(func() error {
+		defer close(jobs)
+		for _, s := range sources {
+			l.report.Sources = append(l.report.Sources, SourceReport{Name: s.Name})
+		}
+		for i, s := range sources {
+			if err := l.readSource(ctx, i, s, &l.report.Sources[i], jobs); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	done := make(chan struct{})
+	go l.progressLoop(done)
+	err := g.Wait()
+	close(done)
+	if err != nil {
+		return err
+	}
+	for _, s := range []interface{ finish() error }{l.triples, l.terms, l.lits, l.bands, l.dates} {
+		if err := s.finish(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (l *loader) progressLoop(done chan struct{}) {
+	if l.opts.Progress == nil {
+		return
+	}
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-t.C:
+			l.opts.Progress(l.progress("parse"))
+		}
+	}
+}
+
+func (l *loader) progress(phase string) Progress {
+	return Progress{Phase: phase, File: l.file.Load().(string), Read: l.read.Load(), Total: l.total,
+		Triples: l.parsed.Load(), BadLines: l.bad.Load()}
+}
+
+// readSource splits one source into jobs.
+func (l *loader) readSource(ctx context.Context, idx int, s Source, rep *SourceReport, jobs chan<- job) error {
+	l.file.Store(s.Name)
+	in, err := openSource(s, &l.read)
+	if err != nil {
+		return err
+	}
+	defer in.close()
+	rep.Format = in.format.String()
+	l.log.Info("loading", "file", s.Name, "format", rep.Format)
+	if in.format == FormatTurtle {
+		return l.readTurtle(ctx, idx, s, in.r, rep, jobs)
+	}
+	line := 1
+	var carry []byte
+	eof := false
+	for !eof {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		buf := make([]byte, len(carry), max(chunkSize, 2*len(carry)))
+		copy(buf, carry)
+		n, err := io.ReadFull(in.r, buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		switch {
+		case err == io.EOF || err == io.ErrUnexpectedEOF:
+			eof = true
+		case err != nil:
+			return fmt.Errorf("read %s: %w", s.Name, err)
+		}
+		cut := len(buf)
+		if !eof {
+			i := bytes.LastIndexByte(buf, '\n')
+			if i < 0 {
+				if len(buf) > graph.MaxLineBytes {
+					perr := &graph.ParseError{File: s.Name, Line: line, Err: graph.ErrLineTooLong}
+					if err := l.badLine(rep, perr); err != nil {
+						return err
+					}
+					if err := skipLine(in.r); err != nil {
+						eof = true
+					}
+					line++
+					carry = nil
+					continue
+				}
+				carry = buf // a long line: read more
+				continue
+			}
+			cut = i + 1
+		}
+		chunk := buf[:cut]
+		carry = append([]byte(nil), buf[cut:]...)
+		j := job{src: rep, fileIdx: idx, name: s.Name, format: in.format, data: chunk, firstLine: line}
+		line += countLines(chunk)
+		select {
+		case jobs <- j:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+// skipLine discards input up to and including the next '\n'.
+func skipLine(r io.ByteReader) error {
+	for {
+		c, err := r.ReadByte()
+		if err != nil {
+			return err
+		}
+		if c == '\n' {
+			return nil
+		}
+	}
+}
+
+// countLines counts the line ends in a chunk as eachLine numbers them: '\n', "\r\n",
+// and a lone '\r'.
+func countLines(b []byte) int {
+	n := bytes.Count(b, []byte{'\n'})
+	if bytes.IndexByte(b, '\r') >= 0 {
+		for i, c := range b {
+			if c == '\r' && (i+1 >= len(b) || b[i+1] != '\n') {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// eachLine calls fn for each line of a chunk with its number.
+func eachLine(chunk []byte, first int, fn func(line []byte, n int) error) error {
+	n := first
+	for len(chunk) > 0 {
+		var l []byte
+		if i := bytes.IndexByte(chunk, '\n'); i >= 0 {
+			l, chunk = chunk[:i], chunk[i+1:]
+		} else {
+			l, chunk = chunk, nil
+		}
+		l = bytes.TrimSuffix(l, []byte{'\r'})
+		if bytes.IndexByte(l, '\r') >= 0 {
+			for _, part := range bytes.Split(l, []byte{'\r'}) {
+				if err := fn(part, n); err != nil {
+					return err
+				}
+				n++
+			}
+			continue
+		}
+		if err := fn(l, n); err != nil {
+			return err
+		}
+		n++
+	}
+	return nil
+}
+
+// readTurtle parses a Turtle source sequentially and hands batches of triples to the
+// workers.
+func (l *loader) readTurtle(ctx context.Context, idx int, src Source, r io.Reader, rep *SourceReport, jobs chan<- job) error {
+	name := src.Name
+	const batch = 4096
+	cur := make([]graph.Triple, 0, batch)
+	send := func() error {
+		if len(cur) == 0 {
+			return nil
+		}
+		select {
+		case jobs <- job{src: rep, fileIdx: idx, name: name, format: FormatTurtle, triples: cur}:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		cur = make([]graph.Triple, 0, batch)
+		return nil
+	}
+	p := newTurtleParser(r, name, blankRenamer(idx))
+	p.base = src.Base
+	p.emit = func(ts []graph.Triple) error {
+		cur = append(cur, ts...)
+		if len(cur) >= batch {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			return send()
+		}
+		return nil
+	}
+	p.bad = func(perr *graph.ParseError) error { return l.badLine(rep, perr) }
+	if err := p.parse(); err != nil {
+		return err
+	}
+	return send()
+}
+
+// blankRenamer scopes blank node labels to one file: "_:b" of file 3 becomes "f3_b",
+// and the Turtle parser's anonymous nodes (labels starting with NUL) become "f3-gN".
+func blankRenamer(idx int) func(string) string {
+	pfx := "f" + strconv.Itoa(idx)
+	return func(label string) string {
+		if len(label) > 0 && label[0] == 0 {
+			return pfx + "-g" + label[1:]
+		}
+		return pfx + "_" + label
+	}
+}
+
+// encoder turns triples into sorter records; one per worker.
+type encoder struct {
+	l         *loader
+	seen      *idSet
+	normSeen  *idSet
+	buf       []byte
+	rename    map[int]func(string) string
+	predCache map[uint64]uint64
+	triples   []rec3
+	terms     []varItem
+	termArena []byte
+	lits      []varItem
+	litArena  []byte
+	bands     []rec2
+	dates     []rec2
+	parsed    int64
+}
+
+func (l *loader) newEncoder() *encoder {
+	// Each worker's sets hold up to about 1/16 of the sort memory.
+	maxIDs := int(l.opts.SortMemoryMB<<20/16/16) / max(l.opts.Workers, 1)
+	return &encoder{l: l, seen: newIDSet(maxIDs), normSeen: newIDSet(maxIDs / 2),
+		rename: map[int]func(string) string{}, predCache: map[uint64]uint64{}}
+}
+
+const encoderBatch = 1 << 15
+
+func (e *encoder) do(ctx context.Context, j job) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	var err error
+	switch j.format {
+	case FormatTurtle:
+		for _, t := range j.triples {
+			if err = e.add(t); err != nil {
+				break
+			}
+		}
+	case FormatNTriples:
+		err = e.ntChunk(j)
+	case FormatTSV:
+		err = e.tsvChunk(j)
+	}
+	if err != nil {
+		return err
+	}
+	if j.format == FormatTurtle {
+		e.l.errMu.Lock()
+		j.src.Triples += int64(len(j.triples))
+		e.l.errMu.Unlock()
+	}
+	if len(e.triples) >= encoderBatch {
+		return e.flush()
+	}
+	return nil
+}
+
+func (e *encoder) renamer(idx int) func(string) string {
+	f, ok := e.rename[idx]
+	if !ok {
+		f = blankRenamer(idx)
+		e.rename[idx] = f
+	}
+	return f
+}
+
+func (e *encoder) ntChunk(j job) error {
+	rn := e.renamer(j.fileIdx)
+	var count int64
+	err := eachLine(j.data, j.firstLine, func(line []byte, n int) error {
+		t, ok, err := graph.ParseLine(line)
+		if err != nil {
+			return e.l.badLine(j.src, ntError(j.name, line, n, err))
+		}
+		if !ok {
+			return nil
+		}
+		if err := checkTriple(t); err != nil {
+			return e.l.badLine(j.src, &graph.ParseError{File: j.name, Line: n, Err: err})
+		}
+		count++
+		return e.add(renameBlanks(t, rn))
+	})
+	e.l.errMu.Lock()
+	j.src.Triples += count
+	e.l.errMu.Unlock()
+	return err
+}
+
+// ntError re-reads a bad line with graph.Reader to get its column.
+func ntError(name string, line []byte, n int, cause error) *graph.ParseError {
+	r := graph.NewReader(bytes.NewReader(line), name)
+	_, err := r.Read()
+	var pe *graph.ParseError
+	if errors.As(err, &pe) {
+		pe.Line = n
+		return pe
+	}
+	return &graph.ParseError{File: name, Line: n, Err: cause}
+}
+
+func (e *encoder) tsvChunk(j job) error {
+	rn := e.renamer(j.fileIdx)
+	var count int64
+	err := eachLine(j.data, j.firstLine, func(line []byte, n int) error {
+		f, ok, terr := parseTSVLine(line)
+		if terr != nil {
+			return e.l.badLine(j.src, &graph.ParseError{File: j.name, Line: n, Col: terr.col, Err: errors.New(terr.msg)})
+		}
+		if !ok {
+			return nil
+		}
+		if err := checkTriple(f.T); err != nil {
+			return e.l.badLine(j.src, &graph.ParseError{File: j.name, Line: n, Err: err})
+		}
+		count++
+		t := renameBlanks(f.T, rn)
+		sNew, oNew, err := e.addNew(t)
+		if err != nil {
+			return err
+		}
+		if e.l.opts.DeriveLabels {
+			if f.SName != "" && sNew {
+				if err := e.addLabel(t.S, f.SName); err != nil {
+					return err
+				}
+			}
+			if f.OName != "" && oNew {
+				if err := e.addLabel(t.O, f.OName); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	e.l.errMu.Lock()
+	j.src.Triples += count
+	e.l.errMu.Unlock()
+	return err
+}
+
+func (e *encoder) addLabel(s graph.Term, name string) error {
+	label, lang := labelFromName(name)
+	if label == "" {
+		return nil
+	}
+	_, _, err := e.addNew(graph.Triple{S: s, P: graph.NewIRI(RDFSLabel), O: graph.NewLangString(label, lang)})
+	return err
+}
+
+// renameBlanks scopes the blank nodes of t to its file, also inside triple terms.
+func renameBlanks(t graph.Triple, rn func(string) string) graph.Triple {
+	t.S = renameTerm(t.S, rn)
+	t.O = renameTerm(t.O, rn)
+	return t
+}
+
+func renameTerm(x graph.Term, rn func(string) string) graph.Term {
+	switch x.Kind {
+	case graph.KindBlank:
+		return graph.NewBlank(rn(x.Value))
+	case graph.KindTriple:
+		if !bytes.Contains([]byte(x.Value), []byte("_:")) {
+			return x
+		}
+		if tt, err := x.Triple(); err == nil {
+			return graph.NewTripleTerm(renameBlanks(tt, rn))
+		}
+	}
+	return x
+}
+
+func (e *encoder) add(t graph.Triple) error {
+	_, _, err := e.addNew(t)
+	return err
+}
+
+// addNew encodes one triple and reports whether its subject and object were new to
+// this worker.
+func (e *encoder) addNew(t graph.Triple) (sNew, oNew bool, err error) {
+	var sid, oid graph.ID
+	sid, sNew = e.term(t.S)
+	oid, oNew = e.term(t.O)
+	var pid graph.ID
+	pid, e.buf = termID(t.P, e.l.salt, e.buf)
+	pi, ok := e.predCache[uint64(pid)]
+	if !ok {
+		if pi, err = e.l.preds.index(uint64(pid), t.P.Value); err != nil {
+			return false, false, err
+		}
+		e.predCache[uint64(pid)] = pi
+	}
+	e.triples = append(e.triples, rec3{uint64(sid), pi, uint64(oid)})
+	e.parsed++
+	if len(e.triples) >= encoderBatch {
+		err = e.flush()
+	}
+	return sNew, oNew, err
+}
+
+// term returns the identifier of x and, the first time this worker sees it, emits its
+// dictionary entry and its literal index entries.
+func (e *encoder) term(x graph.Term) (graph.ID, bool) {
+	var id graph.ID
+	id, e.buf = termID(x, e.l.salt, e.buf)
+	if !e.seen.add(uint64(id)) {
+		return id, false
+	}
+	start := len(e.termArena)
+	e.termArena = append(e.termArena, e.buf...)
+	e.terms = append(e.terms, varItem{k1: uint64(id), data: e.termArena[start:len(e.termArena):len(e.termArena)]})
+	if x.Kind == graph.KindLiteral {
+		e.literal(id, x)
+	}
+	return id, true
+}
+
+func (e *encoder) literal(id graph.ID, x graph.Term) {
+	kind := kindOf(x)
+	if kind == litDate {
+		d, _ := parseISODate(x.Value)
+		e.dates = append(e.dates, rec2{d.pack(), uint64(id)})
+		return
+	}
+	norm := textnorm.Literal(x.Value)
+	if norm == "" || len(norm) > maxExactLen {
+		return
+	}
+	h := normHash(norm)
+	start := len(e.litArena)
+	e.litArena = append(e.litArena, norm...)
+	e.lits = append(e.lits, varItem{k1: h, k2: uint64(id), data: e.litArena[start:len(e.litArena):len(e.litArena)]})
+	if kind == litString && len(norm) <= maxApproxLen && e.normSeen.add(h) {
+		for _, b := range bandKeys(norm) {
+			e.bands = append(e.bands, rec2{b, h})
+		}
+	}
+}
+
+// flush hands the worker's records to the sorters.
+func (e *encoder) flush() error {
+	l := e.l
+	l.parsed.Add(e.parsed)
+	e.parsed = 0
+	if err := l.triples.add(e.triples); err != nil {
+		return err
+	}
+	if err := l.terms.add(e.terms); err != nil {
+		return err
+	}
+	if err := l.lits.add(e.lits); err != nil {
+		return err
+	}
+	if err := l.bands.add(e.bands); err != nil {
+		return err
+	}
+	if err := l.dates.add(e.dates); err != nil {
+		return err
+	}
+	e.triples, e.terms, e.lits, e.bands, e.dates = e.triples[:0], e.terms[:0], e.lits[:0], e.bands[:0], e.dates[:0]
+	e.termArena, e.litArena = nil, nil // the sorters copied the bytes; new arenas
+	return nil
+}
+
+// removeAllIn removes the contents of dir except the names in keep.
+func removeAllIn(dir string, keep ...string) error {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+outer:
+	for _, e := range ents {
+		for _, k := range keep {
+			if e.Name() == k {
+				continue outer
+			}
+		}
+		if err := os.RemoveAll(dir + string(os.PathSeparator) + e.Name()); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,170 @@
+package ontology
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/trawl-dev/trawl/graph"
+)
+
+func TestParseTSVLine(t *testing.T) {
+	const y = YAGONamespace
+	tests := []struct {
+		name, line   string
+		want         string // canonical triple, "" for a skipped line
+		sName, oName string
+		err          string
+	}{
+		{"yago3 fact", "<id_1>\t<Campania>\t<hasArea>\t\"13590\"^^xsd:integer", `<` + y + `Campania> <` + y + `hasArea> "13590"^^<http://www.w3.org/2001/XMLSchema#integer> .`, "", "", ""},
+		{"wildcard date", "<id_2>\t<Campania>\t<hasNumberOfPeople>\t\"882-##-##\"^^xsd:date\t", `<` + y + `Campania> <` + y + `hasNumberOfPeople> "882-##-##"^^<http://www.w3.org/2001/XMLSchema#date> .`, "", "", ""},
+		{"label with language", "<id_3>\t<Belgium>\tskos:prefLabel\t\"Belgium\"@eng\t", `<` + y + `Belgium> <http://www.w3.org/2004/02/skos/core#prefLabel> "Belgium"@eng .`, "", "", ""},
+		{"unit datatype", "<id_4>\t<Lazio>\t<hasLatitude>\t\"41.9\"^^<degrees>", `<` + y + `Lazio> <` + y + `hasLatitude> "41.9"^^<` + y + `degrees> .`, "", "", ""},
+		{"meta-fact with empty fact id", "\t<id_62xeka>\t<hasAnchorText>\t\"Defender\"@eng", `<` + y + `id_62xeka> <` + y + `hasAnchorText> "Defender"@eng .`, "", "", ""},
+		{"full IRI object", "<id_5>\t<Campania>\t<hasWebsite>\t<http://www.regione.campania.it>", `<` + y + `Campania> <` + y + `hasWebsite> <http://www.regione.campania.it> .`, "", "", ""},
+		{"category name is a YAGO name", "<id_6>\t<Category:2011_births>\trdf:type\t<wikicategory>", `<` + y + `Category:2011_births> <` + graph.RDFType + `> <` + y + `wikicategory> .`, "", "", ""},
+		{"five columns", "<id_7>\t<Carlo>\t<wasBornOnDate>\t\"1920-12-09\"^^xsd:date\t1920.0", `<` + y + `Carlo> <` + y + `wasBornOnDate> "1920-12-09"^^<http://www.w3.org/2001/XMLSchema#date> .`, "", "", ""},
+		{"bare yago3-10", "Stan_Collymore\tplaysFor\tEngland_national_football_team", `<` + y + `Stan_Collymore> <` + y + `playsFor> <` + y + `England_national_football_team> .`, "Stan_Collymore", "England_national_football_team", ""},
+		{"bare year float", "Ronald_Fogleman\twasBornOnDate\t1942.0", `<` + y + `Ronald_Fogleman> <` + y + `wasBornOnDate> "1942-##-##"^^<http://www.w3.org/2001/XMLSchema#date> .`, "Ronald_Fogleman", "", ""},
+		{"bare YYYY.MMDD", "<" + y + "X>\t<" + y + "wasCreatedOnDate>\t1943.0602", `<` + y + `X> <` + y + `wasCreatedOnDate> "1943-06-02"^^<http://www.w3.org/2001/XMLSchema#date> .`, "", "", ""},
+		{"bare .0000", "<" + y + "X>\t<" + y + "wasCreatedOnDate>\t1950.0000", `<` + y + `X> <` + y + `wasCreatedOnDate> "1950-##-##"^^<http://www.w3.org/2001/XMLSchema#date> .`, "", "", ""},
+		{"bare iso date", "<" + y + "X>\t<" + y + "wasBornOnDate>\t1969-03-01", `<` + y + `X> <` + y + `wasBornOnDate> "1969-03-01"^^<http://www.w3.org/2001/XMLSchema#date> .`, "", "", ""},
+		{"bare century wildcard", "<" + y + "X>\t<" + y + "wasBornOnDate>\t06##-##-##", `<` + y + `X> <` + y + `wasBornOnDate> "06##-##-##"^^<http://www.w3.org/2001/XMLSchema#date> .`, "", "", ""},
+		{"bare coordinate", "Lower_Hutt\thasLongitude\t174.9166666666666", `<` + y + `Lower_Hutt> <` + y + `hasLongitude> "174.9166666666666"^^<` + y + `degrees> .`, "Lower_Hutt", "", ""},
+		{"escaped quote in a name", "William_\\u0022Mickey\\u0022_Stevenson\thasGender\tmale", `<` + y + `William_%22Mickey%22_Stevenson> <` + y + `hasGender> <` + y + `male> .`, `William_"Mickey"_Stevenson`, "male", ""},
+		{"comment", "// Test", "", "", "", ""},
+		{"blank", "  ", "", "", "", ""},
+		{"two columns", "<a>\t<b>", "", "", "", "expected 3 to 5 tab-separated columns"},
+		{"literal subject", "<id>\t\"x\"\t<p>\t<o>", "", "", "", "the subject must be a resource"},
+		{"bad datatype", "<id>\t<s>\t<p>\t\"x\"^^foo:bar", "", "", "", "object: unknown datatype"},
+		{"unterminated literal", "<id>\t<s>\t<p>\t\"x", "", "", "", "object: unterminated string literal"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f, ok, err := parseTSVLine([]byte(tc.line))
+			if tc.err != "" {
+				if err == nil || len(err.msg) < len(tc.err) || err.msg[:len(tc.err)] != tc.err {
+					t.Fatalf("error = %v, want %q…", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("error: %v", err.msg)
+			}
+			if tc.want == "" {
+				if ok {
+					t.Fatalf("line should be skipped, got %v", f.T)
+				}
+				return
+			}
+			if got := f.T.String(); got != tc.want {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+			}
+			if err := f.T.Validate(); err != nil {
+				t.Errorf("invalid triple: %v", err)
+			}
+			if f.SName != tc.sName || f.OName != tc.oName {
+				t.Errorf("names = %q, %q; want %q, %q", f.SName, f.OName, tc.sName, tc.oName)
+			}
+		})
+	}
+}
+
+func TestLabelFromName(t *testing.T) {
+	for name, want := range map[string][2]string{
+		"Jane_Eyre_(1997_film)":      {"Jane Eyre", "en"},
+		"Roger_Suárez":               {"Roger Suárez", "en"},
+		`William_"Mickey"_Stevenson`: {`William "Mickey" Stevenson`, "en"},
+		"de/Jorge_Cramez":            {"Jorge Cramez", "de"},
+	} {
+		l, lang := labelFromName(name)
+		if l != want[0] || lang != want[1] {
+			t.Errorf("labelFromName(%q) = %q, %q; want %q", name, l, lang, want)
+		}
+	}
+}
+
+func TestDates(t *testing.T) {
+	tests := []struct {
+		in, want string // want "" = not a date
+	}{
+		{"1838", "1838-##-##"}, {"1838-05", "1838-05-##"}, {"1838-05-12", "1838-05-12"},
+		{"1838-##-##", "1838-##-##"}, {"969-##-##", "0969-##-##"}, {"06##-##-##", "06##-##-##"},
+		{"1969-03-01T12:00:00Z", "1969-03-01"}, {"-0044-03-15", "-0044-03-15"}, {"1970Z", "1970-##-##"},
+		{"1838-13-01", ""}, {"18#8-##-##", ""}, {"12345", ""}, {"1942.0", ""}, {"hello", ""},
+	}
+	for _, tc := range tests {
+		d, ok := parseISODate(tc.in)
+		got := ""
+		if ok {
+			got = d.String()
+		}
+		if got != tc.want {
+			t.Errorf("parseISODate(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+		if ok && unpackDate(d.pack()) != d {
+			t.Errorf("pack/unpack of %s", d)
+		}
+	}
+	queries := map[string]string{
+		"1838": "1838-##-##", "12 May 1838": "1838-05-12", "May 12, 1838": "1838-05-12",
+		"02 Jan, 1880": "1880-01-02", "May 1838": "1838-05-##", "12": "", "Hamlet": "", "12 Hamlet 1838": "",
+	}
+	for in, want := range queries {
+		d, ok := parseQueryDate(in)
+		got := ""
+		if ok {
+			got = d.String()
+		}
+		if got != want {
+			t.Errorf("parseQueryDate(%q) = %q, want %q", in, got, want)
+		}
+	}
+	p := func(s string) datePattern { d, _ := parseISODate(s); return d }
+	inclusion := []struct {
+		a, b  string
+		match bool
+	}{
+		{"1838-##-##", "1838-05-12", true}, {"1838-05-12", "1838", true}, {"1838-05-##", "1838-05-12", true},
+		{"06##-##-##", "0612-03-01", true}, {"1838-05-12", "1838-05-13", false}, {"1838", "1839", false},
+		{"-0044", "0044", false},
+	}
+	for _, tc := range inclusion {
+		if got := p(tc.a).matches(p(tc.b)); got != tc.match {
+			t.Errorf("%s matches %s = %v, want %v", tc.a, tc.b, got, tc.match)
+		}
+	}
+	// Packed dates sort like their index keys.
+	keys := []string{"0600-##-##", "06##-##-##", "1838-##-##", "1838-05-12", "-0044-03-15"}
+	for i := range keys {
+		for j := range keys {
+			a, b := p(keys[i]), p(keys[j])
+			ka, kb := a.yearKey(), b.yearKey()
+			if string(ka[:]) < string(kb[:]) && a.pack() >= b.pack() {
+				t.Errorf("%s sorts before %s by key but not packed", keys[i], keys[j])
+			}
+		}
+	}
+}
+
+func TestSortWords(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{0, 1, 47, 1000, 100_000} {
+		for _, skew := range []bool{false, true} {
+			rs := make([]rec3, n)
+			for i := range rs {
+				rs[i] = rec3{r.Uint64(), r.Uint64N(5), r.Uint64()}
+				if skew { // few distinct first words, like objects with many facts or PSO keys
+					rs[i][0] = r.Uint64N(7) << 40
+					rs[i][1] = r.Uint64N(3)
+				}
+			}
+			want := slices.Clone(rs)
+			slices.SortFunc(want, cmp3)
+			sortWords(rs, nil)
+			if !slices.Equal(rs, want) {
+				t.Errorf("n=%d skew=%v: not sorted", n, skew)
+			}
+		}
+	}
+}
