@@ -1,0 +1,487 @@
+package schema
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/trawl-dev/trawl/internal/textnorm"
+	"github.com/trawl-dev/trawl/probe"
+	"github.com/trawl-dev/trawl/records"
+)
+
+// Submitter re-submits the form for the input–output mapping (thesis ch. 3 §3.4). The
+// values are keyed by field name; fields not listed keep their defaults. It returns the
+// records of the first response page, isolated with the source's wrapper; an error page
+// or an empty result is no records and no error. An error means the submission itself
+// failed (browser, network); such a trial is not counted.
+//
+// The prober satisfies it through SubmitFunc, composed with the record extractor (the
+// pipeline wires them); schema never drives a browser itself.
+type Submitter interface {
+	Submit(ctx context.Context, values map[string]string) ([]records.Record, error)
+}
+
+// SubmitFunc adapts a function to Submitter.
+type SubmitFunc func(ctx context.Context, values map[string]string) ([]records.Record, error)
+
+// Submit calls f.
+func (f SubmitFunc) Submit(ctx context.Context, values map[string]string) ([]records.Record, error) {
+	return f(ctx, values)
+}
+
+// contains is the mapping criterion of the thesis: an instance "equals i or contains it
+// as a substring", compared in matching form (folded, punctuation as spaces) on word
+// boundaries.
+func contains(instance, value string) bool {
+	a, b := norm(instance), norm(value)
+	if a == "" || b == "" {
+		return false
+	}
+	return strings.Contains(" "+a+" ", " "+b+" ")
+}
+
+// mapOptions maps selects and radio groups whose option texts (or values) match a
+// feature's values, and checks the records of logged option probes.
+func (s *Schema) mapOptions(form probe.Form, rs []rec, probes []probe.Probe, o Options) {
+	for _, fd := range form.Fields {
+		if len(fd.Options) == 0 || fd.Submit || fd.Disabled || fd.Type == "hidden" {
+			continue
+		}
+		opts := map[string]bool{}
+		textOf := map[string]string{} // option value → text
+		for _, op := range fd.Options {
+			t, _ := Clean(op.Text)
+			textOf[op.Value] = t
+			if op.Value == "" && !op.Selected {
+				continue // a placeholder ("Any", "--")
+			}
+			if k := norm(t); k != "" {
+				opts[k] = true
+			}
+			if k := norm(op.Value); k != "" {
+				opts[k] = true
+			}
+		}
+		if len(opts) == 0 {
+			continue
+		}
+		for fi := range s.Features {
+			f := &s.Features[fi]
+			if f.Type == TypeURL {
+				continue
+			}
+			// Value overlap, in both directions: the feature's values are options, or the
+			// options are values of the feature.
+			vals := map[string]bool{}
+			for ri := range rs {
+				for _, v := range featureValues(f.Locations, f.Split, &rs[ri]) {
+					if k := norm(v); k != "" {
+						vals[k] = true
+					}
+				}
+			}
+			hit := 0
+			for v := range vals {
+				if opts[v] {
+					hit++
+				}
+			}
+			score := 0.0
+			if len(vals) > 0 {
+				score = max(float64(hit)/float64(len(vals)), float64(hit)/float64(len(opts)))
+			}
+			m := Mapping{Field: fd.Name, FieldLabel: cleanLabel(fd.Label), FieldType: fieldType(fd), Feature: f.Key, Method: "options", Score: round3(score), Evidence: hit}
+			ok := hit >= 2 && score >= o.OptionMatchShare
+			// Logged option probes: the records found with an option all carry its text.
+			passed, tried := 0, 0
+			for _, p := range probes {
+				v, set := p.Assignment[fd.Name]
+				if !set || textOf[v] == "" && v == "" {
+					continue
+				}
+				want := textOf[v]
+				if want == "" {
+					want = v
+				}
+				inst, match := 0, 0
+				for ri := range rs {
+					if rs[ri].probe != p.N {
+						continue
+					}
+					for _, x := range featureValues(f.Locations, f.Split, &rs[ri]) {
+						inst++
+						if contains(x, want) {
+							match++
+						}
+					}
+				}
+				if inst == 0 {
+					continue
+				}
+				tried++
+				if float64(match) >= o.InstanceMatchShare*float64(inst) {
+					passed++
+				}
+			}
+			if tried > 0 && passed >= min(o.MinPassedTrials, tried) && float64(passed) >= o.MinTrialShare*float64(tried) {
+				if !ok || float64(passed)/float64(tried) >= score {
+					m.Method, m.Score, m.Evidence = "option-probes", round3(float64(passed)/float64(tried)), tried
+				}
+				ok = true
+			}
+			if ok {
+				s.Mapping = append(s.Mapping, m)
+			}
+		}
+	}
+}
+
+func cleanLabel(s string) string {
+	t, _ := Clean(s)
+	return strings.TrimSpace(strings.TrimRight(t, ":=："))
+}
+
+func fieldType(fd probe.Field) string {
+	if fd.Type != "" {
+		return fd.Type
+	}
+	return fd.Tag
+}
+
+// textFields returns the form's free-text fields that can be filled.
+func textFields(form probe.Form) []probe.Field {
+	var out []probe.Field
+	for _, fd := range form.Fields {
+		if fd.Name == "" || fd.Submit || fd.Disabled || fd.ReadOnly || fd.Type == "hidden" || !fd.IsText() {
+			continue
+		}
+		switch fd.Type {
+		case "email", "tel", "url", "password":
+			continue
+		}
+		out = append(out, fd)
+	}
+	return out
+}
+
+// fits reports whether value respects the field's constraints.
+func fits(fd probe.Field, value string) bool {
+	if fd.MaxLength > 0 && utf8.RuneCountInString(value) > fd.MaxLength {
+		return false
+	}
+	if fd.MinLength > 0 && utf8.RuneCountInString(value) < fd.MinLength {
+		return false
+	}
+	if fd.Type == "number" {
+		if _, _, ok := parseNumber(value); !ok {
+			return false
+		}
+	}
+	if fd.Pattern != "" {
+		if re, err := regexp.Compile(`^(?:` + fd.Pattern + `)$`); err == nil && !re.MatchString(value) {
+			return false
+		}
+	}
+	return true
+}
+
+// instance is a value of a feature that can be typed into a field.
+type instance struct {
+	value string
+	share float64 // share of the records whose feature equals or contains it
+	safe  bool    // letters, digits, spaces and word punctuation only
+}
+
+var querySyntax = regexp.MustCompile(`["():\[\]{}<>=~^*?!|&+\\/;]`)
+
+// instances returns the values of a feature usable as trial values: not stop words, at
+// least 3 characters, found in at most MaxInstanceShare of the records; query-syntax-
+// safe ones first, then the rarest, then those of 1–5 words, then the longest.
+func instances(f *Feature, rs []rec, o Options) []instance {
+	var all []string
+	perRec := make([][]string, len(rs))
+	for ri := range rs {
+		perRec[ri] = featureValues(f.Locations, f.Split, &rs[ri])
+		all = append(all, perRec[ri]...)
+	}
+	seen := map[string]bool{}
+	var out []instance
+	nrec := 0
+	for _, v := range perRec {
+		if len(v) > 0 {
+			nrec++
+		}
+	}
+	for _, v := range all {
+		k := norm(v)
+		if seen[k] || len(k) < 3 || textnorm.IsStopWord(k) {
+			continue
+		}
+		seen[k] = true
+		hold := 0
+		for _, vs := range perRec {
+			for _, x := range vs {
+				if contains(x, v) {
+					hold++
+					break
+				}
+			}
+		}
+		share := float64(hold) / float64(max(nrec, 1))
+		if share > o.MaxInstanceShare {
+			continue
+		}
+		out = append(out, instance{value: v, share: share, safe: !querySyntax.MatchString(v)})
+	}
+	slices.SortStableFunc(out, func(a, b instance) int {
+		if a.safe != b.safe {
+			if a.safe {
+				return -1
+			}
+			return 1
+		}
+		if c := cmp.Compare(a.share, b.share); c != 0 {
+			return c
+		}
+		wa, wb := len(strings.Fields(a.value)), len(strings.Fields(b.value))
+		oka, okb := wa >= 1 && wa <= 5, wb >= 1 && wb <= 5
+		if oka != okb {
+			if oka {
+				return -1
+			}
+			return 1
+		}
+		if c := cmp.Compare(len(b.value), len(a.value)); c != 0 {
+			return c
+		}
+		return strings.Compare(a.value, b.value)
+	})
+	return out
+}
+
+// judge evaluates one trial on the records of a result page.
+func judge(t *Trial, f *Feature, got []rec, o Options) {
+	t.Records = len(got)
+	for ri := range got {
+		for _, x := range featureValues(f.Locations, f.Split, &got[ri]) {
+			t.Instances++
+			if contains(x, t.Value) {
+				t.Matched++
+			}
+		}
+	}
+	t.Passed = t.Instances > 0 && float64(t.Matched) >= o.InstanceMatchShare*float64(t.Instances)
+}
+
+// mapFromLog checks, for every logged probe that typed a value into a text field, the
+// features that value is an instance (or a word of an instance) of: the probe is a trial
+// of the thesis criterion that cost no new submission.
+func (s *Schema) mapFromLog(form probe.Form, rs []rec, probes []probe.Probe, o Options) {
+	fields := textFields(form)
+	if len(fields) == 0 {
+		return
+	}
+	for _, p := range probes {
+		if p.Error != "" {
+			continue
+		}
+		var got []rec
+		for ri := range rs {
+			if rs[ri].probe == p.N {
+				got = append(got, rs[ri])
+			}
+		}
+		for _, fd := range fields {
+			v := strings.TrimSpace(p.Assignment[fd.Name])
+			k := norm(v)
+			if len(k) < 3 || textnorm.IsStopWord(k) {
+				continue
+			}
+			for fi := range s.Features {
+				f := &s.Features[fi]
+				if f.Type == TypeURL {
+					continue
+				}
+				// v must be a (specific) instance of f, or words of one, seen on the pages
+				// of other probes.
+				hold, nrec := 0, 0
+				for ri := range rs {
+					if rs[ri].probe == p.N {
+						continue
+					}
+					vals := featureValues(f.Locations, f.Split, &rs[ri])
+					if len(vals) == 0 {
+						continue
+					}
+					nrec++
+					for _, x := range vals {
+						if contains(x, v) {
+							hold++
+							break
+						}
+					}
+				}
+				if hold == 0 || float64(hold) > o.MaxInstanceShare*float64(nrec) {
+					continue
+				}
+				t := Trial{Field: fd.Name, Feature: f.Key, Value: v, Probe: p.N}
+				judge(&t, f, got, o)
+				s.Trials = append(s.Trials, t)
+			}
+		}
+	}
+	s.decideTextMappings(form, o, nil)
+}
+
+// resubmit runs the re-submission trials (thesis §3.4) for the text fields and features
+// that the probe log did not already decide, within MaxSubmissions.
+func (s *Schema) resubmit(ctx context.Context, form probe.Form, rs []rec, sub Submitter, o Options) error {
+	log := o.logger()
+	fields := textFields(form)
+	cache := map[string][]rec{}
+	cacheErr := map[string]error{}
+	submissions := 0
+	avail := map[[2]string]int{}
+	for _, fd := range fields {
+		for fi := range s.Features {
+			f := &s.Features[fi]
+			if f.Type == TypeURL || s.mapped(fd.Name, f.Key) {
+				continue
+			}
+			done := 0
+			for _, t := range s.Trials {
+				if t.Field == fd.Name && t.Feature == f.Key && t.Error == "" {
+					done++
+				}
+			}
+			var usable []instance
+			for _, in := range instances(f, rs, o) {
+				if fits(fd, in.value) {
+					usable = append(usable, in)
+				}
+			}
+			avail[[2]string{fd.Name, f.Key}] = len(usable) + done
+			for _, in := range usable {
+				if done >= o.Trials {
+					break
+				}
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				key := fd.Name + "\x00" + in.value
+				got, ok := cache[key]
+				err := cacheErr[key]
+				if !ok && err == nil {
+					if submissions >= o.MaxSubmissions {
+						log.Warn("submission budget spent: mapping left incomplete", "max_submissions", o.MaxSubmissions)
+						s.decideTextMappings(form, o, avail)
+						return nil
+					}
+					submissions++
+					recs, serr := sub.Submit(ctx, map[string]string{fd.Name: in.value})
+					if serr != nil {
+						if errors.Is(serr, context.Canceled) || errors.Is(serr, context.DeadlineExceeded) && ctx.Err() != nil {
+							return serr
+						}
+						err = serr
+						cacheErr[key] = serr
+						log.Warn("re-submission failed", "field", fd.Name, "value", in.value, "err", serr)
+					} else {
+						got, _ = prepare(recs, nil)
+						cache[key] = got
+					}
+				}
+				t := Trial{Field: fd.Name, Feature: f.Key, Value: in.value}
+				if err != nil {
+					t.Error = err.Error()
+					s.Trials = append(s.Trials, t)
+					continue
+				}
+				judge(&t, f, got, o)
+				log.Debug("mapping trial", "field", fd.Name, "feature", f.Key, "value", in.value, "records", t.Records, "matched", fmt.Sprintf("%d/%d", t.Matched, t.Instances), "passed", t.Passed)
+				s.Trials = append(s.Trials, t)
+				done++
+			}
+		}
+	}
+	log.Info("input–output mapping", "submissions", submissions)
+	s.decideTextMappings(form, o, avail)
+	return nil
+}
+
+func (s *Schema) mapped(field, feature string) bool {
+	for _, m := range s.Mapping {
+		if m.Field == field && m.Feature == feature {
+			return true
+		}
+	}
+	return false
+}
+
+// decideTextMappings turns the trials into mappings: a field maps to a feature when at
+// least MinPassedTrials trials passed (fewer when the feature has fewer usable
+// instances) and at least MinTrialShare of the trials made.
+func (s *Schema) decideTextMappings(form probe.Form, o Options, avail map[[2]string]int) {
+	type pair struct{ field, feature string }
+	passed, total := map[pair]int{}, map[pair]int{}
+	var order []pair
+	for _, t := range s.Trials {
+		if t.Error != "" {
+			continue
+		}
+		k := pair{t.Field, t.Feature}
+		if total[k] == 0 {
+			order = append(order, k)
+		}
+		total[k]++
+		if t.Passed {
+			passed[k]++
+		}
+	}
+	byName := map[string]probe.Field{}
+	for _, fd := range form.Fields {
+		byName[fd.Name] = fd
+	}
+	for _, k := range order {
+		if s.mapped(k.field, k.feature) {
+			continue
+		}
+		need := o.MinPassedTrials
+		if n, ok := avail[[2]string{k.field, k.feature}]; ok && n < need {
+			need = max(n, 1)
+		}
+		if passed[k] < need || float64(passed[k]) < o.MinTrialShare*float64(total[k]) {
+			continue
+		}
+		fd := byName[k.field]
+		s.Mapping = append(s.Mapping, Mapping{
+			Field: k.field, FieldLabel: cleanLabel(fd.Label), FieldType: fieldType(fd), Feature: k.feature,
+			Method: "resubmission", Score: round3(float64(passed[k]) / float64(total[k])), Evidence: total[k],
+		})
+	}
+}
+
+// fieldLabels gives each feature the label of a form field mapped to it alone: a field
+// mapped to several features (a keyword box) names none of them.
+func (s *Schema) fieldLabels() {
+	perField := map[string]int{}
+	for _, m := range s.Mapping {
+		perField[m.Field]++
+	}
+	for _, m := range s.Mapping {
+		if perField[m.Field] != 1 || m.FieldLabel == "" {
+			continue
+		}
+		for i := range s.Features {
+			if s.Features[i].Key == m.Feature {
+				s.Features[i].Labels = append(s.Features[i].Labels, Label{Text: m.FieldLabel, Source: "field", Support: m.Evidence})
+			}
+		}
+	}
+}
