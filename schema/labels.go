@@ -289,6 +289,9 @@ func sourceOf(form *probe.Form, probes []probe.Probe, rs []rec) Source {
 			if pg.URL != "" {
 				pi.Pages = append(pi.Pages, pg.URL)
 			}
+			if pg.File != "" {
+				pi.Files = append(pi.Files, pg.File)
+			}
 		}
 		src.Probes = append(src.Probes, pi)
 	}

@@ -429,7 +429,7 @@ func (s *Schema) mapped(field, feature string) bool {
 // instances) and at least MinTrialShare of the trials made.
 func (s *Schema) decideTextMappings(form probe.Form, o Options, avail map[[2]string]int) {
 	type pair struct{ field, feature string }
-	passed, total := map[pair]int{}, map[pair]int{}
+	passed, total, fresh := map[pair]int{}, map[pair]int{}, map[pair]bool{}
 	var order []pair
 	for _, t := range s.Trials {
 		if t.Error != "" {
@@ -442,6 +442,9 @@ func (s *Schema) decideTextMappings(form probe.Form, o Options, avail map[[2]str
 		total[k]++
 		if t.Passed {
 			passed[k]++
+		}
+		if t.Probe == 0 {
+			fresh[k] = true
 		}
 	}
 	byName := map[string]probe.Field{}
@@ -460,9 +463,13 @@ func (s *Schema) decideTextMappings(form probe.Form, o Options, avail map[[2]str
 			continue
 		}
 		fd := byName[k.field]
+		method := "probe-log"
+		if fresh[k] {
+			method = "resubmission"
+		}
 		s.Mapping = append(s.Mapping, Mapping{
 			Field: k.field, FieldLabel: cleanLabel(fd.Label), FieldType: fieldType(fd), Feature: k.feature,
-			Method: "resubmission", Score: round3(float64(passed[k]) / float64(total[k])), Evidence: total[k],
+			Method: method, Score: round3(float64(passed[k]) / float64(total[k])), Evidence: total[k],
 		})
 	}
 }

@@ -65,8 +65,10 @@ type ProbeInfo struct {
 	URL        string            `json:"url,omitempty"`
 	Started    time.Time         `json:"started"`
 	Duration   time.Duration     `json:"duration_ns"`
-	// Pages are the URLs of the probe's result pages.
+	// Pages are the URLs of the probe's result pages; Files the saved pages (run-relative
+	// paths, as in records.Record.Page).
 	Pages []string `json:"pages,omitempty"`
+	Files []string `json:"files,omitempty"`
 	// Records is the number of records found on the probe's pages.
 	Records int `json:"records"`
 }
@@ -201,7 +203,8 @@ type Mapping struct {
 	// Method is how the mapping was found: "options" (the option texts of a select or
 	// radio group match the feature's values), "option-probes" (records found by
 	// submitting an option all carry the option's text at the feature), "resubmission"
-	// (values of the feature typed into the field came back at the feature: thesis §3.4).
+	// (values of the feature typed into the field came back at the feature: thesis §3.4),
+	// "probe-log" (the same test, on probes already in the probe log).
 	Method string `json:"method"`
 	// Score is the share of evidence that supports the mapping (matched values over
 	// feature values for options, passed trials over trials for text fields).
