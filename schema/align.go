@@ -504,6 +504,8 @@ func pageConstant(c *cand, rs []rec) bool {
 // 3 … (or 11, 12 … on a later page).
 func isRank(c *cand, rs []rec) bool {
 	prev := map[string]int{}
+	first := map[string]int{}
+	count := map[string]int{}
 	pairs, steps := 0, 0
 	for ri, v := range c.vals {
 		if len(v) != 1 {
@@ -520,10 +522,23 @@ func isRank(c *cand, rs []rec) bool {
 			if n == last+1 {
 				steps++
 			}
+		} else {
+			first[p] = n
 		}
 		prev[p] = n
+		count[p]++
 	}
-	return pairs >= 2 && float64(steps) >= 0.9*float64(pairs)
+	if pairs < 2 || float64(steps) < 0.9*float64(pairs) {
+		return false
+	}
+	// A rank starts at 1, or after the records of the previous pages (11 on a second
+	// page of ten): consecutive numbers that start elsewhere are data (ages, years).
+	for p, v := range first {
+		if v != 1 && (count[p] < 2 || (v-1)%count[p] != 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // labelLeaves turns constant leaves that look like labels ("Author:", a <th> or <dt>

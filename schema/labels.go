@@ -18,6 +18,35 @@ import (
 // its list of dropped candidates.
 func (s *Schema) assemble(cands []*cand, rs []rec, o Options) {
 	slices.SortStableFunc(cands, func(a, b *cand) int { return cmp.Compare(a.pos, b.pos) })
+	// A leaf location is volatile (ignored by record identity) when a part of it is the
+	// rank or an echo of the query and no part of it is an attribute.
+	type loc struct {
+		path string
+		nth  int
+	}
+	kept, volatile := map[loc]bool{}, map[loc]bool{}
+	for _, c := range cands {
+		for _, l := range c.locs {
+			if l.Attr != "" {
+				continue
+			}
+			switch c.dropped {
+			case "":
+				kept[loc{l.Path, l.Nth}] = true
+			case DropRank, DropPageConstant:
+				volatile[loc{l.Path, l.Nth}] = true
+			}
+		}
+	}
+	for _, c := range cands {
+		for _, l := range c.locs {
+			k := loc{l.Path, l.Nth}
+			if l.Attr == "" && volatile[k] && !kept[k] {
+				s.Volatile = append(s.Volatile, l)
+				delete(volatile, k)
+			}
+		}
+	}
 	for _, c := range cands {
 		if c.dropped == "merged" {
 			continue
@@ -65,9 +94,6 @@ func (s *Schema) assemble(cands []*cand, rs []rec, o Options) {
 		}
 		if c.dropped != "" {
 			s.Dropped = append(s.Dropped, Dropped{Key: c.key(), Reason: c.dropped, Records: c.records(), Samples: samples})
-			if (c.dropped == DropRank || c.dropped == DropPageConstant) && len(c.split) == 0 {
-				s.Volatile = append(s.Volatile, c.locs...)
-			}
 			continue
 		}
 		s.Features = append(s.Features, Feature{

@@ -431,8 +431,9 @@ func (f *Feature) Typed(v string) (lex string, ok bool) {
 	v = strings.TrimSpace(v)
 	switch f.Type {
 	case TypeInteger:
-		lex, integer, ok := parseNumber(v)
-		return lex, ok && integer
+		if lex, integer, ok := parseNumber(v); ok && integer {
+			return lex, true
+		}
 	case TypeDecimal:
 		lex, _, ok := parseNumber(v)
 		return lex, ok

@@ -129,8 +129,10 @@ func (s *Site) WriteRun(dir string, plan []Probe, positions bool) (*Run, error) 
 type Attribute struct {
 	Name  string
 	Value func(Book) string
-	// Filters lists the text fields of the form that filter on this attribute.
+	// Filters lists the text fields of the form that filter on this attribute; Selects
+	// the selects whose options are its values.
 	Filters []string
+	Selects []string
 }
 
 // Truth returns the true attributes of the site's records, as shown on its pages.
@@ -139,44 +141,44 @@ func (s *Site) Truth() []Attribute {
 	switch s.Layout {
 	case Table:
 		return []Attribute{
-			{"title", func(b Book) string { return b.Title }, []string{"q"}},
-			{"link", link, nil},
-			{"author", s.AuthorList, []string{"q", "author"}},
-			{"year", func(b Book) string { return strconv.Itoa(b.Year) }, nil},
-			{"format", func(b Book) string { return b.Format }, nil},
-			{"isbn", Book.ISBNHyphenated, []string{"isbn"}},
-			{"price", func(b Book) string { return fmt.Sprintf("$%.2f", b.Price) }, nil},
+			{"title", func(b Book) string { return b.Title }, []string{"q"}, nil},
+			{"link", link, nil, nil},
+			{"author", s.AuthorList, []string{"q", "author"}, nil},
+			{"year", func(b Book) string { return strconv.Itoa(b.Year) }, nil, nil},
+			{"format", func(b Book) string { return b.Format }, nil, []string{"format"}},
+			{"isbn", Book.ISBNHyphenated, []string{"isbn"}, nil},
+			{"price", func(b Book) string { return fmt.Sprintf("$%.2f", b.Price) }, nil, nil},
 		}
 	case List:
 		return []Attribute{
-			{"title", func(b Book) string { return b.Title }, []string{"q"}},
-			{"link", func(b Book) string { return fmt.Sprintf("%s/b/%d", s.Base, b.ID) }, nil},
+			{"title", func(b Book) string { return b.Title }, []string{"q"}, nil},
+			{"link", func(b Book) string { return fmt.Sprintf("%s/b/%d", s.Base, b.ID) }, nil, nil},
 			{"series", func(b Book) string {
 				if b.Series == "" {
 					return ""
 				}
 				return fmt.Sprintf("(%s #%s)", b.Series, strconv.FormatFloat(b.SeriesIndex, 'f', -1, 64))
-			}, nil},
-			{"author", s.AuthorList, []string{"q", "author"}},
-			{"year", func(b Book) string { return strconv.Itoa(b.Year) }, nil},
-			{"format", func(b Book) string { return b.Format }, nil},
-			{"isbn", Book.isbn13, []string{"isbn"}},
-			{"price", func(b Book) string { return strings.Replace(fmt.Sprintf("%.2f", b.Price), ".", ",", 1) + "\u00a0€" }, nil},
+			}, nil, nil},
+			{"author", s.AuthorList, []string{"q", "author"}, nil},
+			{"year", func(b Book) string { return strconv.Itoa(b.Year) }, nil, nil},
+			{"format", func(b Book) string { return b.Format }, nil, []string{"format"}},
+			{"isbn", Book.isbn13, []string{"isbn"}, nil},
+			{"price", func(b Book) string { return strings.Replace(fmt.Sprintf("%.2f", b.Price), ".", ",", 1) + "\u00a0€" }, nil, nil},
 		}
 	}
 	return []Attribute{
-		{"thumbnail", func(b Book) string { return fmt.Sprintf("%s/get/thumb/%d/library", s.Base, b.ID+400) }, nil},
-		{"title", func(b Book) string { return b.Title }, []string{"search"}},
-		{"series", func(b Book) string { return b.Series }, []string{"search"}},
+		{"thumbnail", func(b Book) string { return fmt.Sprintf("%s/get/thumb/%d/library", s.Base, b.ID+400) }, nil, nil},
+		{"title", func(b Book) string { return b.Title }, []string{"search"}, nil},
+		{"series", func(b Book) string { return b.Series }, []string{"search"}, nil},
 		{"series_index", func(b Book) string {
 			if b.Series == "" {
 				return ""
 			}
 			return fmt.Sprintf("%.1f", b.SeriesIndex)
-		}, nil},
-		{"authors", s.AuthorList, []string{"search"}},
-		{"date", func(b Book) string { return fmt.Sprintf("02 Jan, %d", b.Year) }, nil},
-		{"tags", func(b Book) string { return strings.Join(b.Tags, ", ") }, []string{"search"}},
+		}, nil, nil},
+		{"authors", s.AuthorList, []string{"search"}, nil},
+		{"date", func(b Book) string { return fmt.Sprintf("02 Jan, %d", b.Year) }, nil, nil},
+		{"tags", func(b Book) string { return strings.Join(b.Tags, ", ") }, []string{"search"}, nil},
 	}
 }
 
