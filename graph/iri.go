@@ -77,7 +77,9 @@ func (n Namespace) Class() Term { return NewIRI(n.SourceIRI() + "/Record") }
 func (n Namespace) PredicatePrefix() string { return n.SourceIRI() + "/p/" }
 
 // Predicate returns the predicate of the feature with the given name.
-func (n Namespace) Predicate(name string) Term { return NewIRI(n.PredicatePrefix() + PathSegment(name)) }
+func (n Namespace) Predicate(name string) Term {
+	return NewIRI(n.PredicatePrefix() + PathSegment(name))
+}
 
 // RecordPrefix is the IRI prefix of the source's records (its void:uriSpace).
 func (n Namespace) RecordPrefix() string { return n.SourceIRI() + "/rec/" }
@@ -86,7 +88,9 @@ func (n Namespace) RecordPrefix() string { return n.SourceIRI() + "/rec/" }
 func (n Namespace) Record(key string) Term { return NewIRI(n.RecordPrefix() + PathSegment(key)) }
 
 // Field returns the IRI of a form field.
-func (n Namespace) Field(name string) Term { return NewIRI(n.SourceIRI() + "/field/" + PathSegment(name)) }
+func (n Namespace) Field(name string) Term {
+	return NewIRI(n.SourceIRI() + "/field/" + PathSegment(name))
+}
 
 // Form returns the IRI of the source's form.
 func (n Namespace) Form() Term { return NewIRI(n.SourceIRI() + "/form") }
