@@ -14,6 +14,7 @@ func TestClean(t *testing.T) {
 		{"comment", "Emma<!-- promo --> (1815)", "Emma (1815)", true},
 		{"entities", "Crime &amp; Punishment &#8212; &eacute;d.", "Crime & Punishment — éd.", true},
 		{"latin-1 bytes", "Les Mis\xe9rables \x96 Hugo", "Les Misérables – Hugo", true},
+		{"utf-8 with a stray byte", "Café \x96 Hugo", "Café – Hugo", true},
 		{"control characters", "a\x00b\x07c", "abc", true},
 		{"private use icon", "\uf005 4.5", "4.5", true},
 		{"comparison is not markup", "a < b > c", "a < b > c", false},

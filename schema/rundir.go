@@ -77,6 +77,9 @@ func readLines(r io.Reader, name string, fn func([]byte) error) error {
 		if len(line) == 0 {
 			continue
 		}
+		// encoding/json would turn bytes that are not UTF-8 into U+FFFD; repair them
+		// first (records of a page saved in a legacy encoding).
+		line = RepairUTF8(line)
 		if err := fn(line); err != nil {
 			return &ParseError{File: name, Line: n, Err: err}
 		}
