@@ -44,6 +44,22 @@ type Form struct {
 	PageURL string `json:"page_url,omitempty"`
 	// Text is the visible text around the form (headings, hints), used for probe terms.
 	Text string `json:"text,omitempty"`
+
+	// Added by the form parser (parse.go) as classification evidence.
+
+	// ID, Name and CSSClass are the id, name and class attributes of the form element.
+	ID       string `json:"id,omitempty"`
+	Name     string `json:"name,omitempty"`
+	CSSClass string `json:"css_class,omitempty"`
+	// Landmark is "search" when the form is or sits in a search landmark (role=search
+	// or <search>), else the nearest other landmark around it ("navigation", "banner",
+	// "main", "contentinfo", "complementary", "dialog"), or "".
+	Landmark string `json:"landmark,omitempty"`
+	// TextBefore is the visible text right before the form (a heading, a hint); Text
+	// starts with it.
+	TextBefore string `json:"text_before,omitempty"`
+	// Links are the texts of the links inside the form ("Forgot your password?").
+	Links []string `json:"links,omitempty"`
 }
 
 // Field is one control of a form.
@@ -88,6 +104,12 @@ type Field struct {
 	Role string `json:"role,omitempty"`
 	// XPath locates the control in the page.
 	XPath string `json:"xpath,omitempty"`
+
+	// Added by the form parser (parse.go) as classification evidence: the title,
+	// class and autocomplete attributes (autocomplete lower-cased).
+	Title        string `json:"title,omitempty"`
+	CSSClass     string `json:"css_class,omitempty"`
+	Autocomplete string `json:"autocomplete,omitempty"`
 }
 
 // Option is one choice of a select, radio group or checkbox group.
@@ -95,6 +117,8 @@ type Option struct {
 	Value    string `json:"value"`
 	Text     string `json:"text"`
 	Selected bool   `json:"selected,omitempty"`
+	// Disabled options (or options of a disabled optgroup or fieldset) cannot be chosen.
+	Disabled bool `json:"disabled,omitempty"`
 }
 
 // IsText reports whether the field takes free text (text, search, textarea, email, url,

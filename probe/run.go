@@ -37,6 +37,9 @@ type Probe struct {
 	Duration time.Duration `json:"duration_ns"`
 	// Error is set when the probe failed; the pages fetched before the failure are kept.
 	Error string `json:"error,omitempty"`
+	// Warnings are what went wrong without failing the probe: a page that did not
+	// settle, a dialog closed, pagination stopped early.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // PageRef is one saved result page.
@@ -51,4 +54,7 @@ type PageRef struct {
 	Screenshot string `json:"screenshot,omitempty"`
 	// Bytes is the size of the saved DOM.
 	Bytes int `json:"bytes"`
+	// Elapsed is the time from the trigger (submission or "next" click) to the page
+	// being read.
+	Elapsed time.Duration `json:"elapsed_ns,omitempty"`
 }

@@ -1,14 +1,308 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/net/html/charset"
+
+	"github.com/trawl-dev/trawl/probe"
+	"github.com/trawl-dev/trawl/records"
+)
+
+type extractOptions struct {
+	RunDir     string   // a probe run directory
+	Pages      []string // saved pages (with --pages)
+	Query      string   // query terms of the saved pages
+	BaseURL    string   // address of the saved pages, to make link URLs absolute
+	Mode       string
+	Regions    string
+	Signifiers string
+	TopK       int
+	Wrapper    string // where to write wrapper.json in --pages mode ("" = nowhere)
+	JSON       bool   // print a JSON summary on stderr at the end
+}
+
+const extractLong = `Isolate the response records of result pages with FOREST and print them as JSON
+lines on stdout, one object per record:
+
+  {"page": "pages/0003-1.html", "xpath": "/html[1]/body[1]/…/li[3]",
+   "leaves": [{"path": "li/h3", "text": "Bleak House", "href": "https://…"}]}
+
+With RUN_DIR (a directory written by 'trawl probe'), the pages of probes.jsonl are read
+with the terms each was queried with; the nonsense-word probe teaches what an error page
+looks like; wrapper.json (page classes, the record XPath, the FOREST ranking) and
+records.jsonl are written into RUN_DIR.
+
+With --pages, the files given are pages of one template (or a single page whose
+records repeat within it), optionally queried with --query; nothing is probed. Saved
+pages may be gzip-compressed (.gz); their charset is detected.
+
+Signifiers are the query terms when they are strong on a page, otherwise the top-k
+tf-idf terms of each page over the pages given (--signifiers). --regions all keeps
+every data region of a page instead of the one result list. --mode article finds the
+one main block of each page (the thesis's FOREST for articles).`
 
 func newExtractCommand(g *globalOptions) *cobra.Command {
-	return &cobra.Command{
-		Use:     "extract RUN_DIR | --pages FILE... [--query TERMS]",
-		Short:   "Isolate the result records of probed pages with FOREST",
-		Example: example("trawl extract runs/calibre"),
+	var o extractOptions
+	var pages bool
+	cmd := &cobra.Command{
+		Use:   "extract RUN_DIR | --pages FILE... [--query TERMS]",
+		Short: "Isolate the result records of probed pages with FOREST",
+		Long:  extractLong,
+		Example: example(
+			"trawl extract runs/calibre",
+			"trawl extract --pages results-1.html results-2.html --query dickens",
+			"trawl extract --pages listing.html.gz --regions all > records.jsonl"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return notBuilt("extract", 5)
+			if pages {
+				if len(args) == 0 {
+					return usageError("trawl extract --pages: give at least one page file")
+				}
+				o.Pages = args
+			} else {
+				if len(args) != 1 {
+					return usageError("trawl extract: give one RUN_DIR, or --pages FILE... (see 'trawl extract --help')")
+				}
+				if o.Query != "" || o.BaseURL != "" || o.Wrapper != "" {
+					return usageError("trawl extract: --query, --url and --wrapper go with --pages")
+				}
+				o.RunDir = args[0]
+			}
+			return runExtract(cmd.Context(), *g, o, cmd.OutOrStdout())
 		},
 	}
+	f := cmd.Flags()
+	f.BoolVar(&pages, "pages", false, "the arguments are saved page files, not a run directory")
+	f.StringVar(&o.Query, "query", "", "query terms the --pages were obtained with (the signifiers)")
+	f.StringVar(&o.BaseURL, "url", "", "address of the --pages, to make link and image URLs absolute")
+	f.StringVar(&o.Mode, "mode", string(records.ModeRecords), "records (result lists) or article (one main block per page)")
+	f.StringVar(&o.Regions, "regions", string(records.RegionsBest), "best (the result list) or all (every data region)")
+	f.StringVar(&o.Signifiers, "signifiers", string(records.SignifiersAuto), "auto, query, tfidf or union")
+	f.IntVar(&o.TopK, "top-k", 10, "tf-idf signifiers per page")
+	f.StringVar(&o.Wrapper, "wrapper", "", "with --pages: write wrapper.json to this file")
+	f.BoolVar(&o.JSON, "json", false, "print a JSON summary (page classes, record XPath) on stderr")
+	return cmd
+}
+
+// extractSummary is the --json summary.
+type extractSummary struct {
+	XPath   string              `json:"xpath"`
+	Records int                 `json:"records"`
+	Pages   []records.PageClass `json:"pages"`
+	Skipped []string            `json:"skipped,omitempty"`
+}
+
+func runExtract(ctx context.Context, g globalOptions, o extractOptions, stdout io.Writer) error {
+	log := g.logger()
+	opts := records.DefaultOptions()
+	opts.Mode = records.Mode(o.Mode)
+	opts.Regions = records.RegionPolicy(o.Regions)
+	opts.Signifiers = records.SignifierSource(o.Signifiers)
+	opts.TopK = o.TopK
+	opts.Logger = log
+	if err := opts.Validate(); err != nil {
+		return usageError("trawl extract: %v", err)
+	}
+	var (
+		pages   []records.Page
+		skipped []string
+		err     error
+	)
+	if o.RunDir != "" {
+		pages, skipped, err = runDirPages(o.RunDir)
+	} else {
+		pages, skipped, err = savedPages(o)
+	}
+	if err != nil {
+		return err
+	}
+	for _, s := range skipped {
+		log.Warn("page skipped", "reason", s)
+	}
+	if len(pages) == 0 {
+		return fmt.Errorf("trawl extract: no page to read (%d skipped)", len(skipped))
+	}
+	w, recs, err := records.Extract(ctx, pages, opts)
+	if err != nil {
+		return fmt.Errorf("trawl extract: %w", err)
+	}
+	for _, pc := range w.Pages {
+		if pc.Class == records.ClassInvalid {
+			skipped = append(skipped, pc.Page+": "+pc.Reason)
+		}
+	}
+	if err := records.WriteRecords(stdout, recs); err != nil {
+		return fmt.Errorf("trawl extract: %w", err)
+	}
+	if o.RunDir != "" {
+		if err := writeRunFiles(o.RunDir, w, recs); err != nil {
+			return err
+		}
+	} else if o.Wrapper != "" {
+		if err := writeJSONFile(o.Wrapper, w); err != nil {
+			return err
+		}
+	}
+	log.Info("records extracted", "records", len(recs), "pages", len(pages), "xpath", w.XPath, "elapsed", w.Elapsed)
+	if o.JSON {
+		sum := extractSummary{XPath: w.XPath, Records: len(recs), Pages: w.Pages, Skipped: skipped}
+		enc := json.NewEncoder(stderrOf(g))
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(sum); err != nil {
+			return fmt.Errorf("trawl extract: %w", err)
+		}
+	}
+	if len(skipped) > 0 {
+		return fmt.Errorf("trawl extract: %w: %d page(s) skipped, first: %s", errPartial, len(skipped), skipped[0])
+	}
+	return nil
+}
+
+// runDirPages reads the result pages of a probe run directory with their query terms
+// and probe kinds. Pages whose file is missing or unreadable are skipped and named.
+func runDirPages(dir string) ([]records.Page, []string, error) {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, nil, usageError("trawl extract: %s is not a run directory (want the directory 'trawl probe --out' wrote)", dir)
+	}
+	probes, err := probe.ReadProbes(dir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, fmt.Errorf("trawl extract: %s has no %s: run 'trawl probe' first", dir, probe.ProbesFile)
+		}
+		return nil, nil, fmt.Errorf("trawl extract: %w", err)
+	}
+	var pages []records.Page
+	var skipped []string
+	for _, p := range probes {
+		for _, ref := range p.Pages {
+			if ref.File == "" || filepath.IsAbs(ref.File) || strings.HasPrefix(filepath.Clean(ref.File), "..") {
+				skipped = append(skipped, fmt.Sprintf("%s: probe %d: page file %q is not inside the run directory", filepath.Join(dir, probe.ProbesFile), p.N, ref.File))
+				continue
+			}
+			b, err := os.ReadFile(filepath.Join(dir, ref.File))
+			if err != nil {
+				skipped = append(skipped, fmt.Sprintf("probe %d: %v", p.N, err))
+				continue
+			}
+			pages = append(pages, records.Page{Name: ref.File, URL: ref.URL, HTML: b, Terms: p.Terms, Kind: p.Kind})
+		}
+	}
+	if len(probes) == 0 {
+		return nil, nil, fmt.Errorf("trawl extract: %s is empty: no probe was run", filepath.Join(dir, probe.ProbesFile))
+	}
+	return pages, skipped, nil
+}
+
+// savedPages reads the --pages files: gzip-compressed when they end in .gz, converted
+// to UTF-8 from the charset their bytes declare.
+func savedPages(o extractOptions) ([]records.Page, []string, error) {
+	var terms []string
+	if q := strings.TrimSpace(o.Query); q != "" {
+		terms = []string{q}
+	}
+	var pages []records.Page
+	var skipped []string
+	for _, name := range o.Pages {
+		b, err := readSaved(name)
+		if err != nil {
+			skipped = append(skipped, err.Error())
+			continue
+		}
+		pages = append(pages, records.Page{Name: name, URL: o.BaseURL, HTML: b, Terms: terms})
+	}
+	return pages, skipped, nil
+}
+
+func readSaved(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(name, ".gz") {
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		defer zr.Close()
+		r = zr
+	}
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	cr, err := charset.NewReader(bytes.NewReader(raw), "")
+	if err != nil {
+		return raw, nil // unknown charset: keep the bytes
+	}
+	utf, err := io.ReadAll(cr)
+	if err != nil {
+		return nil, fmt.Errorf("%s: decode: %w", name, err)
+	}
+	return utf, nil
+}
+
+// writeRunFiles writes wrapper.json and records.jsonl into the run directory, each
+// atomically.
+func writeRunFiles(dir string, w *records.Wrapper, recs []records.Record) error {
+	if err := writeJSONFile(filepath.Join(dir, records.WrapperFile), w); err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := records.WriteRecords(&buf, recs); err != nil {
+		return fmt.Errorf("trawl extract: %w", err)
+	}
+	return writeFileAtomic(filepath.Join(dir, records.RecordsFile), buf.Bytes())
+}
+
+func writeJSONFile(path string, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("trawl extract: %s: %w", path, err)
+	}
+	return writeFileAtomic(path, buf.Bytes())
+}
+
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("trawl extract: %w", err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("trawl extract: write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("trawl extract: write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("trawl extract: %w", err)
+	}
+	return nil
+}
+
+// stderrOf returns where the command's diagnostics go.
+func stderrOf(g globalOptions) io.Writer {
+	if g.stderr != nil {
+		return g.stderr
+	}
+	return os.Stderr
 }

@@ -1,14 +1,145 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/trawl-dev/trawl/probe"
+)
+
+// pageRenderer returns the DOM of a live page after its scripts ran (its outerHTML) and
+// the page's final URL after redirects. The browser side of probe provides it.
+type pageRenderer func(ctx context.Context, rawURL string) (dom, finalURL string, err error)
+
+type formsOptions struct {
+	Page    string // a saved page (.html, .html.gz) or an http(s) URL
+	BaseURL string // the address of a saved page, to resolve form actions
+	Compact bool   // one line of JSON instead of an indented document
+	// render fetches live pages; nil until the browser side of probe is wired in.
+	render pageRenderer
+}
+
+const formsLong = `List the forms of a page with their input schema and their class, as JSON on stdout:
+
+  {"forms": [{"index": 0, "class": "search", "keyword_fields": ["q"], "fields": [...]}]}
+
+index is the form's position among the page's <form> elements in document order, null for
+a search box built without a <form> element. Each field has its name, type, label (and
+where the label came from), options, default value, constraints, role and XPath.
+
+PAGE is a saved page (.html, or .html.gz), whose charset is detected, or an http(s) URL,
+which is rendered in headless Chromium so that the forms its scripts build are seen.`
 
 func newFormsCommand(g *globalOptions) *cobra.Command {
-	return &cobra.Command{
-		Use:     "forms PAGE.html|URL",
-		Short:   "List and classify the forms of a page as JSON",
-		Example: example("trawl forms saved-page.html"),
+	var o formsOptions
+	cmd := &cobra.Command{
+		Use:   "forms PAGE.html|PAGE.html.gz|URL",
+		Short: "List and classify the forms of a page as JSON",
+		Long:  formsLong,
+		Example: example(
+			"trawl forms saved-page.html",
+			"trawl forms saved-page.html.gz --url https://www.example.org/search",
+			"trawl forms http://127.0.0.1:18082/mobile"),
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return notBuilt("forms", 4)
+			o.Page = args[0]
+			return runForms(cmd.Context(), *g, o, cmd.OutOrStdout())
 		},
 	}
+	cmd.Flags().StringVar(&o.BaseURL, "url", "", "address of a saved page, to resolve relative form actions")
+	cmd.Flags().BoolVar(&o.Compact, "compact", false, "write the JSON on one line")
+	return cmd
+}
+
+// formsOutput is the JSON document trawl forms writes.
+type formsOutput struct {
+	Forms []probe.Form `json:"forms"`
+}
+
+func runForms(ctx context.Context, g globalOptions, o formsOptions, stdout io.Writer) error {
+	log := g.logger()
+	var (
+		pageURL = o.BaseURL
+		forms   []probe.Form
+		err     error
+	)
+	if u, ok := liveURL(o.Page); ok {
+		if u.Scheme != "http" && u.Scheme != "https" {
+			return usageError("trawl forms: %q: only http and https URLs are fetched; pass a saved page as a file path", o.Page)
+		}
+		if o.render == nil {
+			return fmt.Errorf("%w: trawl forms %s: a live page must be rendered in headless Chromium (its scripts build forms), and the browser side of probe is not wired in yet (issue 4); save the page and pass the file instead", errNotBuilt, o.Page)
+		}
+		dom, final, err := o.render(ctx, u.String())
+		if err != nil {
+			return fmt.Errorf("trawl forms: render %s: %w", o.Page, err)
+		}
+		if pageURL == "" {
+			pageURL = final
+		}
+		forms, err = formsOf(strings.NewReader(dom), "text/html; charset=utf-8", pageURL)
+		if err != nil {
+			return fmt.Errorf("trawl forms: %s: %w", o.Page, err)
+		}
+	} else {
+		f, err := os.Open(o.Page)
+		if err != nil {
+			return fmt.Errorf("trawl forms: %w", err)
+		}
+		defer f.Close()
+		forms, err = formsOf(f, "", pageURL)
+		if err != nil {
+			return fmt.Errorf("trawl forms: %s: %w", o.Page, err)
+		}
+	}
+	log.Info("forms found", "page", o.Page, "forms", len(forms))
+	out := formsOutput{Forms: forms}
+	if out.Forms == nil {
+		out.Forms = []probe.Form{}
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+	if !o.Compact {
+		enc.SetIndent("", "  ")
+	}
+	if err = enc.Encode(out); err != nil {
+		return fmt.Errorf("trawl forms: write: %w", err)
+	}
+	return nil
+}
+
+// formsOf reads a page and returns its classified forms.
+func formsOf(r io.Reader, contentType, pageURL string) ([]probe.Form, error) {
+	doc, err := probe.ReadHTML(r, contentType)
+	if err != nil {
+		return nil, err
+	}
+	forms, err := probe.ParseForms(doc, pageURL)
+	if err != nil {
+		return nil, err
+	}
+	for i := range forms {
+		probe.Classify(&forms[i])
+	}
+	return forms, nil
+}
+
+// liveURL reports whether arg is a URL rather than a file: it is not an existing file
+// and has a scheme of two or more letters (so a Windows drive letter is not one).
+func liveURL(arg string) (*url.URL, bool) {
+	if _, err := os.Stat(arg); err == nil {
+		return nil, false
+	}
+	u, err := url.Parse(arg)
+	if err != nil || len(u.Scheme) < 2 {
+		return nil, false
+	}
+	return u, true
 }

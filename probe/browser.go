@@ -1,0 +1,301 @@
+package probe
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/chromedp"
+)
+
+// Version is the trawl version sent in the User-Agent.
+const Version = "0.1"
+
+// UserAgentToken is the product token trawl sends in its User-Agent and matches in
+// robots.txt groups.
+const UserAgentToken = "trawl"
+
+// ErrNoChromium is returned by Start when no Chromium binary can be found.
+var ErrNoChromium = errors.New("probe: chromium not found (install it with: apt-get update && apt-get install -y chromium; or set TRAWL_CHROME to the browser binary)")
+
+// Options configures the browser, the prober and its politeness. Start from
+// DefaultOptions and override fields.
+type Options struct {
+	// ChromePath is the Chromium (or Chrome) binary. Empty: $TRAWL_CHROME, then
+	// /usr/bin/chromium, then chromium, chromium-browser or google-chrome on $PATH.
+	ChromePath string
+	// Tabs is the number of browser tabs that probe in parallel.
+	Tabs int
+	// StepTimeout bounds one browser step: opening a page, one submission with its
+	// wait for the result, following one "next" link, reading one page.
+	StepTimeout time.Duration
+	// SettleTimeout bounds the wait for a page to settle (no DOM change for Quiet, no
+	// script request in flight) once it started to change. A page that never settles is
+	// taken as it is after this time, with a warning.
+	SettleTimeout time.Duration
+	// Quiet is how long the DOM must stay unchanged (with no fetch/XHR in flight) for a
+	// page to count as settled.
+	Quiet time.Duration
+	// Delay is the least time between two requests of trawl (page loads and script
+	// requests of the probed page) to one host. robots.txt Crawl-delay raises it.
+	Delay time.Duration
+	// MaxProbes caps the submissions of a run; MaxPages caps the result pages kept per
+	// run; MaxPagesPerProbe caps the pages of one probe (the first result page and the
+	// pages reached by following "next" links).
+	MaxProbes        int
+	MaxPages         int
+	MaxPagesPerProbe int
+	// MaxPageBytes refuses result pages larger than this (by Content-Length, or by the
+	// size of the DOM when the length is not announced).
+	MaxPageBytes int64
+	// IgnoreRobots skips robots.txt (for one's own sites only).
+	IgnoreRobots bool
+	// AllowPOST allows submitting search forms that use POST (POST often has side
+	// effects, so it is off by default).
+	AllowPOST bool
+	// ForceForm names a form to probe even if it is not classified as a search form:
+	// its index among the page's forms ("0", "1", …), its id, its name or its XPath.
+	ForceForm string
+	// Screenshots keeps a PNG of the form and of the first page of the first content
+	// probe.
+	Screenshots bool
+	// UserAgent replaces the browser's User-Agent. Empty: Chromium's own, with
+	// " trawl/<version>" appended so that sites can tell who is probing.
+	UserAgent string
+	// Logger receives progress and diagnostics. Nil discards them.
+	Logger *slog.Logger
+}
+
+// DefaultOptions returns polite defaults for probing someone else's site.
+func DefaultOptions() Options {
+	return Options{
+		Tabs:             2,
+		StepTimeout:      20 * time.Second,
+		SettleTimeout:    5 * time.Second,
+		Quiet:            150 * time.Millisecond,
+		Delay:            time.Second,
+		MaxProbes:        40,
+		MaxPages:         200,
+		MaxPagesPerProbe: 3,
+		MaxPageBytes:     10 << 20,
+		Screenshots:      true,
+	}
+}
+
+// Validate reports the first invalid field.
+func (o Options) Validate() error {
+	switch {
+	case o.Tabs < 1 || o.Tabs > 32:
+		return fmt.Errorf("probe: Tabs must be in [1,32], got %d", o.Tabs)
+	case o.StepTimeout < 100*time.Millisecond:
+		return fmt.Errorf("probe: StepTimeout must be ≥ 100ms, got %v", o.StepTimeout)
+	case o.SettleTimeout <= 0 || o.SettleTimeout > o.StepTimeout:
+		return fmt.Errorf("probe: SettleTimeout must be in (0, StepTimeout=%v], got %v", o.StepTimeout, o.SettleTimeout)
+	case o.Quiet < 0 || o.Quiet >= o.SettleTimeout:
+		return fmt.Errorf("probe: Quiet must be in [0, SettleTimeout), got %v", o.Quiet)
+	case o.Delay < 0:
+		return fmt.Errorf("probe: Delay must be ≥ 0, got %v", o.Delay)
+	case o.MaxProbes < 1:
+		return fmt.Errorf("probe: MaxProbes must be ≥ 1, got %d", o.MaxProbes)
+	case o.MaxPages < 1:
+		return fmt.Errorf("probe: MaxPages must be ≥ 1, got %d", o.MaxPages)
+	case o.MaxPagesPerProbe < 1:
+		return fmt.Errorf("probe: MaxPagesPerProbe must be ≥ 1, got %d", o.MaxPagesPerProbe)
+	case o.MaxPageBytes < 1<<10:
+		return fmt.Errorf("probe: MaxPageBytes must be ≥ 1 KiB, got %d", o.MaxPageBytes)
+	}
+	return nil
+}
+
+func (o Options) logger() *slog.Logger {
+	if o.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return o.Logger
+}
+
+// FindChrome returns the browser binary Options.ChromePath designates, or
+// ErrNoChromium.
+func FindChrome(path string) (string, error) {
+	if path != "" {
+		if _, err := os.Stat(path); err != nil {
+			return "", fmt.Errorf("%w: %s: %v", ErrNoChromium, path, err)
+		}
+		return path, nil
+	}
+	if env := os.Getenv("TRAWL_CHROME"); env != "" {
+		if _, err := os.Stat(env); err != nil {
+			return "", fmt.Errorf("%w: TRAWL_CHROME=%s: %v", ErrNoChromium, env, err)
+		}
+		return env, nil
+	}
+	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
+		return "/usr/bin/chromium", nil
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, nil
+		}
+	}
+	return "", ErrNoChromium
+}
+
+// Browser is one headless Chromium process. It is safe for concurrent use; each tab
+// is used by one goroutine at a time. Close it when done: Close kills Chromium and
+// removes its temporary profile. It is also closed when the context given to Start
+// ends (Ctrl-C).
+type Browser struct {
+	opts        Options
+	log         *slog.Logger
+	ctx         context.Context // the browser's root context (no deadline)
+	cancel      context.CancelFunc
+	allocCancel context.CancelFunc
+	stopAfter   func() bool
+	ua          string
+	closeOnce   sync.Once
+	closed      chan struct{}
+}
+
+// startTimeout bounds the start of Chromium and the opening of a tab.
+const startTimeout = 30 * time.Second
+
+// Start launches headless Chromium with a fresh profile, no sandbox (trawl runs as
+// root in containers), and background networking, component updates and sync turned
+// off. ctx bounds the browser's life: when it ends, the browser is closed.
+func Start(ctx context.Context, opts Options) (*Browser, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	bin, err := FindChrome(opts.ChromePath)
+	if err != nil {
+		return nil, err
+	}
+	log := opts.logger()
+	flags := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(bin),
+		chromedp.NoSandbox,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-domain-reliability", true),
+		chromedp.Flag("no-pings", true),
+		chromedp.Flag("mute-audio", true),
+		chromedp.WindowSize(1280, 1024),
+	)
+	// The allocator's context is not the caller's: the browser must outlive a
+	// cancelled step and is ended by Close only (which AfterFunc calls on ctx's end).
+	allocCtx, allocCancel := chromedp.NewExecAllocator(context.WithoutCancel(ctx), flags...)
+	bctx, cancel := chromedp.NewContext(allocCtx,
+		chromedp.WithLogf(func(f string, a ...any) { log.Debug("chromium: " + fmt.Sprintf(f, a...)) }),
+		chromedp.WithErrorf(func(f string, a ...any) { log.Debug("chromium error: " + fmt.Sprintf(f, a...)) }),
+	)
+	b := &Browser{opts: opts, log: log, ctx: bctx, cancel: cancel, allocCancel: allocCancel, closed: make(chan struct{})}
+	if err := within(ctx, startTimeout, func() error { return chromedp.Do(bctx) }); err != nil {
+		b.Close()
+		return nil, fmt.Errorf("probe: start %s: %w", bin, err)
+	}
+	b.stopAfter = context.AfterFunc(ctx, b.Close)
+	b.ua = opts.UserAgent
+	if b.ua == "" {
+		v, err := chromedp.CallBrowser(bctx, browser.GetVersion, cdp.Empty{})
+		if err != nil {
+			b.Close()
+			return nil, fmt.Errorf("probe: read the browser version: %w", err)
+		}
+		b.ua = v.UserAgent + " " + UserAgentToken + "/" + Version
+	}
+	log.Info("browser started", "path", bin, "user_agent", b.ua)
+	return b, nil
+}
+
+// UserAgent returns the User-Agent the browser sends.
+func (b *Browser) UserAgent() string { return b.ua }
+
+// Close kills Chromium and waits for it to exit. It is safe to call more than once
+// and from several goroutines.
+func (b *Browser) Close() {
+	b.closeOnce.Do(func() {
+		if b.stopAfter != nil {
+			b.stopAfter()
+		}
+		b.cancel()      // closes the tabs and the browser connection
+		b.allocCancel() // kills the process group, waits, removes the profile
+		close(b.closed)
+		b.log.Info("browser closed")
+	})
+}
+
+// isClosed reports whether Close was called.
+func (b *Browser) isClosed() bool {
+	select {
+	case <-b.closed:
+		return true
+	default:
+		return false
+	}
+}
+
+// within runs f, which binds a chromedp context's life to a context without deadline
+// (the first Do on it), but gives up after d or when ctx ends. On giving up it returns
+// without waiting for f; the caller cancels the chromedp context, which ends f.
+func within(ctx context.Context, d time.Duration, f func() error) error {
+	done := make(chan error, 1)
+	go func() { done <- f() }()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-t.C:
+		return fmt.Errorf("no answer within %v", d)
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// RenderOptions configures RenderPage.
+type RenderOptions = Options
+
+// RenderPage opens url in a fresh headless Chromium, waits until the page settled (its
+// scripts ran), and returns the DOM serialised as HTML with the final URL (after
+// redirects). It starts and closes a browser: use a Prober to render many pages. Only
+// http and https URLs are accepted; robots.txt is honoured unless opts.IgnoreRobots.
+func RenderPage(ctx context.Context, url string, opts RenderOptions) (html string, finalURL string, err error) {
+	opts.Tabs = 1
+	b, err := Start(ctx, opts)
+	if err != nil {
+		return "", "", err
+	}
+	defer b.Close()
+	p, err := NewProber(b, opts)
+	if err != nil {
+		return "", "", err
+	}
+	defer p.Close()
+	pg, err := p.Open(ctx, url)
+	if err != nil {
+		return "", "", err
+	}
+	for _, w := range pg.Warnings {
+		opts.logger().Warn("render: "+w, "url", url)
+	}
+	return pg.HTML, pg.URL, nil
+}
+
+// trimErr shortens browser error texts for messages.
+func trimErr(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	return s
+}

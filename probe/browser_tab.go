@@ -1,0 +1,541 @@
+package probe
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// ErrUnresponsive marks a page whose scripts keep the browser's main thread busy (an
+// endless loop): trawl cannot read it and closes its tab.
+var ErrUnresponsive = errors.New("probe: the page does not respond (a script keeps it busy)")
+
+// ErrBlocked marks a navigation trawl refused: another origin, a non-HTTP(S) URL, a
+// path robots.txt disallows, or a page over the size limit.
+var ErrBlocked = errors.New("probe: request refused")
+
+// evalTimeout bounds one small script evaluation. A page whose main thread is stuck in
+// a loop never answers; the tab is then declared broken.
+const evalTimeout = 3 * time.Second
+
+// policy is what a tab may load: it is checked for every main-frame document request,
+// and the delay applies to those and to the page's fetch/XHR requests.
+type policy struct {
+	robots   *robotsCache // nil: robots.txt ignored
+	lim      *limiter
+	delay    time.Duration
+	maxBytes int64
+}
+
+// docResponse is the last main-frame document response of a tab.
+type docResponse struct {
+	URL    string
+	Status int
+	Err    string // network error text
+}
+
+// tab is one browser tab. It is used by one goroutine at a time (the pool hands it
+// out); its event handlers run on chromedp's goroutines and share state under mu.
+type tab struct {
+	b      *Browser
+	ctx    context.Context // no deadline; steps derive their own
+	cancel context.CancelFunc
+	frame  cdp.FrameID
+	pol    *policy
+	log    *slog.Logger
+
+	mu      sync.Mutex
+	origin  string // allowed origin of main-frame documents; "" = any http(s)
+	docSeq  int    // main-frame document requests let through so far
+	resp    docResponse
+	blocked string   // why the last refused main-frame request was refused
+	dialogs []string // dialogs closed through the protocol
+	broken  bool
+}
+
+// newTab opens a tab with trawl's instrumentation: request interception (origin,
+// robots.txt, delay, size), the settle hooks, dialog handling, the User-Agent.
+func (b *Browser) newTab(pol *policy) (*tab, error) {
+	if b.isClosed() {
+		return nil, errors.New("probe: the browser is closed")
+	}
+	tctx, cancel := chromedp.NewContext(b.ctx)
+	t := &tab{b: b, ctx: tctx, cancel: cancel, pol: pol, log: b.log}
+	if err := within(b.ctx, startTimeout, func() error { return chromedp.Do(tctx) }); err != nil {
+		cancel()
+		return nil, fmt.Errorf("probe: open a tab: %w", err)
+	}
+	t.frame = cdp.FrameID(chromedp.FromContext(tctx).Target.TargetID)
+	if err := chromedp.Listen(tctx, t.onEvent); err != nil {
+		cancel()
+		return nil, fmt.Errorf("probe: listen to the tab: %w", err)
+	}
+	setup := func(ctx context.Context) error {
+		if _, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{
+			{URLPattern: "*", ResourceType: network.ResourceTypeDocument, RequestStage: fetch.RequestStageRequest},
+			{URLPattern: "*", ResourceType: network.ResourceTypeDocument, RequestStage: fetch.RequestStageResponse},
+			{URLPattern: "*", ResourceType: network.ResourceTypeXHR, RequestStage: fetch.RequestStageRequest},
+			{URLPattern: "*", ResourceType: network.ResourceTypeFetch, RequestStage: fetch.RequestStageRequest},
+		}}); err != nil {
+			return fmt.Errorf("enable request interception: %w", err)
+		}
+		if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: initJS}); err != nil {
+			return fmt.Errorf("add the page hooks: %w", err)
+		}
+		if _, err := chromedp.Call(ctx, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: b.ua}); err != nil {
+			return fmt.Errorf("set the user agent: %w", err)
+		}
+		return nil
+	}
+	if err := t.step(10*time.Second, setup); err != nil {
+		cancel()
+		return nil, fmt.Errorf("probe: set up a tab: %w", err)
+	}
+	return t, nil
+}
+
+// close closes the tab.
+func (t *tab) close() { t.cancel() }
+
+// step runs f with a deadline derived from the tab's context.
+func (t *tab) step(d time.Duration, f func(ctx context.Context) error) error {
+	ctx, cancel := context.WithTimeout(t.ctx, d)
+	defer cancel()
+	return f(ctx)
+}
+
+// setOrigin restricts main-frame documents to one origin ("" = any http(s) origin).
+func (t *tab) setOrigin(o string) {
+	t.mu.Lock()
+	t.origin = o
+	t.mu.Unlock()
+}
+
+// onEvent runs on the tab's event loop: it must return at once and send no command.
+func (t *tab) onEvent(ev any) {
+	switch ev := ev.(type) {
+	case *fetch.EventRequestPaused:
+		go t.onPaused(ev)
+	case *page.EventJavascriptDialogOpening:
+		// initJS replaces alert/confirm/prompt; this catches the rest (beforeunload).
+		t.mu.Lock()
+		t.dialogs = append(t.dialogs, string(ev.Type)+": "+trimErr(ev.Message))
+		t.mu.Unlock()
+		go func() {
+			ctx, cancel := context.WithTimeout(t.ctx, 5*time.Second)
+			defer cancel()
+			_, err := chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: ev.Type != page.DialogTypeConfirm})
+			if err != nil {
+				t.log.Debug("close dialog", "err", err)
+			}
+		}()
+	}
+}
+
+// onPaused decides about one intercepted request (in its own goroutine).
+func (t *tab) onPaused(ev *fetch.EventRequestPaused) {
+	ctx, cancel := context.WithTimeout(t.ctx, 2*time.Minute)
+	defer cancel()
+	main := ev.ResourceType == network.ResourceTypeDocument && ev.FrameID == t.frame
+	cont := func() {
+		if _, err := chromedp.Call(ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID}); err != nil && ctx.Err() == nil {
+			t.log.Debug("continue request", "url", ev.Request.URL, "err", err)
+		}
+	}
+	fail := func(reason string) {
+		t.log.Warn("request refused", "url", ev.Request.URL, "reason", reason)
+		if main {
+			t.mu.Lock()
+			t.blocked = reason
+			t.mu.Unlock()
+		}
+		if _, err := chromedp.Call(ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonBlockedByClient}); err != nil && ctx.Err() == nil {
+			t.log.Debug("fail request", "url", ev.Request.URL, "err", err)
+		}
+	}
+	if ev.ResponseStatusCode != 0 || ev.ResponseErrorReason != "" { // response stage
+		if main {
+			t.mu.Lock()
+			t.resp = docResponse{URL: ev.Request.URL, Status: int(ev.ResponseStatusCode), Err: string(ev.ResponseErrorReason)}
+			t.mu.Unlock()
+			if n := contentLength(ev.ResponseHeaders); n > t.pol.maxBytes {
+				fail(fmt.Sprintf("%s is %d bytes, over the limit of %d (MaxPageBytes)", ev.Request.URL, n, t.pol.maxBytes))
+				return
+			}
+		}
+		cont()
+		return
+	}
+	u, err := url.Parse(ev.Request.URL)
+	if err != nil {
+		fail(fmt.Sprintf("bad URL %q: %v", ev.Request.URL, err))
+		return
+	}
+	if ev.ResourceType == network.ResourceTypeDocument {
+		if u.Scheme != "http" && u.Scheme != "https" {
+			fail(fmt.Sprintf("%s: only http and https URLs are fetched", ev.Request.URL))
+			return
+		}
+		if main {
+			t.mu.Lock()
+			origin := t.origin
+			t.mu.Unlock()
+			if origin != "" && originOf(u) != origin {
+				fail(fmt.Sprintf("%s is outside the form's origin %s", ev.Request.URL, origin))
+				return
+			}
+			if t.pol.robots != nil {
+				if ok, rule := t.pol.robots.get(ctx, u).Allowed(u); !ok {
+					fail(fmt.Sprintf("robots.txt of %s disallows %s (%s)", originOf(u), u.RequestURI(), rule))
+					return
+				}
+			}
+		}
+	}
+	if main || ev.ResourceType == network.ResourceTypeXHR || ev.ResourceType == network.ResourceTypeFetch {
+		d := t.pol.delay
+		if t.pol.robots != nil {
+			d = max(d, t.pol.robots.get(ctx, u).CrawlDelay)
+		}
+		if err := t.pol.lim.wait(ctx, u.Host, d); err != nil {
+			return // the tab is closing
+		}
+	}
+	if main {
+		t.mu.Lock()
+		t.docSeq++
+		t.mu.Unlock()
+	}
+	cont()
+}
+
+func contentLength(h []*fetch.HeaderEntry) int64 {
+	for _, e := range h {
+		if strings.EqualFold(e.Name, "Content-Length") {
+			n, err := strconv.ParseInt(strings.TrimSpace(e.Value), 10, 64)
+			if err == nil {
+				return n
+			}
+		}
+	}
+	return -1
+}
+
+// originOf returns scheme://host[:port] of u, lower-cased, with the default port
+// dropped.
+func originOf(u *url.URL) string {
+	host := strings.ToLower(u.Hostname())
+	port := u.Port()
+	if (u.Scheme == "http" && port == "80") || (u.Scheme == "https" && port == "443") {
+		port = ""
+	}
+	if port != "" {
+		host += ":" + port
+	}
+	if strings.Contains(u.Hostname(), ":") { // IPv6
+		host = "[" + strings.ToLower(u.Hostname()) + "]"
+		if port != "" {
+			host += ":" + port
+		}
+	}
+	return strings.ToLower(u.Scheme) + "://" + host
+}
+
+// navState is the tab's view of main-frame navigation.
+func (t *tab) navState() (seq int, resp docResponse, blocked string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.docSeq, t.resp, t.blocked
+}
+
+func (t *tab) takeDialogs() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	d := t.dialogs
+	t.dialogs = nil
+	return d
+}
+
+// docState is what stateJS returns.
+type docState struct {
+	Doc       string   `json:"doc"`
+	Hooked    bool     `json:"hooked"`
+	Ready     string   `json:"ready"`
+	Inflight  int      `json:"inflight"`
+	Quiet     float64  `json:"quiet"` // ms since the last DOM change or request event
+	Mutations int      `json:"mutations"`
+	Requests  int      `json:"requests"`
+	Dialogs   []string `json:"dialogs"`
+	URL       string   `json:"url"`
+}
+
+// eval evaluates a script in the page with a short deadline. A deadline hit marks the
+// tab broken and returns ErrUnresponsive.
+func eval[T any](ctx context.Context, t *tab, expr string) (T, error) {
+	ectx, cancel := context.WithTimeout(ctx, evalTimeout)
+	defer cancel()
+	v, err := chromedp.Run(ectx, chromedp.Evaluate[T](expr))
+	if err != nil && ctx.Err() == nil && ectx.Err() != nil {
+		t.mu.Lock()
+		t.broken = true
+		t.mu.Unlock()
+		return v, ErrUnresponsive
+	}
+	return v, err
+}
+
+// jsBody wraps a function body (helpersJS + … return …) with its format arguments into
+// an expression.
+func jsBody(body string, args ...any) string {
+	return "(() => {" + fmt.Sprintf(body, args...) + "})()"
+}
+
+// jsJSON encodes v as a JavaScript literal.
+func jsJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("probe: encode a script argument: " + err.Error()) // only our own structs
+	}
+	return string(b)
+}
+
+// transient reports whether an evaluation error comes from a navigation in progress
+// (the execution context went away), so that the call is worth repeating.
+func transient(err error) bool {
+	if err == nil {
+		return false
+	}
+	s := err.Error()
+	return strings.Contains(s, "Execution context was destroyed") ||
+		strings.Contains(s, "Cannot find default execution context") ||
+		strings.Contains(s, "Cannot find context with specified id") ||
+		strings.Contains(s, "Inspected target navigated or closed") ||
+		strings.Contains(s, "uniqueContextId not found")
+}
+
+// newToken returns a random document token.
+func newToken() string {
+	b := make([]byte, 8)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// settleResult says how a wait ended.
+type settleResult struct {
+	Navigated bool     // a new document replaced the marked one
+	Changed   bool     // the document changed (new document, DOM mutation or script request)
+	Warnings  []string // did not settle, dialogs
+	State     docState
+}
+
+// waitSettled waits, after a trigger on a document marked with token (or after a
+// navigation when token is ""), until the result is there and settled: a new document
+// (or the same one changed in place) complete, with no fetch/XHR in flight and no DOM
+// change for Quiet. seq0 is the tab's docSeq before the trigger. It gives up on a page
+// that keeps changing SettleTimeout after its first change, with a warning, and fails
+// when nothing happens at all (noChange) or the navigation failed.
+func (t *tab) waitSettled(ctx context.Context, token string, seq0 int, noChange time.Duration) (settleResult, error) {
+	o := t.b.opts
+	start := time.Now()
+	var firstChange time.Time
+	var res settleResult
+	for {
+		if err := ctx.Err(); err != nil {
+			return res, t.explainTimeout(err, res)
+		}
+		st, err := eval[docState](ctx, t, stateJS)
+		if err != nil {
+			if transient(err) || errors.Is(err, chromedp.ErrJSNull) {
+				sleepCtx(ctx, 50*time.Millisecond)
+				continue
+			}
+			if errors.Is(err, ErrUnresponsive) {
+				return res, ErrUnresponsive
+			}
+			if ctx.Err() != nil {
+				return res, t.explainTimeout(ctx.Err(), res)
+			}
+			return res, fmt.Errorf("read the page state: %w", err)
+		}
+		res.State = st
+		res.Warnings = appendDialogs(res.Warnings, st.Dialogs)
+		seq, resp, blocked := t.navState()
+		navigated := token == "" || st.Doc != token
+		if navigated {
+			res.Navigated = true
+		}
+		if strings.HasPrefix(st.URL, "chrome-error:") {
+			return res, t.navError(resp, blocked)
+		}
+		changed := navigated || st.Mutations > 0 || st.Requests > 0
+		pending := !navigated && seq > seq0 // a document request is under way
+		if changed && !res.Changed {
+			res.Changed = true
+			firstChange = time.Now()
+		}
+		settled := st.Ready == "complete" && st.Inflight == 0 && st.Quiet >= float64(o.Quiet.Milliseconds())
+		switch {
+		case pending:
+			// wait for the new document
+		case settled && changed:
+			res.Warnings = appendDialogs(res.Warnings, t.takeDialogs())
+			return res, nil
+		case !changed && time.Since(start) > noChange:
+			return res, errors.New("the submission changed nothing (no navigation, no DOM change, no request)")
+		case changed && time.Since(firstChange) > o.SettleTimeout:
+			res.Warnings = append(res.Warnings, fmt.Sprintf("the page did not settle within %v (readyState %s, %d script requests in flight, last DOM change %.0f ms ago); taken as it is",
+				o.SettleTimeout, st.Ready, st.Inflight, st.Quiet))
+			res.Warnings = appendDialogs(res.Warnings, t.takeDialogs())
+			return res, nil
+		}
+		sleepCtx(ctx, 40*time.Millisecond)
+	}
+}
+
+func appendDialogs(w []string, d []string) []string {
+	for _, x := range d {
+		w = append(w, "dialog closed: "+x)
+	}
+	return w
+}
+
+// navError explains a failed main-frame navigation.
+func (t *tab) navError(resp docResponse, blocked string) error {
+	switch {
+	case blocked != "":
+		return fmt.Errorf("%w: %s", ErrBlocked, blocked)
+	case resp.Err != "":
+		return fmt.Errorf("loading %s failed: %s", resp.URL, resp.Err)
+	}
+	return errors.New("the navigation failed (the browser shows its error page)")
+}
+
+// explainTimeout turns a step deadline into a message that says what was awaited.
+func (t *tab) explainTimeout(err error, res settleResult) error {
+	if !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	_, resp, _ := t.navState()
+	if !res.Navigated && res.State.Doc != "" {
+		return fmt.Errorf("no result page within the step timeout %v (the server did not answer%s): %w", t.b.opts.StepTimeout, lastURL(resp), err)
+	}
+	return fmt.Errorf("the page did not finish within the step timeout %v (readyState %q): %w", t.b.opts.StepTimeout, res.State.Ready, err)
+}
+
+func lastURL(r docResponse) string {
+	if r.URL == "" {
+		return ""
+	}
+	return "; last response: " + r.URL
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) {
+	tm := time.NewTimer(d)
+	defer tm.Stop()
+	select {
+	case <-tm.C:
+	case <-ctx.Done():
+	}
+}
+
+// navigate loads u in the tab and waits until it settled.
+func (t *tab) navigate(ctx context.Context, u string) (settleResult, error) {
+	seq0, _, _ := t.navState()
+	t.mu.Lock()
+	t.blocked = ""
+	t.resp = docResponse{}
+	t.mu.Unlock()
+	res, err := chromedp.Call(ctx, page.Navigate, page.NavigateParams{URL: u})
+	if err != nil {
+		if ctx.Err() != nil {
+			return settleResult{}, fmt.Errorf("open %s: no answer within the step timeout: %w", u, ctx.Err())
+		}
+		return settleResult{}, fmt.Errorf("open %s: %w", u, err)
+	}
+	if res.ErrorText != "" {
+		_, resp, blocked := t.navState()
+		if blocked != "" {
+			return settleResult{}, fmt.Errorf("open %s: %w: %s", u, ErrBlocked, blocked)
+		}
+		if resp.Err != "" && resp.Err != res.ErrorText {
+			return settleResult{}, fmt.Errorf("open %s: %s (%s)", u, res.ErrorText, resp.Err)
+		}
+		return settleResult{}, fmt.Errorf("open %s: %s", u, res.ErrorText)
+	}
+	sr, err := t.waitSettled(ctx, "", seq0, 0)
+	if err != nil {
+		return sr, fmt.Errorf("open %s: %w", u, err)
+	}
+	return sr, nil
+}
+
+// capture reads the current document: its HTML (refused over MaxPageBytes), URL and,
+// for a navigated document, the HTTP status.
+func (t *tab) capture(ctx context.Context, navigated bool) (Page, error) {
+	n, err := eval[int64](ctx, t, sizeJS)
+	if err != nil {
+		return Page{}, fmt.Errorf("measure the page: %w", err)
+	}
+	st, err := eval[docState](ctx, t, stateJS)
+	if err != nil {
+		return Page{}, fmt.Errorf("read the page state: %w", err)
+	}
+	if n > t.pol.maxBytes {
+		return Page{}, fmt.Errorf("%w: the page %s has %d characters, over the limit of %d (MaxPageBytes)", ErrBlocked, st.URL, n, t.pol.maxBytes)
+	}
+	cctx, cancel := context.WithTimeout(ctx, evalTimeout+time.Duration(n/1000)*time.Millisecond)
+	defer cancel()
+	html, err := chromedp.Run(cctx, chromedp.Evaluate[string](htmlJS))
+	if err != nil {
+		if cctx.Err() != nil && ctx.Err() == nil {
+			t.mu.Lock()
+			t.broken = true
+			t.mu.Unlock()
+			return Page{}, ErrUnresponsive
+		}
+		return Page{}, fmt.Errorf("read the page: %w", err)
+	}
+	p := Page{URL: st.URL, HTML: html, Navigated: navigated}
+	if navigated {
+		_, resp, _ := t.navState()
+		p.Status = resp.Status
+	}
+	p.Warnings = appendDialogs(nil, st.Dialogs)
+	return p, nil
+}
+
+// screenshot returns a PNG of the element at xpath ("" = the whole page, at most 4000
+// pixels high), or nil when it has no size.
+func (t *tab) screenshot(ctx context.Context, xpath string) ([]byte, error) {
+	type rect struct{ X, Y, W, H float64 }
+	r, err := eval[*rect](ctx, t, jsBody(rectJS, xpath))
+	if err != nil || r == nil {
+		return nil, err
+	}
+	h := min(r.H, 4000)
+	res, err := chromedp.Call(ctx, page.CaptureScreenshot, page.CaptureScreenshotParams{
+		Format:                page.CaptureScreenshotFormatPng,
+		Clip:                  &page.Viewport{X: r.X, Y: r.Y, Width: min(r.W, 2000), Height: h, Scale: 1},
+		CaptureBeyondViewport: new(true),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("screenshot: %w", err)
+	}
+	return res.Data, nil
+}

@@ -1,0 +1,351 @@
+package probe
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+)
+
+var (
+	// ErrRefused marks every refusal of the form guard (cmd maps it to exit code 4).
+	ErrRefused = errors.New("probe: refused")
+	// ErrNotSearchForm marks a form that is not classified as a search form (or has
+	// fields no search form has); --force-form overrides it.
+	ErrNotSearchForm = fmt.Errorf("%w: not a search form", ErrRefused)
+	// ErrNoForm marks a page without any form.
+	ErrNoForm = errors.New("probe: no form on the page")
+)
+
+// sideEffect matches words of actions and labels of forms that change data or reach
+// a person: trawl never submits those (deepweb.md §14 rule 1).
+var sideEffect = regexp.MustCompile(`(?i)(log-?in|sign-?in|sign-?up|register|subscribe|newsletter|contact|comment|feedback|cart|basket|checkout|payment|order|buy|purchase|delete|remove|unsubscribe|password|account)`)
+
+// CheckForm is the form guard: it returns an error wrapping ErrRefused when trawl must
+// not submit f. A form must be classified as a search form, have no password or file
+// field and no action that changes data (unless o.ForceForm is set), submit with GET
+// (unless o.AllowPOST), and submit to an http(s) URL on the origin of its page (always).
+func CheckForm(f Form, o Options) error {
+	forced := o.ForceForm != ""
+	pu, err := url.Parse(f.PageURL)
+	if err != nil || (pu.Scheme != "http" && pu.Scheme != "https") {
+		return fmt.Errorf("%w: the form's page %q is not an http(s) URL", ErrRefused, f.PageURL)
+	}
+	if !forced {
+		if f.Class != ClassSearch {
+			return fmt.Errorf("%w: the form %s is classified %q (confidence %.2f); name it with --force-form to probe it anyway", ErrNotSearchForm, formName(f), f.Class, f.Confidence)
+		}
+		for _, fd := range f.Fields {
+			if fd.Type == "password" || fd.Type == "file" {
+				return fmt.Errorf("%w: the form %s has a %s field (%q)", ErrNotSearchForm, formName(f), fd.Type, fd.Name)
+			}
+		}
+		if au, err := url.Parse(f.Action); err == nil && sideEffect.MatchString(au.Path) {
+			return fmt.Errorf("%w: the form %s submits to %s, which looks like an action with side effects", ErrNotSearchForm, formName(f), au.Path)
+		}
+	}
+	if strings.EqualFold(f.Method, "POST") && !o.AllowPOST {
+		return fmt.Errorf("%w: the form %s submits with POST, which may change data on the site; allow it with --allow-post", ErrRefused, formName(f))
+	}
+	if f.Action != "" {
+		au, err := url.Parse(f.Action)
+		if err != nil {
+			return fmt.Errorf("%w: the form's action %q is not a URL", ErrRefused, f.Action)
+		}
+		au = pu.ResolveReference(au)
+		switch {
+		case au.Scheme == "javascript":
+			// submitted by the page's own script, on the page's origin
+		case au.Scheme != "http" && au.Scheme != "https":
+			return fmt.Errorf("%w: the form's action %s is not an http(s) URL", ErrRefused, au)
+		case originOf(au) != originOf(pu):
+			return fmt.Errorf("%w: the form submits to %s, outside the origin %s of its page", ErrRefused, originOf(au), originOf(pu))
+		}
+	}
+	return nil
+}
+
+// formName names a form in messages.
+func formName(f Form) string {
+	switch {
+	case f.Index != nil:
+		return fmt.Sprintf("#%d (%s)", *f.Index, f.XPath)
+	case f.XPath != "":
+		return f.XPath
+	}
+	return "(unnamed)"
+}
+
+// Prober submits forms in a pool of browser tabs, politely. Create it with NewProber,
+// Close it when done (the Browser stays open).
+type Prober struct {
+	b    *Browser
+	opts Options
+	pol  *policy
+	pool *pool
+	log  *slog.Logger
+}
+
+// NewProber returns a prober over the browser with its own tabs (opts.Tabs), robots.txt
+// cache and per-host delay.
+func NewProber(b *Browser, opts Options) (*Prober, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	log := opts.logger()
+	pol := &policy{lim: newLimiter(), delay: opts.Delay, maxBytes: opts.MaxPageBytes}
+	if !opts.IgnoreRobots {
+		pol.robots = newRobotsCache(b.ua, log)
+	}
+	return &Prober{b: b, opts: opts, pol: pol, pool: newPool(b, pol, opts.Tabs), log: log}, nil
+}
+
+// Close closes the prober's tabs.
+func (p *Prober) Close() { p.pool.close() }
+
+// checkURL accepts only absolute http(s) URLs.
+func checkURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("probe: %q is not a URL: %w", raw, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, fmt.Errorf("probe: %q: only http and https URLs are accepted", raw)
+	}
+	if u.Host == "" {
+		return nil, fmt.Errorf("probe: %q has no host", raw)
+	}
+	return u, nil
+}
+
+// Open loads a page in a tab and returns it once settled (scripts ran). Redirects may
+// lead to another origin; robots.txt applies.
+func (p *Prober) Open(ctx context.Context, pageURL string) (Page, error) {
+	if _, err := checkURL(pageURL); err != nil {
+		return Page{}, err
+	}
+	t, err := p.pool.acquire(ctx)
+	if err != nil {
+		return Page{}, err
+	}
+	defer p.pool.release(t)
+	t.setOrigin("")
+	sctx, cancel := context.WithTimeout(ctx, p.opts.StepTimeout)
+	defer cancel()
+	start := time.Now()
+	sr, err := t.navigate(sctx, pageURL)
+	if err != nil {
+		return Page{}, fmt.Errorf("probe: %w", err)
+	}
+	pg, err := t.capture(sctx, true)
+	if err != nil {
+		return Page{}, fmt.Errorf("probe: read %s: %w", pageURL, err)
+	}
+	pg.Elapsed = time.Since(start)
+	pg.Warnings = append(sr.Warnings, pg.Warnings...)
+	return pg, nil
+}
+
+// FormScreenshot opens the form's page and returns a PNG of the form.
+func (p *Prober) FormScreenshot(ctx context.Context, f Form) ([]byte, error) {
+	t, err := p.pool.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer p.pool.release(t)
+	t.setOrigin("")
+	sctx, cancel := context.WithTimeout(ctx, p.opts.StepTimeout)
+	defer cancel()
+	if _, err := t.navigate(sctx, f.PageURL); err != nil {
+		return nil, fmt.Errorf("probe: %w", err)
+	}
+	png, err := t.screenshot(sctx, f.XPath)
+	if err != nil {
+		return nil, fmt.Errorf("probe: screenshot of the form: %w", err)
+	}
+	if png == nil {
+		return nil, fmt.Errorf("probe: the form %s has no visible box", formName(f))
+	}
+	return png, nil
+}
+
+// Submit submits the form once with the values (fields left out keep their defaults)
+// and returns the result pages: the first, then those reached by "next" links, up to
+// MaxPagesPerProbe. The form guard applies. Package schema re-submits forms through it
+// (input–output mapping).
+func (p *Prober) Submit(ctx context.Context, f Form, values map[string]string) ([]Page, error) {
+	if err := CheckForm(f, p.opts); err != nil {
+		return nil, err
+	}
+	t, err := p.pool.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer p.pool.release(t)
+	p.log.Info("submit", "form", f.Action, "method", f.Method, "values", values)
+	sub, err := p.submit(ctx, t, f, values, p.opts.MaxPagesPerProbe, false)
+	if err != nil {
+		return sub.Pages, fmt.Errorf("probe: submit %v to %s: %w", values, f.PageURL, err)
+	}
+	return sub.Pages, nil
+}
+
+// Recorder keeps the probes of a run: it saves the pages, fills in Probe.Pages and
+// writes the probe (RunDir does this for a run directory).
+type Recorder interface {
+	AddProbe(p Probe, pages []Page) (Probe, error)
+}
+
+// Summary tells how a run went.
+type Summary struct {
+	// Probes is the number of probes run (and recorded); Failed of them ended in an
+	// error; Pages is the number of result pages kept.
+	Probes int `json:"probes"`
+	Failed int `json:"failed"`
+	Pages  int `json:"pages"`
+	// Planned is the length of the plan; Stopped says why a run ended before its
+	// plan did ("" when it did not).
+	Planned int    `json:"planned"`
+	Stopped string `json:"stopped,omitempty"`
+}
+
+// Run submits the form once per assignment of the plan (at most MaxProbes), in
+// parallel tabs, keeping at most MaxPages pages, and records every probe with rec as
+// soon as it ends (so an interrupted run keeps what it did). The form guard applies
+// first. A failed probe is recorded with its error and does not stop the run; an error
+// of rec or the end of ctx does.
+func (p *Prober) Run(ctx context.Context, f Form, plan Plan, rec Recorder) (Summary, error) {
+	sum := Summary{Planned: len(plan)}
+	if err := CheckForm(f, p.opts); err != nil {
+		return sum, err
+	}
+	if len(plan) > p.opts.MaxProbes {
+		plan = plan[:p.opts.MaxProbes]
+		sum.Stopped = fmt.Sprintf("the plan has %d probes; MaxProbes is %d", sum.Planned, p.opts.MaxProbes)
+	}
+	var (
+		mu       sync.Mutex
+		wg       sync.WaitGroup
+		pagesGot int // pages kept and reserved
+		n        int
+		shotDone = !p.opts.Screenshots
+		recErr   error
+	)
+	for _, a := range plan {
+		if ctx.Err() != nil {
+			sum.Stopped = "interrupted"
+			break
+		}
+		mu.Lock()
+		stop := recErr != nil
+		budget := min(p.opts.MaxPagesPerProbe, p.opts.MaxPages-pagesGot)
+		mu.Unlock()
+		if stop {
+			break
+		}
+		if budget < 1 {
+			sum.Stopped = fmt.Sprintf("the page budget (MaxPages %d) is spent", p.opts.MaxPages)
+			break
+		}
+		t, err := p.pool.acquire(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				sum.Stopped = "interrupted"
+				break
+			}
+			wg.Wait()
+			return sum, fmt.Errorf("probe: %w", err)
+		}
+		mu.Lock()
+		// The budget may have changed while waiting for a tab.
+		budget = min(p.opts.MaxPagesPerProbe, p.opts.MaxPages-pagesGot)
+		if budget < 1 || recErr != nil {
+			mu.Unlock()
+			p.pool.release(t)
+			if budget < 1 {
+				sum.Stopped = fmt.Sprintf("the page budget (MaxPages %d) is spent", p.opts.MaxPages)
+			}
+			break
+		}
+		pagesGot += budget
+		n++
+		num := n
+		shot := false
+		if !shotDone && a.Kind != KindNonsense && a.Kind != KindEmpty {
+			shot, shotDone = true, true
+		}
+		mu.Unlock()
+		wg.Go(func() {
+			defer p.pool.release(t)
+			pr, pages := p.runOne(ctx, t, f, a, num, budget, shot)
+			mu.Lock()
+			defer mu.Unlock()
+			pagesGot -= budget - len(pages)
+			if recErr != nil {
+				return
+			}
+			if _, err := rec.AddProbe(pr, pages); err != nil {
+				recErr = fmt.Errorf("probe: record probe %d: %w", num, err)
+				return
+			}
+			sum.Probes++
+			sum.Pages += len(pages)
+			if pr.Error != "" {
+				sum.Failed++
+			}
+		})
+	}
+	wg.Wait()
+	if recErr != nil {
+		return sum, recErr
+	}
+	if ctx.Err() != nil {
+		if sum.Stopped == "" {
+			sum.Stopped = "interrupted"
+		}
+		return sum, ctx.Err()
+	}
+	return sum, nil
+}
+
+// runOne runs one probe and builds its record.
+func (p *Prober) runOne(ctx context.Context, t *tab, f Form, a Assignment, num, maxPages int, shot bool) (Probe, []Page) {
+	pr := Probe{N: num, Kind: a.Kind, Assignment: a.Values, Started: time.Now().UTC()}
+	if pr.Assignment == nil {
+		pr.Assignment = map[string]string{}
+	}
+	for _, fd := range f.Fields {
+		if v, ok := a.Values[fd.Name]; ok && v != "" && fillKind(fd) == "text" {
+			pr.Terms = append(pr.Terms, v)
+		}
+	}
+	p.log.Info("probe", "probe", num, "kind", a.Kind, "method", f.Method, "action", f.Action, "values", a.Values)
+	sub, err := p.submit(ctx, t, f, a.Values, maxPages, shot)
+	pr.Duration = time.Since(pr.Started)
+	pr.Trigger = sub.Trigger
+	pr.Navigated = sub.Navigated
+	pr.Warnings = append(pr.Warnings, sub.Warnings...)
+	for _, pg := range sub.Pages {
+		pr.Warnings = append(pr.Warnings, pg.Warnings...)
+	}
+	if len(sub.Pages) > 0 {
+		pr.URL = sub.Pages[0].URL
+		pr.Status = sub.Pages[0].Status
+	}
+	if err != nil {
+		pr.Error = err.Error()
+		p.log.Warn("probe failed", "probe", num, "err", err)
+	} else {
+		p.log.Info("probe done", "probe", num, "pages", len(sub.Pages), "url", pr.URL, "status", pr.Status, "elapsed", pr.Duration.Round(time.Millisecond))
+	}
+	return pr, sub.Pages
+}
+
+// Language returns the language trawl assumes for the form's text ("en", "fr", …), from
+// stop-word counts; the agnostic plan takes its stop words from it.
+func Language(f Form) string { return detectLang(f) }

@@ -1,0 +1,267 @@
+package records
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/trawl-dev/trawl/internal/textnorm"
+)
+
+// The page model. A page is parsed once with the HTML5 parser of golang.org/x/net/html
+// (the same tree Chromium builds: implied <tbody>, re-nested tags), then indexed into a
+// flat element table that FOREST and the segmenter share:
+//
+//   - elements are numbered in pre-order (the thesis's dfs attribute, body = 1); elements
+//     outside <body> keep dfs 0 and never take part in the ranking;
+//   - the text of the page is one sequence of word tokens in document order, and every
+//     element covers a contiguous range of it, so the x and y counts of an element
+//     (signifiers and other terms in its text, thesis eqs. 2.2–2.3) are two subtractions
+//     of prefix sums;
+//   - leaves are the non-empty text nodes (thesis: "all non-empty textual nodes at the
+//     bottom of the DOM tree"), plus images, which carry a URL and alternative text.
+//
+// Elements whose text is never content are skipped with their subtree: script, style,
+// noscript, template (the thesis's cleaning), form controls whose text is an option list
+// or a value (select, option, textarea), inline SVG, and, on request, elements hidden in
+// the markup itself (the hidden attribute, aria-hidden="true", an inline display:none or
+// visibility:hidden). Hidden content is kept by default: a DOM snapshot often holds a
+// modal's aria-hidden page or records a script has not revealed yet (NEXT-EVAL counts
+// them as records). The tree itself is not modified, so absolute XPaths computed on it
+// address the page as it was given.
+
+// elem is one element of a page.
+type elem struct {
+	n      *html.Node
+	parent int32 // index of the parent element, -1 for the root
+	kids   []int32
+	depth  int // body = 1, html = 0; the thesis's level
+	dfs    int // pre-order number, body = 1; 0 outside body
+	tag    string
+	// tokStart, tokEnd delimit the element's tokens in page.toks.
+	tokStart, tokEnd int32
+	// leafStart, leafEnd delimit the element's leaves in page.leaves.
+	leafStart, leafEnd int32
+	skipped            bool // content never counted (script, hidden, …)
+	// end is one past the last element of the subtree: d is a descendant of i when
+	// i < d < elems[i].end (elements are numbered in pre-order).
+	end int32
+}
+
+// leaf is one content leaf: a text node, or an image.
+type leaf struct {
+	n    *html.Node
+	elem int32 // enclosing element
+	text string
+	// toks is the range of the leaf's tokens in page.toks.
+	tokStart, tokEnd int32
+}
+
+// page is a parsed, indexed page.
+type page struct {
+	name   string
+	doc    *html.Node
+	elems  []elem
+	byNode map[*html.Node]int32
+	body   int32 // index of <body>, -1 if none
+	toks   []string
+	leaves []leaf
+	// sig is the prefix sum of signifier flags over toks (len(toks)+1), set by
+	// markSignifiers.
+	sig []int32
+	// noise flags the tokens of navigation lists, left out of tf-idf (record mode).
+	noise []bool
+}
+
+// skipTags are elements whose subtree holds no content.
+var skipTags = map[atom.Atom]bool{
+	atom.Script: true, atom.Style: true, atom.Noscript: true, atom.Template: true,
+	atom.Select: true, atom.Option: true, atom.Optgroup: true, atom.Textarea: true,
+	atom.Svg: true, atom.Math: true, atom.Iframe: true, atom.Object: true,
+	atom.Head: true, atom.Datalist: true,
+}
+
+// parsePage parses raw HTML. The HTML5 parser repairs any markup, so the only errors are
+// input that is not text at all.
+func parsePage(name string, raw []byte, skipHidden bool) (*page, error) {
+	if bytes.IndexByte(raw, 0) >= 0 && !looksLikeText(raw) {
+		return nil, fmt.Errorf("%s: %w: input contains NUL bytes (not an HTML document)", name, ErrBadPage)
+	}
+	doc, err := html.Parse(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w: %v", name, ErrBadPage, err)
+	}
+	return indexPage(name, doc, skipHidden), nil
+}
+
+// looksLikeText tolerates a few stray NUL bytes in otherwise textual input.
+func looksLikeText(raw []byte) bool {
+	return bytes.Count(raw, []byte{0}) < len(raw)/100+1
+}
+
+func indexPage(name string, doc *html.Node, skipHidden bool) *page {
+	p := &page{name: name, doc: doc, byNode: map[*html.Node]int32{}, body: -1}
+	dfs := 0
+	var walk func(n *html.Node, parent int32, depth int, skipped bool)
+	walk = func(n *html.Node, parent int32, depth int, skipped bool) {
+		switch n.Type {
+		case html.TextNode:
+			if skipped || parent < 0 {
+				return
+			}
+			toks := textnorm.Tokens(n.Data)
+			if len(toks) == 0 && strings.TrimSpace(n.Data) == "" {
+				return
+			}
+			start := int32(len(p.toks))
+			p.toks = append(p.toks, toks...)
+			p.leaves = append(p.leaves, leaf{n: n, elem: parent, text: collapse(n.Data),
+				tokStart: start, tokEnd: int32(len(p.toks))})
+			return
+		case html.ElementNode:
+		case html.DocumentNode:
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				walk(c, parent, depth, skipped)
+			}
+			return
+		default:
+			return
+		}
+		idx := int32(len(p.elems))
+		e := elem{n: n, parent: parent, depth: depth, tag: n.Data}
+		if n.DataAtom == atom.Body && p.body < 0 {
+			p.body = idx
+			e.depth = 1
+			depth = 1
+		}
+		if p.body >= 0 && (idx == p.body || depth > 1) {
+			dfs++
+			e.dfs = dfs
+		}
+		e.skipped = skipped || skipTags[n.DataAtom] || (skipHidden && hiddenInMarkup(n))
+		e.tokStart = int32(len(p.toks))
+		e.leafStart = int32(len(p.leaves))
+		p.elems = append(p.elems, e)
+		p.byNode[n] = idx
+		if parent >= 0 {
+			p.elems[parent].kids = append(p.elems[parent].kids, idx)
+		}
+		if n.DataAtom == atom.Img && !e.skipped {
+			p.leaves = append(p.leaves, leaf{n: n, elem: idx,
+				tokStart: int32(len(p.toks)), tokEnd: int32(len(p.toks))})
+		}
+		childDepth := depth + 1
+		if p.body < 0 {
+			childDepth = 0 // html, head: outside the body levels
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c, idx, childDepth, p.elems[idx].skipped)
+		}
+		p.elems[idx].tokEnd = int32(len(p.toks))
+		p.elems[idx].end = int32(len(p.elems))
+		p.elems[idx].leafEnd = int32(len(p.leaves))
+	}
+	walk(doc, -1, 0, false)
+	return p
+}
+
+// hiddenInMarkup reports elements hidden by their own attributes.
+func hiddenInMarkup(n *html.Node) bool {
+	for _, a := range n.Attr {
+		switch a.Key {
+		case "hidden":
+			return true
+		case "aria-hidden":
+			if strings.EqualFold(strings.TrimSpace(a.Val), "true") {
+				return true
+			}
+		case "style":
+			s := strings.ToLower(strings.ReplaceAll(a.Val, " ", ""))
+			if strings.Contains(s, "display:none") || strings.Contains(s, "visibility:hidden") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// collapse trims s and collapses runs of white space (including U+00A0) to one space.
+func collapse(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\u00a0", " ")), " ")
+}
+
+// attr returns the value of attribute key of n, or "".
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+// absXPath returns the index-qualified absolute XPath of n, e.g.
+// /html[1]/body[1]/div[2]/ul[1]/li[3]. Indices count element siblings with the same tag
+// name, 1-based, as in XPath.
+func absXPath(n *html.Node) string {
+	var steps []string
+	for c := n; c != nil && c.Type == html.ElementNode; c = c.Parent {
+		k := 1
+		for s := c.PrevSibling; s != nil; s = s.PrevSibling {
+			if s.Type == html.ElementNode && s.Data == c.Data {
+				k++
+			}
+		}
+		steps = append(steps, c.Data+"["+strconv.Itoa(k)+"]")
+	}
+	var b strings.Builder
+	for i := len(steps) - 1; i >= 0; i-- {
+		b.WriteByte('/')
+		b.WriteString(steps[i])
+	}
+	return b.String()
+}
+
+// ntoks is the number of tokens of element i.
+func (p *page) ntoks(i int32) int { return int(p.elems[i].tokEnd - p.elems[i].tokStart) }
+
+// nsig is the number of signifier tokens of element i.
+func (p *page) nsig(i int32) int {
+	if p.sig == nil {
+		return 0
+	}
+	e := &p.elems[i]
+	return int(p.sig[e.tokEnd] - p.sig[e.tokStart])
+}
+
+// bodyIndex returns the body element, or the root element for documents without one.
+func (p *page) bodyIndex() int32 {
+	if p.body >= 0 {
+		return p.body
+	}
+	if len(p.elems) > 0 {
+		return 0
+	}
+	return -1
+}
+
+// isAncestor reports whether a is a proper ancestor of d.
+func (p *page) isAncestor(a, d int32) bool {
+	return a < d && d < p.elems[a].end
+}
+
+// text returns the collapsed text of element i (its text leaves joined by spaces).
+func (p *page) text(i int32) string {
+	e := &p.elems[i]
+	var parts []string
+	for l := e.leafStart; l < e.leafEnd; l++ {
+		if t := p.leaves[l].text; t != "" {
+			parts = append(parts, t)
+		}
+	}
+	return strings.Join(parts, " ")
+}

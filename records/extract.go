@@ -1,0 +1,519 @@
+package records
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Page is one page given to Extract.
+type Page struct {
+	// Name identifies the page in the output (Record.Page): the run-relative file, or the
+	// path given on the command line.
+	Name string
+	// URL is the page's address, used to make link and image URLs absolute; optional.
+	URL string
+	// HTML is the page's DOM (Chromium's outerHTML after scripts ran, or a saved file).
+	HTML []byte
+	// Terms are the query terms the page was obtained with; they are the signifiers when
+	// they are strong. Empty for pages without a query.
+	Terms []string
+	// Kind is the probe kind (probe.Probe.Kind). "nonsense" marks the page of the
+	// nonsense-word probe, from which the error pattern is learnt; other kinds are
+	// informative only.
+	Kind string
+}
+
+// KindNonsense is the probe kind of the nonsense-word probe.
+const KindNonsense = "nonsense"
+
+// Mode selects what FOREST looks for.
+type Mode string
+
+const (
+	// ModeRecords finds the repeated records of result pages (the default).
+	ModeRecords Mode = "records"
+	// ModeArticle finds the one main block of each page: the thesis's FOREST for
+	// articles, with the same measures and ranking.
+	ModeArticle Mode = "article"
+)
+
+// RegionPolicy says how many record patterns are kept per template.
+type RegionPolicy string
+
+const (
+	// RegionsBest keeps the top-ranked record pattern: the result list (the default).
+	RegionsBest RegionPolicy = "best"
+	// RegionsAll keeps every record pattern whose relevance reaches AllRegionsMin of the
+	// best one and that does not overlap a better one: every data region of a page, as
+	// list-page benchmarks such as NEXT-EVAL annotate them.
+	RegionsAll RegionPolicy = "all"
+)
+
+// Page classes.
+const (
+	ClassResult  = "result"  // at least one record
+	ClassEmpty   = "empty"   // no record, and not an error page
+	ClassError   = "error"   // carries the error pattern of the nonsense-word page
+	ClassInvalid = "invalid" // not readable as HTML
+)
+
+// Options configures Extract. Start from DefaultOptions and override fields.
+type Options struct {
+	// Mode is ModeRecords or ModeArticle.
+	Mode Mode
+	// Regions is RegionsBest or RegionsAll (record mode only).
+	Regions RegionPolicy
+	// AllRegionsMin is the fraction of the best relevance a pattern needs to be kept
+	// under RegionsAll, in (0, 1].
+	AllRegionsMin float64
+	// Signifiers selects the signifier source (SignifiersAuto by default).
+	Signifiers SignifierSource
+	// TopK is the number of tf-idf signifiers per page (10 in the thesis; keep ≥ 5,
+	// thesis Fig. 2.10).
+	TopK int
+	// MinStrongLeaves is the number of leaves a page's query terms must occur in (echoes
+	// excluded) for them to be used as signifiers under SignifiersAuto.
+	MinStrongLeaves int
+	// TypeAttributes are the attributes that take part in element types, in tolerant
+	// form (DefaultTypeAttributes).
+	TypeAttributes []string
+	// LayoutThreshold is the layout similarity at which a page joins a cluster, in
+	// (0, 1].
+	LayoutThreshold float64
+	// MaxSamples bounds the sample pages FOREST learns from per layout cluster (the
+	// thesis's quality plateaus at 8–10 pages); the learnt wrapper is then applied to
+	// every page of the cluster.
+	MaxSamples int
+	// MaxPageBytes bounds the size of one page; larger pages are reported as invalid.
+	MaxPageBytes int
+	// SkipHidden ignores elements hidden by their own markup (hidden, aria-hidden,
+	// inline display:none); off by default, since DOM snapshots hold content that is
+	// hidden only for the moment.
+	SkipHidden bool
+	// RankingSize is the number of candidates reported in the wrapper per template.
+	RankingSize int
+	// Logger receives progress and diagnostics. Nil discards them.
+	Logger *slog.Logger
+}
+
+// DefaultOptions returns the options trawl uses on result pages: record mode, the best
+// pattern, query terms as signifiers with the tf-idf fallback (k = 10).
+func DefaultOptions() Options {
+	return Options{
+		Mode:            ModeRecords,
+		Regions:         RegionsBest,
+		AllRegionsMin:   0.05,
+		Signifiers:      SignifiersAuto,
+		TopK:            10,
+		MinStrongLeaves: 2,
+		TypeAttributes:  slices.Clone(DefaultTypeAttributes),
+		LayoutThreshold: 0.75,
+		MaxSamples:      10,
+		MaxPageBytes:    64 << 20,
+		RankingSize:     40,
+	}
+}
+
+// Validate reports the first invalid field.
+func (o Options) Validate() error {
+	bad := func(f string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrBadOptions, fmt.Sprintf(f, args...))
+	}
+	switch {
+	case o.Mode != ModeRecords && o.Mode != ModeArticle:
+		return bad("Mode must be %q or %q, got %q", ModeRecords, ModeArticle, o.Mode)
+	case o.Regions != RegionsBest && o.Regions != RegionsAll:
+		return bad("Regions must be %q or %q, got %q", RegionsBest, RegionsAll, o.Regions)
+	case o.AllRegionsMin <= 0 || o.AllRegionsMin > 1:
+		return bad("AllRegionsMin must be in (0,1], got %g", o.AllRegionsMin)
+	case !slices.Contains([]SignifierSource{SignifiersAuto, SignifiersQuery, SignifiersTFIDF, SignifiersUnion}, o.Signifiers):
+		return bad("Signifiers must be auto, query, tfidf or union, got %q", o.Signifiers)
+	case o.TopK < 1:
+		return bad("TopK must be ≥ 1, got %d", o.TopK)
+	case o.MinStrongLeaves < 1:
+		return bad("MinStrongLeaves must be ≥ 1, got %d", o.MinStrongLeaves)
+	case len(o.TypeAttributes) == 0:
+		return bad("TypeAttributes must not be empty")
+	case o.LayoutThreshold <= 0 || o.LayoutThreshold > 1:
+		return bad("LayoutThreshold must be in (0,1], got %g", o.LayoutThreshold)
+	case o.MaxSamples < 1:
+		return bad("MaxSamples must be ≥ 1, got %d", o.MaxSamples)
+	case o.MaxPageBytes < 1:
+		return bad("MaxPageBytes must be ≥ 1, got %d", o.MaxPageBytes)
+	case o.RankingSize < 1:
+		return bad("RankingSize must be ≥ 1, got %d", o.RankingSize)
+	}
+	return nil
+}
+
+// Wrapper is what Extract learnt: the page classes, the error pattern, and per layout
+// template the record XPath with the FOREST ranking of the candidates. It is written as
+// wrapper.json.
+type Wrapper struct {
+	// Mode is the mode the wrapper was learnt in.
+	Mode Mode `json:"mode"`
+	// XPath is the generic XPath of the records (record mode) or of the main block
+	// (article mode) of the main template, the one with the most result pages.
+	XPath string `json:"xpath"`
+	// Templates are the layout clusters that were given a wrapper, main template first.
+	Templates []Template `json:"templates"`
+	// Pages classifies every page given, in input order.
+	Pages []PageClass `json:"pages"`
+	// ErrorPatterns are what the nonsense-word pages echo (thesis ch. 3 §3.2).
+	ErrorPatterns []ErrorPattern `json:"error_patterns,omitempty"`
+	// Options are the effective options.
+	Options OptionsRecord `json:"options"`
+	// Elapsed is the wall time of Extract.
+	Elapsed time.Duration `json:"elapsed_ns"`
+}
+
+// Template is the wrapper of one layout cluster.
+type Template struct {
+	// Cluster numbers the layout cluster; Pages names its pages; Samples those FOREST
+	// learnt from.
+	Cluster int      `json:"cluster"`
+	Pages   []string `json:"pages"`
+	Samples []string `json:"samples"`
+	// XPath selects the records (or the main block) of a page of this template; in
+	// record mode with several regions it is their union.
+	XPath string `json:"xpath"`
+	// XPathExact is true when XPath selects exactly the extracted elements on every
+	// sample page (checked with an XPath engine).
+	XPathExact bool `json:"xpath_exact"`
+	// ForestXPath is the thesis's form of the article wrapper, with dfs positions
+	// (article mode only); it addresses the dfs-enriched tree.
+	ForestXPath string `json:"forest_xpath,omitempty"`
+	// Regions are the selected patterns (one under RegionsBest and in article mode).
+	Regions []Candidate `json:"regions"`
+	// Ranking lists the best candidates, selected or not.
+	Ranking []Candidate `json:"ranking"`
+	// Reason says why the template has no wrapper, when it has none.
+	Reason string `json:"reason,omitempty"`
+}
+
+// Candidate is one ranked structural pattern.
+type Candidate struct {
+	// XPath is the pattern's generic XPath.
+	XPath string `json:"xpath"`
+	// Level is the depth of the pattern's elements (body = 1).
+	Level int `json:"level"`
+	// Pages is p, the number of sample pages the pattern occurs in.
+	Pages int `json:"pages"`
+	// Elements counts the pattern's elements over the sample pages (the records, in
+	// record mode).
+	Elements int `json:"elements"`
+	// X and Y are the signifier and other-term counts of the pattern summed over the
+	// sample pages.
+	X int `json:"x"`
+	Y int `json:"y"`
+	// I is Σ_d I(sp, d); R the relevance I × p × level (eq. 2.5).
+	I float64 `json:"i"`
+	R float64 `json:"r"`
+	// Fields is true for siblings that are the fixed fields of another pattern's records
+	// (never selected).
+	Fields bool `json:"fields,omitempty"`
+	// Navigation says why the pattern is navigation, not records (never selected):
+	// inside a header, footer, nav or similar landmark, or an anchor list.
+	Navigation string `json:"navigation,omitempty"`
+	// Groups is true for elements that are groups of records, each holding most of its
+	// text in a list of records of varying length (never selected).
+	Groups bool `json:"groups,omitempty"`
+	// Selected is true for the patterns whose elements were extracted.
+	Selected bool `json:"selected"`
+}
+
+// PageClass is the class of one page.
+type PageClass struct {
+	Page  string `json:"page"`
+	Class string `json:"class"`
+	// Cluster is the page's layout cluster (-1 for invalid pages).
+	Cluster int  `json:"cluster"`
+	Sample  bool `json:"sample,omitempty"`
+	Records int  `json:"records"`
+	// Signifiers are the signifiers used on a sample page, and SignifierSource where they
+	// came from ("query", "tfidf" or "union").
+	Signifiers      []string `json:"signifiers,omitempty"`
+	SignifierSource string   `json:"signifier_source,omitempty"`
+	// Reason explains the class of error, empty and invalid pages.
+	Reason string `json:"reason,omitempty"`
+}
+
+// ErrorPattern is where a nonsense-word page echoes the nonsense word.
+type ErrorPattern struct {
+	Page string `json:"page"`
+	Word string `json:"word"`
+	// Path is the generic path of the echoing block; Phrase its folded text with the
+	// word replaced by {q}.
+	Path   string `json:"path"`
+	Phrase string `json:"phrase"`
+	hash   uint64
+}
+
+// OptionsRecord is the serialisable part of Options.
+type OptionsRecord struct {
+	Mode            Mode            `json:"mode"`
+	Regions         RegionPolicy    `json:"regions"`
+	AllRegionsMin   float64         `json:"all_regions_min"`
+	Signifiers      SignifierSource `json:"signifiers"`
+	TopK            int             `json:"top_k"`
+	MinStrongLeaves int             `json:"min_strong_leaves"`
+	TypeAttributes  []string        `json:"type_attributes"`
+	LayoutThreshold float64         `json:"layout_threshold"`
+	MaxSamples      int             `json:"max_samples"`
+}
+
+func (o Options) record() OptionsRecord {
+	return OptionsRecord{o.Mode, o.Regions, o.AllRegionsMin, o.Signifiers, o.TopK,
+		o.MinStrongLeaves, slices.Clone(o.TypeAttributes), o.LayoutThreshold, o.MaxSamples}
+}
+
+// Extract isolates the records of the given pages (record mode) or their main blocks
+// (article mode) with FOREST. Pages are grouped by layout; pages that echo the
+// nonsense word's error pattern are error pages; each other layout cluster gets its own
+// wrapper, learnt from up to MaxSamples of its pages and applied to all of them.
+//
+// Unreadable pages are skipped and reported in the wrapper's page classes; Extract
+// fails only on invalid options, when no page is given or none is readable, or when
+// ctx is cancelled. Records come in input page order, then document order.
+func Extract(ctx context.Context, pages []Page, opts Options) (*Wrapper, []Record, error) {
+	start := time.Now()
+	if err := opts.Validate(); err != nil {
+		return nil, nil, err
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if len(pages) == 0 {
+		return nil, nil, ErrNoPages
+	}
+	w := &Wrapper{Mode: opts.Mode, Options: opts.record(), Pages: make([]PageClass, len(pages))}
+	parsed := make([]*sample, len(pages))
+	usable := 0
+	for i, pg := range pages {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		pc := &w.Pages[i]
+		pc.Page, pc.Cluster = pg.Name, -1
+		if len(pg.HTML) > opts.MaxPageBytes {
+			pc.Class, pc.Reason = ClassInvalid, fmt.Sprintf("page of %d bytes exceeds MaxPageBytes (%d)", len(pg.HTML), opts.MaxPageBytes)
+			log.Warn("page skipped", "page", pg.Name, "reason", pc.Reason)
+			continue
+		}
+		p, err := parsePage(pg.Name, pg.HTML, opts.SkipHidden)
+		if err != nil {
+			pc.Class, pc.Reason = ClassInvalid, err.Error()
+			log.Warn("page skipped", "page", pg.Name, "err", err)
+			continue
+		}
+		parsed[i] = &sample{p: p, types: typeHashes(p, opts.TypeAttributes), names: opts.TypeAttributes}
+		if opts.Mode == ModeRecords {
+			findLists(parsed[i])
+		}
+		usable++
+	}
+	if usable == 0 {
+		return w, nil, fmt.Errorf("%w: all %d pages were rejected (first: %s: %s)", ErrNoUsablePage, len(pages), w.Pages[0].Page, w.Pages[0].Reason)
+	}
+
+	// Error patterns from the nonsense-word pages, and echo leaves on every page.
+	for i, s := range parsed {
+		if s != nil && pages[i].Kind == KindNonsense {
+			w.ErrorPatterns = append(w.ErrorPatterns, learnErrorPatterns(s, pages[i])...)
+		}
+	}
+	vocab := echoVocabulary(w.ErrorPatterns)
+	for i, s := range parsed {
+		if s != nil {
+			s.echo = echoLeaves(s, pages[i].Terms, vocab)
+		}
+	}
+
+	// Layout clusters.
+	var seqs [][]block
+	var seqPage []int
+	for i, s := range parsed {
+		if s != nil {
+			seqs = append(seqs, layoutBlocks(s.p))
+			seqPage = append(seqPage, i)
+		}
+	}
+	for k, c := range clusterLayouts(seqs, opts.LayoutThreshold) {
+		w.Pages[seqPage[k]].Cluster = c
+	}
+
+	// Error pages: the nonsense pages, pages carrying their error pattern, and the pages
+	// of their layout clusters.
+	errCluster := map[int]bool{}
+	for i, s := range parsed {
+		if s != nil && pages[i].Kind == KindNonsense {
+			errCluster[w.Pages[i].Cluster] = true
+			w.Pages[i].Class, w.Pages[i].Reason = ClassError, "nonsense-word probe"
+		}
+	}
+	for i, s := range parsed {
+		if s == nil || pages[i].Kind == KindNonsense {
+			continue
+		}
+		if ep, ok := matchErrorPattern(s, pages[i].Terms, w.ErrorPatterns); ok {
+			w.Pages[i].Class = ClassError
+			w.Pages[i].Reason = fmt.Sprintf("echoes the error pattern of %s (%q)", ep.Page, ep.Phrase)
+		} else if errCluster[w.Pages[i].Cluster] {
+			w.Pages[i].Class = ClassError
+			w.Pages[i].Reason = "same layout as the nonsense-word page"
+		}
+	}
+
+	// IDF runs over every readable page that is not an error page.
+	var corpus []*sample
+	corpusIdx := map[int]int{}
+	for i, s := range parsed {
+		if s != nil && w.Pages[i].Class == "" {
+			corpusIdx[i] = len(corpus)
+			corpus = append(corpus, s)
+		}
+	}
+	var tfidfTerms [][]string
+	if opts.Signifiers != SignifiersQuery && len(corpus) > 0 {
+		ps := make([]*page, len(corpus))
+		for k, s := range corpus {
+			ps[k] = s.p
+		}
+		tfidfTerms = tfidf(ps, opts.TopK)
+	}
+
+	// One wrapper per layout cluster of candidate pages, largest cluster first.
+	clusterPages := map[int][]int{}
+	var clusterOrder []int
+	for i := range pages {
+		if parsed[i] == nil || w.Pages[i].Class != "" {
+			continue
+		}
+		c := w.Pages[i].Cluster
+		if _, ok := clusterPages[c]; !ok {
+			clusterOrder = append(clusterOrder, c)
+		}
+		clusterPages[c] = append(clusterPages[c], i)
+	}
+	slices.SortStableFunc(clusterOrder, func(a, b int) int { return len(clusterPages[b]) - len(clusterPages[a]) })
+
+	recsByPage := make([][]Record, len(pages))
+	for _, c := range clusterOrder {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		idx := clusterPages[c]
+		tpl := Template{Cluster: c}
+		for _, i := range idx {
+			tpl.Pages = append(tpl.Pages, pages[i].Name)
+		}
+		samplesIdx := pickSamples(idx, opts.MaxSamples)
+		var samples []*sample
+		for _, i := range samplesIdx {
+			s := parsed[i]
+			var tf []string
+			if tfidfTerms != nil {
+				tf = tfidfTerms[corpusIdx[i]]
+			}
+			sigs, src := chooseSignifiers(s, pages[i].Terms, tf, &opts)
+			markSignifiers(s.p, sigs, s.echo)
+			w.Pages[i].Sample = true
+			w.Pages[i].Signifiers, w.Pages[i].SignifierSource = sigs, src
+			samples = append(samples, s)
+			tpl.Samples = append(tpl.Samples, pages[i].Name)
+		}
+		sel := learn(samples, &opts, &tpl)
+		log.Info("template learnt", "cluster", c, "pages", len(idx), "samples", len(samples), "xpath", tpl.XPath)
+		for _, i := range idx {
+			s := parsed[i]
+			var base *url.URL
+			if pages[i].URL != "" {
+				base, _ = url.Parse(pages[i].URL)
+			}
+			elems := sel.match(s)
+			recs := segment(s.p, elems, nil, base)
+			recs = slices.DeleteFunc(recs, func(r Record) bool { return len(r.Leaves) == 0 })
+			recsByPage[i] = recs
+			w.Pages[i].Records = len(recs)
+			if len(recs) > 0 {
+				w.Pages[i].Class = ClassResult
+			} else {
+				w.Pages[i].Class = ClassEmpty
+				w.Pages[i].Reason = "no element matches the template's wrapper"
+				if tpl.Reason != "" {
+					w.Pages[i].Reason = tpl.Reason
+				}
+			}
+		}
+		w.Templates = append(w.Templates, tpl)
+	}
+	if len(w.Templates) > 0 {
+		w.XPath = w.Templates[0].XPath
+	}
+	var out []Record
+	for _, rs := range recsByPage {
+		out = append(out, rs...)
+	}
+	w.Elapsed = time.Since(start)
+	return w, out, nil
+}
+
+// pickSamples takes up to n pages spread evenly over idx.
+func pickSamples(idx []int, n int) []int {
+	if len(idx) <= n {
+		return idx
+	}
+	out := make([]int, 0, n)
+	for k := range n {
+		out = append(out, idx[k*len(idx)/n])
+	}
+	return out
+}
+
+// chooseSignifiers returns the signifiers of a sample page and their source.
+func chooseSignifiers(s *sample, terms, tf []string, o *Options) ([]string, string) {
+	q := queryTokens(terms)
+	strong := len(q) > 0 && leavesWith(s.p, q, s.echo) >= o.MinStrongLeaves
+	switch o.Signifiers {
+	case SignifiersQuery:
+		if len(q) == 0 {
+			return allQueryTokens(terms), "query"
+		}
+		return q, "query"
+	case SignifiersTFIDF:
+		return tf, "tfidf"
+	case SignifiersUnion:
+		if strong {
+			out := slices.Clone(q)
+			for _, t := range tf {
+				if !slices.Contains(out, t) {
+					out = append(out, t)
+				}
+			}
+			return out, "union"
+		}
+		return tf, "tfidf"
+	}
+	if strong {
+		return q, "query"
+	}
+	return tf, "tfidf"
+}
+
+// echoVocabulary collects the words of the error phrases (without the placeholder):
+// the template words a site puts around an echoed query.
+func echoVocabulary(eps []ErrorPattern) map[string]bool {
+	v := map[string]bool{}
+	for _, ep := range eps {
+		for _, t := range strings.Fields(strings.ReplaceAll(ep.Phrase, "{q}", " ")) {
+			v[t] = true
+		}
+	}
+	return v
+}

@@ -1,0 +1,401 @@
+package records
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/antchfx/htmlquery"
+	"golang.org/x/net/html"
+)
+
+// A small result-page template with what trips record isolation up: the query echoed
+// in the search box and in a "Results for" heading, highlighted query words inside
+// records, a numbered pager, a sidebar of popular searches, header and footer links,
+// and a no-result page that echoes the query.
+
+type book struct{ title, author, year string }
+
+var shelf = []book{
+	{"Great Expectations", "Charles Dickens", "1861"},
+	{"Bleak House", "Charles Dickens", "1853"},
+	{"Hard Times", "Charles Dickens", "1854"},
+	{"Oliver Twist", "Charles Dickens", "1838"},
+	{"Pride and Prejudice", "Jane Austen", "1813"},
+	{"Emma", "Jane Austen", "1815"},
+	{"Persuasion", "Jane Austen", "1817"},
+	{"Middlemarch", "George Eliot", "1871"},
+	{"Silas Marner", "George Eliot", "1861"},
+	{"Jane Eyre", "Charlotte Bronte", "1847"},
+	{"Villette", "Charlotte Bronte", "1853"},
+	{"Wuthering Heights", "Emily Bronte", "1847"},
+}
+
+func chrome(q, body string) string {
+	return `<!DOCTYPE html><html><head><title>Results for ` + q + ` — Shelfside</title>
+<script>var x = "dickens austen eliot";</script><style>.r{}</style></head><body>
+<header class="top"><a href="/">Shelfside</a><nav><a href="/new">New titles</a> <a href="/authors">Authors</a> <a href="/help">Help</a></nav></header>
+<form action="/search" role="search"><input name="q" value="` + q + `"><button>Search</button></form>
+<div class="layout"><aside class="side"><h4>Popular searches</h4><ul class="popular">
+<li><a href="/search?q=dickens">dickens</a></li><li><a href="/search?q=austen">austen</a></li><li><a href="/search?q=eliot">eliot</a></li><li><a href="/search?q=bronte">bronte</a></li></ul></aside>
+<main class="content">` + body + `</main></div>
+<footer><ul class="links"><li><a href="/about">About us</a></li><li><a href="/privacy">Privacy</a></li><li><a href="/terms">Terms</a></li></ul><p>© Shelfside</p></footer>
+</body></html>`
+}
+
+// resultPage renders the books matching q (case-insensitive substring of author or
+// title), highlighting the query in the author field.
+func resultPage(q string, highlight bool) (string, int) {
+	var b strings.Builder
+	n := 0
+	for _, bk := range shelf {
+		hay := strings.ToLower(bk.title + " " + bk.author)
+		if !strings.Contains(hay, strings.ToLower(q)) {
+			continue
+		}
+		n++
+		author := bk.author
+		if highlight {
+			if i := strings.Index(strings.ToLower(author), strings.ToLower(q)); i >= 0 {
+				author = author[:i] + "<em>" + author[i:i+len(q)] + "</em>" + author[i+len(q):]
+			}
+		}
+		fmt.Fprintf(&b, `<li class="result item-%d"><h3><a href="/book/%d">%s</a></h3><span class="by">by %s</span> <span class="year">%s</span><button>Add to basket</button></li>`+"\n", n, n, bk.title, author, bk.year)
+	}
+	if n == 0 {
+		return chrome(q, `<h1>Search</h1><p class="msg">No results for “`+q+`”. Check the spelling.</p>`), 0
+	}
+	page := `<h1 class="hits">Results for “` + q + `”</h1><p class="count">` + fmt.Sprint(n) + ` books</p><ul class="results">` + b.String() + `</ul>
+<nav class="pager"><a href="?p=1">1</a> <a href="?p=2">2</a> <a href="?p=3">3</a> <a rel="next" href="?p=2">Next ›</a></nav>`
+	return chrome(q, page), n
+}
+
+// xpathsOf returns the absolute XPaths of the nodes xp selects in page.
+func xpathsOf(t *testing.T, page, xp string) []string {
+	t.Helper()
+	doc, err := html.Parse(strings.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes, err := htmlquery.QueryAll(doc, xp)
+	if err != nil {
+		t.Fatalf("%s: %v", xp, err)
+	}
+	var out []string
+	for _, n := range nodes {
+		out = append(out, absXPath(n))
+	}
+	return out
+}
+
+func TestExtractResultPages(t *testing.T) {
+	tests := []struct {
+		name       string
+		queries    []string
+		highlight  bool
+		wantSource string
+	}{
+		{"content terms", []string{"dickens", "austen", "bronte", "eliot"}, false, "query"},
+		{"highlighted query words", []string{"dickens", "austen", "bronte", "eliot"}, true, "query"},
+		{"weak terms fall back to tf-idf", []string{"e", "the", "a"}, false, "tfidf"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var pages []Page
+			want := map[string]int{}
+			for _, q := range tc.queries {
+				h, n := resultPage(q, tc.highlight)
+				name := "p-" + q
+				pages = append(pages, Page{Name: name, URL: "http://shelf.test/search?q=" + q, HTML: []byte(h), Terms: []string{q}, Kind: "term"})
+				want[name] = n
+			}
+			h, _ := resultPage("xqzvkwpr", false)
+			pages = append(pages, Page{Name: "nonsense", HTML: []byte(h), Terms: []string{"xqzvkwpr"}, Kind: KindNonsense})
+			h, _ = resultPage("zzyzx", false)
+			pages = append(pages, Page{Name: "no-hit", HTML: []byte(h), Terms: []string{"zzyzx"}, Kind: "term"})
+
+			w, recs, err := Extract(t.Context(), pages, DefaultOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]int{}
+			for _, r := range recs {
+				got[r.Page]++
+				if !strings.Contains(r.XPath, "/ul[1]/li[") {
+					t.Errorf("%s: record %s is not a result item", r.Page, r.XPath)
+				}
+				if len(r.Leaves) < 3 || r.Leaves[0].Path != "li.result/h3/a" || !strings.HasPrefix(r.Leaves[0].Href, "http://shelf.test/book/") {
+					t.Errorf("%s: leaves %+v", r.XPath, r.Leaves)
+				}
+			}
+			for name, n := range want {
+				if got[name] != n {
+					t.Errorf("%s: %d records, want %d", name, got[name], n)
+				}
+			}
+			classes := map[string]string{}
+			for _, pc := range w.Pages {
+				classes[pc.Page] = pc.Class
+				if pc.Sample && pc.SignifierSource != tc.wantSource {
+					t.Errorf("%s: signifiers %v from %s, want %s", pc.Page, pc.Signifiers, pc.SignifierSource, tc.wantSource)
+				}
+			}
+			if classes["nonsense"] != ClassError || classes["no-hit"] != ClassError {
+				t.Errorf("classes %v: the nonsense and no-hit pages must be error pages", classes)
+			}
+			if len(w.ErrorPatterns) == 0 || !strings.Contains(w.ErrorPatterns[0].Phrase, "no results for {q}") {
+				t.Errorf("error patterns %+v", w.ErrorPatterns)
+			}
+			tpl := w.Templates[0]
+			if strings.Contains(w.XPath, "@dfs") || !tpl.XPathExact {
+				t.Errorf("generic XPath %q (exact %v) must select the records without dfs", w.XPath, tpl.XPathExact)
+			}
+			// the XPath reproduces the records on every result page
+			for _, pg := range pages {
+				if want[pg.Name] == 0 {
+					continue
+				}
+				if n := len(xpathsOf(t, string(pg.HTML), w.XPath)); n != want[pg.Name] {
+					t.Errorf("%s: the wrapper XPath selects %d elements, want %d", pg.Name, n, want[pg.Name])
+				}
+			}
+		})
+	}
+}
+
+func TestSinglePageNoQuery(t *testing.T) {
+	h, n := resultPage("e", false)
+	w, recs, err := Extract(t.Context(), []Page{{Name: "one", HTML: []byte(h)}}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != n {
+		t.Fatalf("%d records, want %d (xpath %s)", len(recs), n, w.XPath)
+	}
+}
+
+func TestEchoLeaves(t *testing.T) {
+	page := `<html><body><h1>Results for <b>Dickens</b></h1><div class="crumb">dickens</div>
+<ul><li><span class="a">Charles <em>Dickens</em></span></li><li><span class="a">Dickens</span></li></ul></body></html>`
+	p, err := parsePage("x", []byte(page), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &sample{p: p, types: typeHashes(p, DefaultTypeAttributes), names: DefaultTypeAttributes}
+	echo := echoLeaves(s, []string{"Dickens"}, map[string]bool{"results": true})
+	var echoed []string
+	for li := range p.leaves {
+		if echo[int32(li)] {
+			echoed = append(echoed, absXPath(p.elems[p.leaves[li].elem].n)+"="+p.leaves[li].text)
+		}
+	}
+	want := []string{"/html[1]/body[1]/h1[1]/b[1]=Dickens", "/html[1]/body[1]/div[1]=dickens"}
+	if strings.Join(echoed, " ") != strings.Join(want, " ") {
+		t.Errorf("echo leaves %v, want %v (record fields and highlighted words are no echo)", echoed, want)
+	}
+}
+
+func TestTFIDF(t *testing.T) {
+	mk := func(text string) *page {
+		p, err := parsePage("x", []byte("<body><p>"+text+"</p></body>"), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	pages := []*page{mk("home home dickens dickens bleak the"), mk("home austen austen emma"), mk("home eliot")}
+	got := tfidf(pages, 10)
+	if strings.Join(got[0], " ") != "dickens bleak" {
+		t.Errorf("page 1 signifiers %v, want [dickens bleak] (home is everywhere, the is a stop word)", got[0])
+	}
+	if strings.Join(got[2], " ") != "eliot" {
+		t.Errorf("page 3 signifiers %v", got[2])
+	}
+}
+
+func TestLayoutClusters(t *testing.T) {
+	var seqs [][]block
+	for _, q := range []string{"dickens", "austen", "e"} {
+		h, _ := resultPage(q, false)
+		p, _ := parsePage(q, []byte(h), false)
+		seqs = append(seqs, layoutBlocks(p))
+	}
+	h, _ := resultPage("xqzvkwpr", false)
+	p, _ := parsePage("err", []byte(h), false)
+	seqs = append(seqs, layoutBlocks(p))
+	if s := layoutSimilarity(seqs[0], seqs[0]); s != 1 {
+		t.Errorf("self-similarity %g", s)
+	}
+	ids := clusterLayouts(seqs, DefaultOptions().LayoutThreshold)
+	if ids[0] != ids[1] || ids[0] != ids[2] || ids[3] == ids[0] {
+		t.Errorf("clusters %v: the result pages belong together, the error page apart", ids)
+	}
+}
+
+func TestXPathShapes(t *testing.T) {
+	// The XPath shapes FOREST emits or users write against its output (go-libraries.md
+	// §3), evaluated with htmlquery.QueryAll, never Find.
+	page := `<html><body><div class="story wrapper-02"><p>a</p></div><ul><li class="r">1</li><li class="r">2</li></ul>
+<table><tr><td>Author</td><td>Dickens</td></tr><tr><td>Year</td><td>1861</td></tr></table></body></html>`
+	tests := []struct {
+		xp   string
+		want int
+	}{
+		{"//div[contains(@class,'story')]", 1},
+		{"//div[contains(concat(' ',normalize-space(@class),' '),' story ')]", 1},
+		{"(//li[@class='r'])[2]", 1},
+		{"//tr[td[1]='Author']/td[2]", 1},
+		{"//td[.='Year']/following-sibling::td[1]", 1},
+		{"//table/tbody/tr[td]", 2}, // the parser inserts tbody
+		{"//li[normalize-space(.)!='' or .//img]", 2},
+	}
+	for _, tc := range tests {
+		if n := len(xpathsOf(t, page, tc.xp)); n != tc.want {
+			t.Errorf("%s selects %d, want %d", tc.xp, n, tc.want)
+		}
+	}
+	if _, err := htmlquery.QueryAll(&html.Node{Type: html.DocumentNode}, "//li["); err == nil {
+		t.Error("a bad XPath must give an error, not a panic")
+	}
+}
+
+func TestSegmentLeaves(t *testing.T) {
+	page := `<html><body><table class="t"><tr><td><a href="/b/1">Bleak House</a></td><td>Dickens</td><td><img src="c.jpg" alt="cover"></td></tr>
+<tr><td><a href="/b/2">Emma</a></td><td>Austen</td><td><img src="d.jpg" alt="cover"></td></tr></table></body></html>`
+	p, err := parsePage("x", []byte(page), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []int32
+	for i := range p.elems {
+		if p.elems[i].tag == "tr" {
+			rows = append(rows, int32(i))
+		}
+	}
+	base, _ := urlParse("http://lib.test/search?q=x")
+	recs := segment(p, rows, nil, base)
+	if len(recs) != 2 || recs[1].XPath != "/html[1]/body[1]/table[1]/tbody[1]/tr[2]" {
+		t.Fatalf("records %+v", recs)
+	}
+	got := recs[0].Leaves
+	want := []Leaf{
+		{Path: "tr/td[1]/a", Text: "Bleak House", Href: "http://lib.test/b/1"},
+		{Path: "tr/td[2]", Text: "Dickens"},
+		{Path: "tr/td[3]/img", Src: "http://lib.test/c.jpg", Alt: "cover"},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("leaves\n got %+v\nwant %+v", got, want)
+	}
+}
+
+func TestArticleMode(t *testing.T) {
+	// The thesis's setting: pages of one blog template, one article each; tf-idf
+	// signifiers; the main block is the top pattern.
+	texts := []string{
+		"The comet returned after seventy years and astronomers tracked the comet across the northern sky with telescopes",
+		"Bakers in the old town revived sourdough recipes using rye flour and slow fermentation in stone ovens",
+		"The river flooded the valley after storms and farmers moved cattle to the hills while engineers repaired levees",
+	}
+	var pages []Page
+	for i, tx := range texts {
+		h := `<html><body><div id="top"><a href="/">Blog</a> <a href="/archive">Archive</a></div>
+<div id="container"><div class="post wrapper-0` + fmt.Sprint(i) + `"><h2>Post ` + fmt.Sprint(i) + `</h2><p>` + tx + `</p><p>` + tx + `</p></div>
+<div class="comments"><p>Nice post</p><p>Thanks for sharing</p></div></div>
+<div id="foot">Copyright blog, all rights reserved, powered by a content management system</div></body></html>`
+		pages = append(pages, Page{Name: fmt.Sprint(i), HTML: []byte(h)})
+	}
+	o := DefaultOptions()
+	o.Mode = ModeArticle
+	w, recs, err := Extract(t.Context(), pages, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 3 {
+		t.Fatalf("%d blocks, want one per page; wrapper %+v", len(recs), w.Templates)
+	}
+	for _, r := range recs {
+		if !strings.HasSuffix(r.XPath, "/div[2]/div[1]") {
+			t.Errorf("%s: main block %s, want the post", r.Page, r.XPath)
+		}
+	}
+	if !strings.HasPrefix(w.Templates[0].ForestXPath, "//div[contains(@class,'post')") {
+		t.Errorf("thesis wrapper %q", w.Templates[0].ForestXPath)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	good, _ := resultPage("dickens", false)
+	many := make([]Page, 2000)
+	for i := range many {
+		many[i] = Page{Name: fmt.Sprint(i), HTML: []byte(`<ul><li>a ` + fmt.Sprint(i) + `</li><li>b</li></ul>`)}
+	}
+	cancelled, cancel := context.WithCancel(t.Context())
+	cancel()
+	tests := []struct {
+		name    string
+		ctx     context.Context
+		pages   []Page
+		opts    func(*Options)
+		wantErr error
+		check   func(t *testing.T, w *Wrapper, recs []Record)
+	}{
+		{name: "no pages", pages: nil, wantErr: ErrNoPages},
+		{name: "bad options", pages: []Page{{Name: "a", HTML: []byte(good)}}, opts: func(o *Options) { o.TopK = 0 }, wantErr: ErrBadOptions},
+		{name: "cancelled", ctx: cancelled, pages: []Page{{Name: "a", HTML: []byte(good)}}, wantErr: context.Canceled},
+		{name: "binary input", pages: []Page{{Name: "bin", HTML: []byte("\x00\x01\x00\x02\x00\x00\x00\x03")}}, wantErr: ErrNoUsablePage},
+		{name: "oversized page", pages: []Page{{Name: "big", HTML: []byte(good)}}, opts: func(o *Options) { o.MaxPageBytes = 100 }, wantErr: ErrNoUsablePage},
+		{name: "empty page", pages: []Page{{Name: "empty", HTML: nil}}, check: func(t *testing.T, w *Wrapper, recs []Record) {
+			if len(recs) != 0 || w.Pages[0].Class != ClassEmpty || w.Pages[0].Reason == "" {
+				t.Errorf("empty page: %d records, class %+v", len(recs), w.Pages[0])
+			}
+		}},
+		{name: "broken markup", pages: []Page{{Name: "broken", HTML: []byte(`<ul><li><b>one<li>two</i><li>three<table><tr><td>x</ul>`)}}, check: func(t *testing.T, w *Wrapper, recs []Record) {
+			if w.Pages[0].Class == ClassInvalid {
+				t.Errorf("broken markup is still HTML: %+v", w.Pages[0])
+			}
+		}},
+		{name: "no signifier", pages: []Page{{Name: "a", HTML: []byte("<p>the a of</p>")}, {Name: "b", HTML: []byte("<p>the a of</p>")}}, check: func(t *testing.T, w *Wrapper, recs []Record) {
+			if len(recs) != 0 || !strings.Contains(w.Templates[0].Reason, "no signifier") {
+				t.Errorf("pages without signifier: %d records, reason %q", len(recs), w.Templates[0].Reason)
+			}
+		}},
+		{name: "one unreadable page among good ones", pages: []Page{{Name: "bin", HTML: []byte("\x00\x00\x00\x00")}, {Name: "good", HTML: []byte(good), Terms: []string{"dickens"}}}, check: func(t *testing.T, w *Wrapper, recs []Record) {
+			if w.Pages[0].Class != ClassInvalid || len(recs) != 4 {
+				t.Errorf("classes %+v, %d records", w.Pages, len(recs))
+			}
+		}},
+		{name: "thousands of pages", pages: many, check: func(t *testing.T, w *Wrapper, recs []Record) {
+			if len(w.Pages) != len(many) || len(recs) == 0 {
+				t.Errorf("%d page classes, %d records", len(w.Pages), len(recs))
+			}
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o := DefaultOptions()
+			if tc.opts != nil {
+				tc.opts(&o)
+			}
+			ctx := tc.ctx
+			if ctx == nil {
+				ctx = t.Context()
+			}
+			w, recs, err := Extract(ctx, tc.pages, o)
+			if tc.wantErr != nil {
+				if !errors.Is(err, tc.wantErr) {
+					t.Fatalf("err %v, want %v", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.check(t, w, recs)
+		})
+	}
+}
+
+func urlParse(s string) (*url.URL, error) { return url.Parse(s) }

@@ -1,0 +1,649 @@
+package records
+
+import (
+	"cmp"
+	"hash/fnv"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// FOREST (thesis ch. 2 §6, Algorithms 3 and 4) over a set of sample pages that share a
+// template, in two modes that share the measures and the ranking:
+//
+//   - article mode is the thesis verbatim: the elements on significant terminal paths are
+//     typed by Def. 2 (tolerant attributes, or the dfs number when they have none), a
+//     structural pattern is (element type, level), I(sp, d) sums J×U over the elements of
+//     the pattern in page d, and R = Σ_d I(sp, d) × p × level ranks the patterns;
+//   - record mode keeps J, U, p and level but changes what a pattern is, because a result
+//     page holds a list: a pattern is a set of similar sibling elements (the records),
+//     typed without dfs by their tag, their common tolerant attributes and the type path
+//     of their parent, so that the records of one page and of all pages fall into one
+//     pattern. I(sp, d) is J×U of the pattern's records of page d taken together (the
+//     list is the informative block; its records are the unit of output). See
+//     docs/decisions/2026-11-22-forest-record-patterns.md.
+
+// list is a run of similar siblings on one page: a candidate record list.
+type list struct {
+	page    int
+	parent  int32
+	members []int32
+	nav     string // why the list is navigation, not records ("" if it is not)
+}
+
+// pattern is a structural pattern with its occurrences on the sample pages.
+type pattern struct {
+	id         int
+	key        uint64
+	parentHash uint64
+	tag        string
+	attrs      [][2]string
+	level      int
+	// dfsType is the thesis element type with rule (ii) (article mode only).
+	dfsType string
+	lists   []list
+	byPage  map[int][]int32 // page → elements of the pattern
+	// ranking
+	perPage map[int]counts
+	info    float64 // Σ_d I(sp, d)
+	rel     float64 // R
+	fields  bool    // a fixed tuple of fields inside the records of another pattern
+	fieldOf int     // the pattern whose fields these are
+	nav     string  // why the pattern is navigation, not records
+	groups  bool    // its elements are groups of records (markGroups)
+	child   string  // a child tag every element of the pattern has ("" if none)
+}
+
+// counts are the signifier and other-term counts of a pattern on one page.
+type counts struct{ x, y, bigX, bigY int }
+
+// sample is a parsed sample page with its per-element type hashes.
+type sample struct {
+	p     *page
+	types []uint64
+	echo  map[int32]bool
+	names []string // the type attributes the types were computed with
+	lists []list   // candidate record lists (record mode)
+}
+
+// similarity thresholds of sibling grouping: siblings with the same tolerant attributes
+// need shapeSame, siblings that differ in them need shapeDiff.
+const (
+	shapeSame = 0.35
+	shapeDiff = 0.6
+)
+
+// siblingGroups splits the content children of element parent into groups of similar
+// siblings: same tag, and a shape (tag paths below them) similar to the group's first
+// member.
+func siblingGroups(s *sample, parent int32, names []string, shapes map[int32][]shapeItem) [][]int32 {
+	p := s.p
+	type cluster struct {
+		rep     int32
+		repAtts string
+		members []int32
+	}
+	var clusters []*cluster
+	for _, k := range p.elems[parent].kids {
+		e := &p.elems[k]
+		if e.skipped || e.leafEnd == e.leafStart {
+			continue
+		}
+		sh, ok := shapes[k]
+		if !ok {
+			sh = shape(p, k)
+			shapes[k] = sh
+		}
+		atts := attrPredicate(typeAttrs(e.n, names))
+		var best *cluster
+		bestSim := -1.0
+		for _, c := range clusters {
+			if p.elems[c.rep].tag != e.tag {
+				continue
+			}
+			sim := similarity(shapes[c.rep], sh)
+			need := shapeDiff
+			if atts == c.repAtts && atts != "" {
+				need = shapeSame
+			}
+			if sim >= need && sim > bestSim {
+				best, bestSim = c, sim
+			}
+		}
+		if best == nil {
+			clusters = append(clusters, &cluster{rep: k, repAtts: atts, members: []int32{k}})
+			continue
+		}
+		best.members = append(best.members, k)
+	}
+	var out [][]int32
+	for _, c := range clusters {
+		if len(c.members) >= 2 {
+			out = append(out, c.members)
+		}
+	}
+	return out
+}
+
+// commonAttrs returns the tolerant attributes shared by all members.
+func commonAttrs(p *page, members []int32, names []string) [][2]string {
+	common := typeAttrs(p.elems[members[0]].n, names)
+	for _, m := range members[1:] {
+		atts := typeAttrs(p.elems[m].n, names)
+		common = slices.DeleteFunc(common, func(a [2]string) bool { return !slices.Contains(atts, a) })
+		if len(common) == 0 {
+			break
+		}
+	}
+	return common
+}
+
+func patternKey(parentHash uint64, tag string, atts [][2]string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(strconv.FormatUint(parentHash, 16)))
+	h.Write([]byte{0})
+	h.Write([]byte(tag + attrPredicate(atts)))
+	return h.Sum64()
+}
+
+// findLists finds the candidate record lists of a page: every group of two or more
+// similar content siblings below body. It also flags the lists that are navigation
+// rather than records (see navigation), and marks their tokens as noise for signifier
+// acquisition.
+func findLists(s *sample) {
+	p := s.p
+	s.lists = nil
+	body := p.bodyIndex()
+	if body < 0 {
+		return
+	}
+	shapes := map[int32][]shapeItem{}
+	for i := body; i < int32(len(p.elems)); i++ {
+		e := &p.elems[i]
+		if e.skipped || len(e.kids) < 2 || (i != body && !p.isAncestor(body, i)) {
+			continue
+		}
+		for _, g := range siblingGroups(s, i, s.names, shapes) {
+			l := list{parent: i, members: g}
+			l.nav = navigation(p, &l)
+			s.lists = append(s.lists, l)
+		}
+	}
+	// Lists whose items hold mostly navigation lists are navigation too (a footer's
+	// columns of links, a mega-menu's panels).
+	for k := range s.lists {
+		l := &s.lists[k]
+		if l.nav != "" {
+			continue
+		}
+		total, covered := 0, 0
+		for _, m := range l.members {
+			total += p.ntoks(m)
+			for _, o := range s.lists {
+				if !navigational(o.nav) || !(o.parent == m || p.isAncestor(m, o.parent)) {
+					continue
+				}
+				for _, om := range o.members {
+					covered += p.ntoks(om)
+				}
+			}
+		}
+		if total > 0 && float64(covered) >= groupCoverage*float64(total) {
+			l.nav = "holds navigation lists"
+		}
+	}
+	p.noise = make([]bool, len(p.toks))
+	for _, l := range s.lists {
+		if !navigational(l.nav) {
+			continue
+		}
+		for _, m := range l.members {
+			for t := p.elems[m].tokStart; t < p.elems[m].tokEnd; t++ {
+				p.noise[t] = true
+			}
+		}
+	}
+}
+
+// navigational reports whether a list flagged with reason nav is navigation (links,
+// filters, page chrome), as opposed to prose: navigation text is left out of tf-idf and
+// a list of items made mostly of navigation is navigation too.
+func navigational(nav string) bool { return nav != "" && nav != "prose" }
+
+// landmarkTags and landmarkRoles mark page regions that hold navigation, page headers
+// and footers, side content and dialogs: lists there are not records.
+var (
+	landmarkTags  = map[string]bool{"nav": true, "header": true, "footer": true, "dialog": true, "menu": true}
+	landmarkRoles = map[string]bool{"navigation": true, "menu": true, "menubar": true, "banner": true,
+		"contentinfo": true, "dialog": true, "alertdialog": true, "tablist": true}
+)
+
+// navigation says why list l is navigation rather than records, or "": a list inside a
+// landmark region (header, footer, nav, a dialog, or an element with such an ARIA
+// role; side regions, aside and role=complementary, are left alone: sites put result
+// lists there), or an anchor list, whose items are single links (the thesis filters
+// "lists of anchors" in pre-processing, ch. 2 §6.3).
+func navigation(p *page, l *list) string {
+	for a := l.parent; a >= 0; a = p.elems[a].parent {
+		n := p.elems[a].n
+		if landmarkTags[n.Data] {
+			return "inside <" + n.Data + ">"
+		}
+		if r := strings.ToLower(strings.TrimSpace(attr(n, "role"))); landmarkRoles[r] {
+			return "inside role=" + r
+		}
+	}
+	if proseTags[p.elems[l.members[0]].tag] {
+		return "prose"
+	}
+	controls := 0
+	for _, m := range l.members {
+		if hasChoiceControl(p, m) && textLeaves(p, m) <= 2 {
+			controls++
+		}
+	}
+	if controls*5 >= len(l.members)*4 {
+		return "form options"
+	}
+	leaves, linked, toks, linkToks := 0, 0, 0, 0
+	for _, m := range l.members {
+		e := &p.elems[m]
+		for li := e.leafStart; li < e.leafEnd; li++ {
+			lf := &p.leaves[li]
+			if lf.text == "" {
+				continue
+			}
+			n := int(lf.tokEnd - lf.tokStart)
+			leaves++
+			toks += n
+			if inLink(p, lf.elem, m) {
+				linked++
+				linkToks += n
+			}
+		}
+	}
+	if leaves > 0 && float64(leaves) < 1.5*float64(len(l.members)) && linkToks*10 >= toks*9 {
+		return "anchor list"
+	}
+	return ""
+}
+
+// textLeaves counts the text leaves of element m.
+func textLeaves(p *page, m int32) int {
+	n := 0
+	for li := p.elems[m].leafStart; li < p.elems[m].leafEnd; li++ {
+		if p.leaves[li].text != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// proseTags are text-flow elements: a run of paragraphs or headings is prose, not a
+// list of records.
+var proseTags = map[string]bool{"p": true, "h1": true, "h2": true, "h3": true, "h4": true,
+	"h5": true, "h6": true, "br": true, "hr": true}
+
+// hasChoiceControl reports whether element m holds a checkbox or radio button: the
+// items of a filter (facet) list.
+func hasChoiceControl(p *page, m int32) bool {
+	for i := m; i < p.elems[m].end; i++ {
+		n := p.elems[i].n
+		if n.Data == "input" {
+			switch strings.ToLower(attr(n, "type")) {
+			case "checkbox", "radio":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// inLink reports whether element e, up to and including record root r, is a link.
+func inLink(p *page, e, r int32) bool {
+	for c := e; c >= 0; c = p.elems[c].parent {
+		if p.elems[c].tag == "a" {
+			return true
+		}
+		if c == r {
+			break
+		}
+	}
+	return false
+}
+
+// recordPatterns folds the candidate lists of the sample pages into patterns.
+func recordPatterns(samples []*sample, o *Options) []*pattern {
+	byKey := map[uint64]*pattern{}
+	var order []*pattern
+	for si, s := range samples {
+		p := s.p
+		for _, l := range s.lists {
+			l.page = si
+			atts := commonAttrs(p, l.members, o.TypeAttributes)
+			tag := p.elems[l.members[0]].tag
+			key := patternKey(s.types[l.parent], tag, atts)
+			pt := byKey[key]
+			if pt == nil {
+				pt = &pattern{id: len(order), key: key, parentHash: s.types[l.parent], tag: tag,
+					attrs: atts, level: p.elems[l.members[0]].depth, byPage: map[int][]int32{}}
+				byKey[key] = pt
+				order = append(order, pt)
+			}
+			pt.lists = append(pt.lists, l)
+			pt.byPage[si] = append(pt.byPage[si], l.members...)
+		}
+	}
+	for _, pt := range order {
+		pt.child = commonChild(samples, pt)
+	}
+	for _, pt := range order {
+		navs := 0
+		for _, l := range pt.lists {
+			if l.nav != "" {
+				navs++
+				pt.nav = l.nav
+			}
+		}
+		if navs*2 <= len(pt.lists) {
+			pt.nav = ""
+		}
+	}
+	markFields(samples, order)
+	markGroups(samples, order)
+	return order
+}
+
+// commonChild returns the tag of a child element that every element of pt has (the
+// first such child of the first element): td for the rows of a table whose header row
+// holds th cells. Matching requires it, so that a header row, a caption row or a
+// spacer sharing the records' tag is not taken for a record.
+func commonChild(samples []*sample, pt *pattern) string {
+	var common map[string]bool
+	for si, elems := range pt.byPage {
+		p := samples[si].p
+		for _, m := range elems {
+			tags := map[string]bool{}
+			for _, k := range p.elems[m].kids {
+				if !p.elems[k].skipped {
+					tags[p.elems[k].tag] = true
+				}
+			}
+			if common == nil {
+				common = tags
+				continue
+			}
+			for t := range common {
+				if !tags[t] {
+					delete(common, t)
+				}
+			}
+		}
+	}
+	si, e := example(pt)
+	p := samples[si].p
+	for _, k := range p.elems[e].kids {
+		if t := p.elems[k].tag; common[t] && !p.elems[k].skipped {
+			return t
+		}
+	}
+	return ""
+}
+
+// groupCoverage is the share of its text a member must hold in inner record lists to
+// be a group of records rather than a record.
+const groupCoverage = 0.6
+
+// markGroups flags the patterns whose elements are groups of records rather than
+// records: elements that hold, on average, most of their text in inner candidate lists
+// (not fields, not navigation) whose sizes vary from one element to the next — the
+// sections of a page each listing records, the <tbody> blocks of a table. Records of
+// one list share a structure but not a count of sub-items; a fixed count is a tuple of
+// fields (markFields).
+func markGroups(samples []*sample, pats []*pattern) {
+	type ref struct {
+		page int
+		elem int32
+	}
+	// inner lists per page: parent and token count, for lists of selectable patterns
+	type inner struct {
+		parent int32
+		toks   int
+		size   int
+	}
+	byPage := map[int][]inner{}
+	for _, pt := range pats {
+		if pt.fields || pt.nav != "" {
+			continue
+		}
+		for _, l := range pt.lists {
+			p := samples[l.page].p
+			n := 0
+			for _, m := range l.members {
+				n += p.ntoks(m)
+			}
+			byPage[l.page] = append(byPage[l.page], inner{l.parent, n, len(l.members)})
+		}
+	}
+	for _, pt := range pats {
+		if pt.fields || pt.nav != "" {
+			continue
+		}
+		var cover float64
+		members := 0
+		sizes := map[int]bool{}
+		for si, elems := range pt.byPage {
+			p := samples[si].p
+			for _, m := range elems {
+				members++
+				total := p.ntoks(m)
+				if total == 0 {
+					continue
+				}
+				// the outermost inner lists of m
+				var in []inner
+				for _, l := range byPage[si] {
+					if l.parent == m || p.isAncestor(m, l.parent) {
+						in = append(in, l)
+					}
+				}
+				covered := 0
+				for _, l := range in {
+					outer := false
+					for _, o := range in {
+						if o.parent != l.parent && p.isAncestor(o.parent, l.parent) {
+							outer = true
+							break
+						}
+					}
+					if !outer {
+						covered += l.toks
+						sizes[l.size] = true
+					}
+				}
+				cover += min(1, float64(covered)/float64(total))
+			}
+		}
+		if members > 0 && cover/float64(members) >= groupCoverage && len(sizes) > 1 {
+			pt.groups = true
+		}
+	}
+}
+
+// markFields flags the patterns whose lists are fixed tuples inside the records of
+// another pattern (the cells of table rows, the fields of a card): one list per record
+// of the other pattern, of (nearly) constant size, over at least three records. Such
+// siblings are the attributes of a record, not records.
+func markFields(samples []*sample, pats []*pattern) {
+	type ref struct {
+		page int
+		elem int32
+	}
+	owner := map[ref]int{} // list member → pattern id
+	for _, pt := range pats {
+		for _, l := range pt.lists {
+			for _, m := range l.members {
+				owner[ref{l.page, m}] = pt.id
+			}
+		}
+	}
+	for _, pt := range pats {
+		if len(pt.lists) < 3 {
+			continue
+		}
+		byOwner := map[int]int{}
+		perRecord := map[ref]int{}
+		sizes := map[int]int{}
+		for _, l := range pt.lists {
+			p := samples[l.page].p
+			for a := l.parent; a >= 0; a = p.elems[a].parent {
+				if id, ok := owner[ref{l.page, a}]; ok && id != pt.id {
+					byOwner[id]++
+					perRecord[ref{l.page, a}]++
+					break
+				}
+			}
+			sizes[len(l.members)]++
+		}
+		best, bestN := -1, 0
+		for id, n := range byOwner {
+			if n > bestN || n == bestN && id < best {
+				best, bestN = id, n
+			}
+		}
+		if best < 0 || bestN*5 < len(pt.lists)*4 {
+			continue
+		}
+		one := 0
+		for _, n := range perRecord {
+			if n == 1 {
+				one++
+			}
+		}
+		mode := 0
+		for _, n := range sizes {
+			mode = max(mode, n)
+		}
+		if one*5 >= len(perRecord)*4 && mode*5 >= len(pt.lists)*4 {
+			pt.fields, pt.fieldOf = true, best
+		}
+	}
+}
+
+// rank computes I and R for every pattern (eq. 2.4 and 2.5) and sorts them by R,
+// best first. In record mode I(sp, d) is J×U of the pattern's elements of page d taken
+// together; in article mode it is the sum of J×U over those elements, as in the thesis.
+func rank(samples []*sample, pats []*pattern, o *Options) {
+	for _, pt := range pats {
+		pt.perPage = map[int]counts{}
+		pt.info = 0
+		for si, elems := range pt.byPage {
+			p := samples[si].p
+			body := p.bodyIndex()
+			bigX := p.nsig(body)
+			bigY := p.ntoks(body) - bigX
+			if bigX == 0 {
+				continue
+			}
+			var c counts
+			c.bigX, c.bigY = bigX, bigY
+			var sumI float64
+			for _, e := range elems {
+				x := p.nsig(e)
+				y := p.ntoks(e) - x
+				c.x += x
+				c.y += y
+				sumI += Informativeness(float64(x), float64(y), float64(bigX), float64(bigY))
+			}
+			pt.perPage[si] = c
+			if o.Mode == ModeArticle {
+				pt.info += sumI
+			} else {
+				pt.info += Informativeness(float64(c.x), float64(c.y), float64(bigX), float64(bigY))
+			}
+		}
+		pages := len(pt.byPage)
+		pt.rel = pt.info * float64(pages) * float64(pt.level)
+	}
+	slices.SortStableFunc(pats, func(a, b *pattern) int {
+		if c := cmp.Compare(b.rel, a.rel); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.id, b.id)
+	})
+}
+
+// articlePatterns builds the thesis's structural patterns: every element on a
+// significant terminal path, typed by Def. 2, at its level.
+func articlePatterns(samples []*sample, o *Options) []*pattern {
+	byKey := map[string]*pattern{}
+	var order []*pattern
+	for si, s := range samples {
+		p := s.p
+		body := p.bodyIndex()
+		if body < 0 || p.sig == nil {
+			continue
+		}
+		onPath := make([]bool, len(p.elems))
+		for li := range p.leaves {
+			l := &p.leaves[li]
+			if s.echo[int32(li)] || p.sig[l.tokEnd] == p.sig[l.tokStart] {
+				continue
+			}
+			for a := l.elem; a >= 0 && !onPath[a]; a = p.elems[a].parent {
+				onPath[a] = true
+				if a == body {
+					break
+				}
+			}
+		}
+		for i := body; i < int32(len(p.elems)); i++ {
+			if !onPath[i] || p.elems[i].skipped {
+				continue
+			}
+			e := &p.elems[i]
+			typ := elementType(e.n, e.dfs, o.TypeAttributes)
+			k := strconv.Itoa(e.depth) + "|" + typ
+			pt := byKey[k]
+			if pt == nil {
+				pt = &pattern{id: len(order), tag: e.tag, attrs: typeAttrs(e.n, o.TypeAttributes),
+					level: e.depth, dfsType: typ, byPage: map[int][]int32{}}
+				byKey[k] = pt
+				order = append(order, pt)
+			}
+			pt.byPage[si] = append(pt.byPage[si], i)
+		}
+	}
+	return order
+}
+
+// forestXPath is the thesis's generic wrapper for an article pattern: the element clue
+// completed with its dfs positions across the pages, e.g.
+// //div[@class='story' and (@dfs='78' or @dfs='82')]. It addresses the dfs-enriched
+// tree of the thesis, not the raw page.
+func forestXPath(samples []*sample, pt *pattern) string {
+	var dfs []int
+	for si, elems := range pt.byPage {
+		for _, e := range elems {
+			dfs = append(dfs, samples[si].p.elems[e].dfs)
+		}
+	}
+	slices.Sort(dfs)
+	dfs = slices.Compact(dfs)
+	var ors []string
+	for _, d := range dfs {
+		ors = append(ors, "@dfs='"+strconv.Itoa(d)+"'")
+	}
+	cond := strings.Join(ors, " or ")
+	if len(pt.attrs) == 0 {
+		return "//" + pt.tag + "[" + cond + "]"
+	}
+	var ands []string
+	for _, a := range pt.attrs {
+		ands = append(ands, "contains(@"+a[0]+",'"+a[1]+"')")
+	}
+	if len(ors) > 1 {
+		cond = "(" + cond + ")"
+	}
+	return "//" + pt.tag + "[" + strings.Join(ands, " and ") + " and " + cond + "]"
+}

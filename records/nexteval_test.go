@@ -1,0 +1,137 @@
+package records
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/trawl-dev/trawl/internal/testutil"
+)
+
+// nextEvalPage is one NEXT-EVAL list page with its ground truth.
+type nextEvalPage struct {
+	n     int
+	html  []byte
+	truth [][]string // absolute XPaths from /html
+}
+
+func loadNextEval(t testing.TB) []nextEvalPage {
+	t.Helper()
+	dir := testutil.SharedData(t, "next-eval-sample")
+	files, err := filepath.Glob(filepath.Join(dir, "groundTruth", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no ground truth in %s: %v", dir, err)
+	}
+	var out []nextEvalPage
+	for _, f := range files {
+		n, err := strconv.Atoi(strings.TrimSuffix(filepath.Base(f), ".json"))
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		gt, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var truth [][]string
+		if err := json.Unmarshal(gt, &truth); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		for _, r := range truth {
+			for k := range r {
+				r[k] = "/html[1]" + r[k]
+			}
+		}
+		raw, err := readGzip(filepath.Join(dir, "html", strconv.Itoa(n)+".html.gz"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, nextEvalPage{n: n, html: raw, truth: truth})
+	}
+	slices.SortFunc(out, func(a, b nextEvalPage) int { return a.n - b.n })
+	return out
+}
+
+func readGzip(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return io.ReadAll(zr)
+}
+
+// nextEvalOptions are the options of the NEXT-EVAL run: every data region (the
+// benchmark annotates all record lists of a page), signifiers from tf-idf over the
+// pages (the benchmark has no query terms).
+func nextEvalOptions() Options {
+	o := DefaultOptions()
+	o.Regions = RegionsAll
+	return o
+}
+
+// TestNextEvalAcceptance runs record mode on the 41 NEXT-EVAL sample pages in one call
+// (no query terms: the tf-idf fallback) and prints per-page and mean P/R/F1 with the
+// benchmark's own measure. Run with -v to see the table:
+//
+//	go test ./records -run TestNextEvalAcceptance -v
+func TestNextEvalAcceptance(t *testing.T) {
+	pages := loadNextEval(t)
+	in := make([]Page, len(pages))
+	for i, p := range pages {
+		in[i] = Page{Name: strconv.Itoa(p.n), HTML: p.html}
+	}
+	w, recs, err := Extract(t.Context(), in, nextEvalOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	byPage := map[string][][]string{}
+	for _, r := range recs {
+		byPage[r.Page] = append(byPage[r.Page], append([]string{r.XPath}, r.Extra...))
+	}
+	var sum prf
+	var tbl strings.Builder
+	fmt.Fprintf(&tbl, "%5s %6s %6s  %-28s %-28s\n", "page", "true", "found", "NEXT-EVAL overlap", "exact XPath")
+	for _, p := range pages {
+		doc, err := html.Parse(bytes.NewReader(p.html))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pred := byPage[strconv.Itoa(p.n)]
+		ps, err := resolveRecords(doc, pred)
+		if err != nil {
+			t.Fatalf("page %d: predicted %v", p.n, err)
+		}
+		ts, err := resolveRecords(doc, p.truth)
+		if err != nil {
+			t.Fatalf("page %d: truth %v", p.n, err)
+		}
+		m := overlapScore(ps, ts)
+		e := exactScore(pred, p.truth)
+		sum.P += m.P
+		sum.R += m.R
+		sum.F += m.F
+		fmt.Fprintf(&tbl, "%5d %6d %6d  %-28s %-28s\n", p.n, len(p.truth), len(pred), m, e)
+	}
+	n := float64(len(pages))
+	mean := prf{sum.P / n, sum.R / n, sum.F / n}
+	fmt.Fprintf(&tbl, "mean over %d pages: %s (elapsed %v)\n", len(pages), mean, w.Elapsed)
+	t.Log("\n" + tbl.String())
+	if os.Getenv("TRAWL_EVAL_WRAPPER") != "" {
+		b, _ := json.MarshalIndent(w, "", " ")
+		os.WriteFile(os.Getenv("TRAWL_EVAL_WRAPPER"), b, 0o644)
+	}
+}

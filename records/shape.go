@@ -1,0 +1,104 @@
+package records
+
+import (
+	"hash/fnv"
+	"slices"
+)
+
+// Structural helpers: type-path hashes (the generic, index-free location of an element)
+// and shapes (the set of tag paths below an element, to compare siblings).
+
+// typeHashes computes, for every element of p, a hash of its type path: the record
+// types (tag and tolerant attributes, no dfs, no positions) from the root down to it.
+// Two elements with the same hash sit at the same generic location of the template.
+func typeHashes(p *page, names []string) []uint64 {
+	hs := make([]uint64, len(p.elems))
+	for i := range p.elems {
+		e := &p.elems[i]
+		h := fnv.New64a()
+		var parent uint64
+		if e.parent >= 0 {
+			parent = hs[e.parent]
+		}
+		var b [8]byte
+		for k := range 8 {
+			b[k] = byte(parent >> (8 * k))
+		}
+		h.Write(b[:])
+		h.Write([]byte(recordType(e.n, names)))
+		hs[i] = h.Sum64()
+	}
+	return hs
+}
+
+// shapeDepth bounds the tag paths of a shape.
+const shapeDepth = 5
+
+// shapeItem is one tag path of a shape with its number of occurrences.
+type shapeItem struct {
+	h uint64
+	n int32
+}
+
+// shape returns the multiset of the tag paths (tags only) of the non-skipped
+// descendants of element i, up to shapeDepth levels below it, sorted by hash.
+func shape(p *page, i int32) []shapeItem {
+	var hs []uint64
+	var walk func(j int32, h uint64, d int)
+	walk = func(j int32, h uint64, d int) {
+		for _, k := range p.elems[j].kids {
+			if p.elems[k].skipped {
+				continue
+			}
+			hk := h*1099511628211 ^ strHash(p.elems[k].tag)
+			hs = append(hs, hk)
+			if d+1 < shapeDepth {
+				walk(k, hk, d+1)
+			}
+		}
+	}
+	walk(i, 14695981039346656037, 0)
+	slices.Sort(hs)
+	var out []shapeItem
+	for _, h := range hs {
+		if n := len(out); n > 0 && out[n-1].h == h {
+			out[n-1].n++
+			continue
+		}
+		out = append(out, shapeItem{h, 1})
+	}
+	return out
+}
+
+func strHash(s string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return h.Sum64()
+}
+
+// similarity is the weighted Jaccard coefficient of two shapes, Σ min / Σ max over
+// the tag paths: 1 for identical structures, low for elements of different size or
+// make-up. Two empty shapes (text-only elements) are identical.
+func similarity(a, b []shapeItem) float64 {
+	if len(a) == 0 && len(b) == 0 {
+		return 1
+	}
+	i, j := 0, 0
+	var lo, hi int
+	for i < len(a) || j < len(b) {
+		switch {
+		case j >= len(b) || (i < len(a) && a[i].h < b[j].h):
+			hi += int(a[i].n)
+			i++
+		case i >= len(a) || b[j].h < a[i].h:
+			hi += int(b[j].n)
+			j++
+		default:
+			lo += int(min(a[i].n, b[j].n))
+			hi += int(max(a[i].n, b[j].n))
+			i++
+			j++
+		}
+	}
+	return float64(lo) / float64(hi)
+}

@@ -1,0 +1,149 @@
+package records
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"golang.org/x/net/html"
+)
+
+// tolerantForm reduces an attribute value to its tolerant form (thesis ch. 2 §6.2.1): the
+// first white-space separated token, without digits, trimmed of '-' and '_' at both ends.
+// "post wrapper-02" and "post wrapper-09" both become "post"; "12" becomes "".
+func tolerantForm(v string) string {
+	f := strings.Fields(v)
+	if len(f) == 0 {
+		return ""
+	}
+	t := strings.Map(func(r rune) rune {
+		if unicode.IsDigit(r) {
+			return -1
+		}
+		return r
+	}, f[0])
+	return strings.Trim(t, "-_")
+}
+
+// DefaultTypeAttributes are the attributes that take part in element types. The thesis
+// uses "the collection of attribute key-value pairs"; href, src, data-* and event
+// handlers would make every element unique, so trawl keeps the attributes that name a
+// role in the template.
+var DefaultTypeAttributes = []string{"id", "class", "role", "itemprop", "itemtype"}
+
+// typeAttrs returns the tolerant attribute pairs of n among names, sorted by name, with
+// empty tolerant values dropped.
+func typeAttrs(n *html.Node, names []string) [][2]string {
+	var out [][2]string
+	for _, a := range n.Attr {
+		if !slices.Contains(names, a.Key) {
+			continue
+		}
+		if v := tolerantForm(a.Val); v != "" {
+			out = append(out, [2]string{a.Key, v})
+		}
+	}
+	slices.SortFunc(out, func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
+	return out
+}
+
+// elementType is the element type of Def. 2 as an XPath step: the tag with its tolerant
+// attributes, or, when it has none, the tag with its dfs number (rule ii).
+// Examples: div[@id='container'], div[@class='post'], p[@dfs='24'].
+func elementType(n *html.Node, dfs int, names []string) string {
+	atts := typeAttrs(n, names)
+	if len(atts) == 0 {
+		return n.Data + "[@dfs='" + strconv.Itoa(dfs) + "']"
+	}
+	return n.Data + attrPredicate(atts)
+}
+
+// recordType is the element type without rule (ii): records of one list must share a
+// type although their dfs numbers differ (forest.md §9.2, option a).
+func recordType(n *html.Node, names []string) string {
+	return n.Data + attrPredicate(typeAttrs(n, names))
+}
+
+func attrPredicate(atts [][2]string) string {
+	if len(atts) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, a := range atts {
+		if i > 0 {
+			b.WriteString(" and ")
+		}
+		b.WriteString("@" + a[0] + "='" + a[1] + "'")
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+// xpathPredicate is the generic-XPath test of an element's tolerant attributes, built
+// from the first tokens observed on the elements of a pattern (firsts maps attribute
+// names to those tokens): a token test when they are all the same
+// ([contains(concat(' ',normalize-space(@class),' '),' post ')]), a prefix test on
+// their common prefix when they differ (item-12, item-13: starts-with(…,'item-')), and
+// nothing when they share no prefix of two characters.
+func xpathPredicate(names []string, firsts map[string][]string) string {
+	var conds []string
+	for _, name := range names {
+		toks := firsts[name]
+		if len(toks) == 0 {
+			continue
+		}
+		pre := toks[0]
+		same := true
+		for _, t := range toks[1:] {
+			if t != toks[0] {
+				same = false
+			}
+			for !strings.HasPrefix(t, pre) {
+				pre = pre[:len(pre)-1]
+			}
+		}
+		switch {
+		case same:
+			conds = append(conds, "contains(concat(' ',normalize-space(@"+name+"),' '),"+xpathLiteral(" "+pre+" ")+")")
+		case len(pre) >= 2:
+			conds = append(conds, "starts-with(normalize-space(@"+name+"),"+xpathLiteral(pre)+")")
+		}
+	}
+	if len(conds) == 0 {
+		return ""
+	}
+	return "[" + strings.Join(conds, " and ") + "]"
+}
+
+// firstTokens collects, for each attribute of names that has a tolerant form on the
+// element, the first token of its value.
+func firstTokens(n *html.Node, names []string, into map[string][]string) {
+	for _, a := range typeAttrs(n, names) {
+		if f := strings.Fields(attr(n, a[0])); len(f) > 0 {
+			into[a[0]] = append(into[a[0]], f[0])
+		}
+	}
+}
+
+// xpathLiteral quotes s as an XPath 1.0 string literal.
+func xpathLiteral(s string) string {
+	if !strings.Contains(s, "'") {
+		return "'" + s + "'"
+	}
+	if !strings.Contains(s, `"`) {
+		return `"` + s + `"`
+	}
+	parts := strings.Split(s, "'")
+	return "concat('" + strings.Join(parts, `', "'", '`) + "')"
+}
+
+// pathStep is the record-internal path step of an element: tag plus tolerant class,
+// e.g. "span.first-line" (the Leaf.Path contract).
+func pathStep(n *html.Node) string {
+	if c := tolerantForm(attr(n, "class")); c != "" {
+		return n.Data + "." + c
+	}
+	return n.Data
+}

@@ -1,0 +1,324 @@
+package records
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/antchfx/htmlquery"
+	"github.com/antchfx/xpath"
+	"golang.org/x/net/html"
+)
+
+// selection is the learnt wrapper of one template: the selected patterns and how to
+// find their elements on any page of the template.
+type selection struct {
+	mode  Mode
+	names []string
+	pats  []*pattern
+}
+
+// learn ranks the patterns of the sample pages, selects the wrapper and fills tpl.
+func learn(samples []*sample, o *Options, tpl *Template) *selection {
+	sel := &selection{mode: o.Mode, names: o.TypeAttributes}
+	anySig := false
+	for _, s := range samples {
+		if n := len(s.p.sig); n > 0 && s.p.sig[n-1] > 0 {
+			anySig = true
+		}
+	}
+	if !anySig {
+		tpl.Reason = "no signifier occurs on any sample page (no strong query term, no tf-idf term)"
+		return sel
+	}
+	var pats []*pattern
+	if o.Mode == ModeArticle {
+		pats = articlePatterns(samples, o)
+	} else {
+		pats = recordPatterns(samples, o)
+	}
+	rank(samples, pats, o)
+	sel.pats = choose(samples, pats, o)
+	if len(sel.pats) == 0 {
+		if o.Mode == ModeArticle {
+			tpl.Reason = "no significant element"
+		} else {
+			tpl.Reason = "no repeated pattern holds a signifier (no record list)"
+		}
+	}
+	for _, pt := range pats[:min(len(pats), o.RankingSize)] {
+		tpl.Ranking = append(tpl.Ranking, candidateOf(samples, pt, slices.Contains(sel.pats, pt), genericXPath(samples, pt, false)))
+	}
+	var xps []string
+	for _, pt := range sel.pats {
+		xp := shortXPath(samples, sel, pt)
+		xps = append(xps, xp)
+		tpl.Regions = append(tpl.Regions, candidateOf(samples, pt, true, xp))
+	}
+	tpl.XPath = strings.Join(xps, " | ")
+	if o.Mode == ModeArticle && len(sel.pats) > 0 {
+		tpl.ForestXPath = forestXPath(samples, sel.pats[0])
+	}
+	tpl.XPathExact = tpl.XPath != "" && xpathSelects(samples, sel, tpl.XPath)
+	return sel
+}
+
+// choose selects the wrapper's patterns from the ranked list.
+func choose(samples []*sample, pats []*pattern, o *Options) []*pattern {
+	var out []*pattern
+	for _, pt := range pats {
+		if pt.rel <= 0 || pt.fields || pt.nav != "" || pt.groups {
+			continue
+		}
+		if len(out) == 0 {
+			out = append(out, pt)
+			if o.Mode == ModeArticle || o.Regions == RegionsBest {
+				break
+			}
+			continue
+		}
+		if pt.rel < o.AllRegionsMin*out[0].rel {
+			break
+		}
+		if overlaps(samples, pt, out) {
+			continue
+		}
+		out = append(out, pt)
+	}
+	return out
+}
+
+// overlaps reports whether an element of pt contains, or is contained in, an element
+// of one of the chosen patterns on the same page.
+func overlaps(samples []*sample, pt *pattern, chosen []*pattern) bool {
+	for si, elems := range pt.byPage {
+		p := samples[si].p
+		for _, c := range chosen {
+			for _, a := range c.byPage[si] {
+				for _, b := range elems {
+					if a == b || p.isAncestor(a, b) || p.isAncestor(b, a) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// match returns the wrapper's elements on page s in document order, dropping elements
+// without leaves. An element that contains, or is contained in, an element of a
+// better-ranked selected pattern is dropped: the better pattern's records win.
+func (sel *selection) match(s *sample) []int32 {
+	if len(sel.pats) == 0 {
+		return nil
+	}
+	p := s.p
+	var kept []int32
+	for _, pt := range sel.pats {
+		var mine []int32
+		for i := range p.elems {
+			e := &p.elems[i]
+			if e.skipped || e.leafEnd == e.leafStart || !sel.matches(s, int32(i), pt) {
+				continue
+			}
+			clash := false
+			for _, k := range kept {
+				if k == int32(i) || p.isAncestor(k, int32(i)) || p.isAncestor(int32(i), k) {
+					clash = true
+					break
+				}
+			}
+			if !clash {
+				mine = append(mine, int32(i))
+			}
+		}
+		// within one pattern, keep the outermost elements
+		for _, e := range mine {
+			inside := false
+			for _, o := range mine {
+				if o != e && p.isAncestor(o, e) {
+					inside = true
+					break
+				}
+			}
+			if !inside {
+				kept = append(kept, e)
+			}
+		}
+	}
+	slices.Sort(kept)
+	return kept
+}
+
+// matches reports whether element i of s has pattern pt.
+func (sel *selection) matches(s *sample, i int32, pt *pattern) bool {
+	e := &s.p.elems[i]
+	if e.tag != pt.tag {
+		return false
+	}
+	if sel.mode == ModeArticle {
+		return e.depth == pt.level && elementType(e.n, e.dfs, sel.names) == pt.dfsType
+	}
+	if e.parent < 0 || s.types[e.parent] != pt.parentHash {
+		return false
+	}
+	if pt.child != "" {
+		found := false
+		for _, k := range e.kids {
+			if s.p.elems[k].tag == pt.child {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	if len(pt.attrs) == 0 {
+		return true
+	}
+	atts := typeAttrs(e.n, sel.names)
+	for _, a := range pt.attrs {
+		if !slices.Contains(atts, a) {
+			return false
+		}
+	}
+	return true
+}
+
+// example returns one page and element of pt.
+func example(pt *pattern) (int, int32) {
+	best := -1
+	for si := range pt.byPage {
+		if best < 0 || si < best {
+			best = si
+		}
+	}
+	return best, pt.byPage[best][0]
+}
+
+// xpathSteps returns the generic steps from the root element down to element e: each
+// step is the tag with the element's tolerant attributes as tests.
+func xpathSteps(p *page, e int32, names []string) []string {
+	var steps []string
+	for c := e; c >= 0; c = p.elems[c].parent {
+		n := p.elems[c].n
+		firsts := map[string][]string{}
+		firstTokens(n, names, firsts)
+		steps = append(steps, n.Data+xpathPredicate(names, firsts))
+	}
+	slices.Reverse(steps)
+	return steps
+}
+
+// genericXPath returns the full generic XPath of pt from the root (/html/…); with
+// content it adds the test that the element has text or an image.
+func genericXPath(samples []*sample, pt *pattern, content bool) string {
+	xp := "/" + strings.Join(genericSteps(samples, pt), "/")
+	if content {
+		xp += contentTest
+	}
+	return xp
+}
+
+// genericSteps returns the steps of pt's generic XPath from the root element.
+func genericSteps(samples []*sample, pt *pattern) []string {
+	si, e := example(pt)
+	p := samples[si].p
+	names := sampleNames(samples)
+	var steps []string
+	if pt.dfsType == "" {
+		// record mode: typed ancestors, then the record step tested on the attributes
+		// common to the pattern's elements
+		steps = xpathSteps(p, p.elems[e].parent, names)
+		firsts := map[string][]string{}
+		var common []string
+		for _, a := range pt.attrs {
+			common = append(common, a[0])
+		}
+		for sj, elems := range pt.byPage {
+			for _, m := range elems {
+				firstTokens(samples[sj].p.elems[m].n, common, firsts)
+			}
+		}
+		step := pt.tag + xpathPredicate(common, firsts)
+		if pt.child != "" {
+			step += "[" + pt.child + "]"
+		}
+		steps = append(steps, step)
+	} else {
+		steps = xpathSteps(p, e, names)
+	}
+	return steps
+}
+
+// contentTest keeps elements with text or an image, as the segmenter does.
+const contentTest = "[normalize-space(.)!='' or .//img]"
+
+func sampleNames(samples []*sample) []string {
+	if len(samples) > 0 && samples[0].names != nil {
+		return samples[0].names
+	}
+	return DefaultTypeAttributes
+}
+
+// shortXPath returns the shortest suffix of pt's generic path, anchored at a step with
+// an attribute test, that selects exactly pt's elements on every sample page; the full
+// path when none does.
+func shortXPath(samples []*sample, sel *selection, pt *pattern) string {
+	steps := genericSteps(samples, pt)
+	full := "/" + strings.Join(steps, "/") + contentTest
+	tries := 0
+	for k := len(steps) - 2; k >= 1 && tries < 4; k-- {
+		if !strings.Contains(steps[k], "[") {
+			continue
+		}
+		tries++
+		xp := "//" + strings.Join(steps[k:], "/") + contentTest
+		single := &selection{mode: sel.mode, names: sel.names, pats: []*pattern{pt}}
+		if xpathSelects(samples, single, xp) {
+			return xp
+		}
+	}
+	return full
+}
+
+// xpathSelects reports whether xp selects exactly the wrapper's elements on every
+// sample page.
+func xpathSelects(samples []*sample, sel *selection, xp string) bool {
+	expr, err := xpath.Compile(xp)
+	if err != nil {
+		return false
+	}
+	for _, s := range samples {
+		want := sel.match(s)
+		got := htmlquery.QuerySelectorAll(s.p.doc, expr)
+		if len(got) != len(want) {
+			return false
+		}
+		set := make(map[*html.Node]bool, len(got))
+		for _, n := range got {
+			set[n] = true
+		}
+		for _, e := range want {
+			if !set[s.p.elems[e].n] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// candidateOf converts a pattern for the wrapper.
+func candidateOf(samples []*sample, pt *pattern, selected bool, xp string) Candidate {
+	c := Candidate{XPath: xp, Level: pt.level, Pages: len(pt.byPage), I: pt.info, R: pt.rel,
+		Fields: pt.fields, Navigation: pt.nav, Groups: pt.groups, Selected: selected}
+	for si, elems := range pt.byPage {
+		c.Elements += len(elems)
+		cnt := pt.perPage[si]
+		c.X += cnt.x
+		c.Y += cnt.y
+	}
+	_ = samples
+	return c
+}
