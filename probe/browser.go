@@ -1,14 +1,17 @@
 package probe
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
@@ -162,6 +165,7 @@ type Browser struct {
 	ua          string
 	closeOnce   sync.Once
 	closed      chan struct{}
+	dataDir     string // the profile directory, removed by Close
 }
 
 // startTimeout bounds the start of Chromium and the opening of a tab.
@@ -179,8 +183,15 @@ func Start(ctx context.Context, opts Options) (*Browser, error) {
 		return nil, err
 	}
 	log := opts.logger()
+	// A fresh profile per browser, removed by Close. trawl creates it (instead of
+	// chromedp) so that Close can also find and kill any process left running with it.
+	dataDir, err := os.MkdirTemp("", "trawl-chromium-")
+	if err != nil {
+		return nil, fmt.Errorf("probe: create the browser profile directory: %w", err)
+	}
 	flags := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(bin),
+		chromedp.UserDataDir(dataDir),
 		chromedp.NoSandbox,
 		chromedp.NoFirstRun,
 		chromedp.Flag("disable-background-networking", true),
@@ -198,7 +209,7 @@ func Start(ctx context.Context, opts Options) (*Browser, error) {
 		chromedp.WithLogf(func(f string, a ...any) { log.Debug("chromium: " + fmt.Sprintf(f, a...)) }),
 		chromedp.WithErrorf(func(f string, a ...any) { log.Debug("chromium error: " + fmt.Sprintf(f, a...)) }),
 	)
-	b := &Browser{opts: opts, log: log, ctx: bctx, cancel: cancel, allocCancel: allocCancel, closed: make(chan struct{})}
+	b := &Browser{opts: opts, log: log, ctx: bctx, cancel: cancel, allocCancel: allocCancel, closed: make(chan struct{}), dataDir: dataDir}
 	if err := within(ctx, startTimeout, func() error { return chromedp.Do(bctx) }); err != nil {
 		b.Close()
 		return nil, fmt.Errorf("probe: start %s: %w", bin, err)
@@ -228,10 +239,60 @@ func (b *Browser) Close() {
 			b.stopAfter()
 		}
 		b.cancel()      // closes the tabs and the browser connection
-		b.allocCancel() // kills the process group, waits, removes the profile
+		b.allocCancel() // kills the browser and waits for it
+		// Helpers (zygote, renderers) die with the browser; make sure, then remove
+		// the profile.
+		deadline := time.Now().Add(3 * time.Second)
+		for pids := b.leftovers(); len(pids) > 0; pids = b.leftovers() {
+			if time.Now().After(deadline) {
+				for _, pid := range pids {
+					syscall.Kill(pid, syscall.SIGKILL)
+				}
+				deadline = time.Now().Add(2 * time.Second)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		if err := os.RemoveAll(b.dataDir); err != nil {
+			b.log.Warn("remove the browser profile", "dir", b.dataDir, "err", err)
+		}
 		close(b.closed)
 		b.log.Info("browser closed")
 	})
+}
+
+// leftovers returns the processes still running with this browser's profile (none
+// after Close).
+func (b *Browser) leftovers() []int {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil // not Linux: chromedp's own clean-up applies
+	}
+	want := []byte("--user-data-dir=" + b.dataDir)
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cmd, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err != nil {
+			continue
+		}
+		if bytes.Contains(cmd, want) {
+			if st, err := os.ReadFile("/proc/" + e.Name() + "/stat"); err == nil && isZombie(st) {
+				continue
+			}
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// isZombie reports whether a /proc/<pid>/stat line is of a zombie (state Z), which
+// only waits for its parent to reap it.
+func isZombie(stat []byte) bool {
+	i := bytes.LastIndexByte(stat, ')')
+	return i >= 0 && i+2 < len(stat) && stat[i+2] == 'Z'
 }
 
 // isClosed reports whether Close was called.

@@ -18,7 +18,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/cdproto/page"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -95,7 +95,7 @@ func (b *Browser) newTab(pol *policy) (*tab, error) {
 		}}); err != nil {
 			return fmt.Errorf("enable request interception: %w", err)
 		}
-		if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: initJS}); err != nil {
+		if _, err := chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: initJS}); err != nil {
 			return fmt.Errorf("add the page hooks: %w", err)
 		}
 		if _, err := chromedp.Call(ctx, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: b.ua}); err != nil {
@@ -120,6 +120,14 @@ func (t *tab) step(d time.Duration, f func(ctx context.Context) error) error {
 	return f(ctx)
 }
 
+// stepCtx returns a context for one step in this tab: chromedp's tab context with a
+// deadline d, also cancelled when the caller's ctx ends.
+func (t *tab) stepCtx(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	sctx, cancel := context.WithTimeout(t.ctx, d)
+	stop := context.AfterFunc(ctx, cancel)
+	return sctx, func() { stop(); cancel() }
+}
+
 // setOrigin restricts main-frame documents to one origin ("" = any http(s) origin).
 func (t *tab) setOrigin(o string) {
 	t.mu.Lock()
@@ -132,7 +140,7 @@ func (t *tab) onEvent(ev any) {
 	switch ev := ev.(type) {
 	case *fetch.EventRequestPaused:
 		go t.onPaused(ev)
-	case *page.EventJavascriptDialogOpening:
+	case *cdppage.EventJavascriptDialogOpening:
 		// initJS replaces alert/confirm/prompt; this catches the rest (beforeunload).
 		t.mu.Lock()
 		t.dialogs = append(t.dialogs, string(ev.Type)+": "+trimErr(ev.Message))
@@ -140,7 +148,7 @@ func (t *tab) onEvent(ev any) {
 		go func() {
 			ctx, cancel := context.WithTimeout(t.ctx, 5*time.Second)
 			defer cancel()
-			_, err := chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: ev.Type != page.DialogTypeConfirm})
+			_, err := chromedp.Call(ctx, cdppage.HandleJavaScriptDialog, cdppage.HandleJavaScriptDialogParams{Accept: ev.Type != cdppage.DialogTypeConfirm})
 			if err != nil {
 				t.log.Debug("close dialog", "err", err)
 			}
@@ -461,7 +469,7 @@ func (t *tab) navigate(ctx context.Context, u string) (settleResult, error) {
 	t.blocked = ""
 	t.resp = docResponse{}
 	t.mu.Unlock()
-	res, err := chromedp.Call(ctx, page.Navigate, page.NavigateParams{URL: u})
+	res, err := chromedp.Call(ctx, cdppage.Navigate, cdppage.NavigateParams{URL: u})
 	if err != nil {
 		if ctx.Err() != nil {
 			return settleResult{}, fmt.Errorf("open %s: no answer within the step timeout: %w", u, ctx.Err())
@@ -529,9 +537,9 @@ func (t *tab) screenshot(ctx context.Context, xpath string) ([]byte, error) {
 		return nil, err
 	}
 	h := min(r.H, 4000)
-	res, err := chromedp.Call(ctx, page.CaptureScreenshot, page.CaptureScreenshotParams{
-		Format:                page.CaptureScreenshotFormatPng,
-		Clip:                  &page.Viewport{X: r.X, Y: r.Y, Width: min(r.W, 2000), Height: h, Scale: 1},
+	res, err := chromedp.Call(ctx, cdppage.CaptureScreenshot, cdppage.CaptureScreenshotParams{
+		Format:                cdppage.CaptureScreenshotFormatPng,
+		Clip:                  &cdppage.Viewport{X: r.X, Y: r.Y, Width: min(r.W, 2000), Height: h, Scale: 1},
 		CaptureBeyondViewport: new(true),
 	})
 	if err != nil {

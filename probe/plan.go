@@ -202,9 +202,9 @@ func NonsenseWord(seed uint64) string {
 // AgnosticPlan plans domain-agnostic probes for a search form (thesis §3.1, after
 // Barbosa & Freire 2004 and Madhavan et al. 2008): a nonsense word in each text box
 // (the error / no-result page), the empty submission, stop words of the page's language
-// and single letters in the keyword boxes (a generous index answers them), each option
-// of the selects, radio and checkbox groups alone, terms taken from the option texts,
-// labels and the text around the form, and pairs of options of two fields. The kinds
+// in the keyword box and single letters in every text box (a generous index answers
+// them), each option of the selects, radio and checkbox groups alone, terms taken from
+// the option texts and the text around the form, and pairs of options of two fields. The kinds
 // are interleaved so that a small MaxProbes still covers each. Values respect the
 // fields' types and constraints; a required box left out of an assignment gets a stop
 // word, so that the browser accepts the submission.
@@ -267,7 +267,7 @@ func AgnosticPlan(f Form, o PlanOptions) Plan {
 		}
 	}
 	for _, l := range o.Letters {
-		for _, fd := range kws {
+		for _, fd := range texts {
 			if v, ok := fitText(fd, l); ok {
 				add(&letterQ, KindLetter, map[string]string{fd.Name: v})
 			}
@@ -522,16 +522,30 @@ func spread(opts []Option, n int) []Option {
 	return out
 }
 
-// contextTerms returns words of the option texts, labels, placeholders and the text
-// around the form, most frequent first, without stop words, UI words, short words and
-// the nonsense word.
+// contextTerms returns words of the option texts of the filtering choice fields and
+// of the text around the form, most frequent first (option texts count double), without
+// stop words, UI words, short words, numbers, the nonsense word and the words of the
+// field labels (a label names a field; it is rarely a good query).
 func contextTerms(f Form, nonsense string, limit int) []string {
+	skip := map[string]bool{nonsense: true}
+	for _, fd := range f.Fields {
+		for _, t := range textnorm.Tokens(fd.Label + " " + fd.Placeholder + " " + fd.Title) {
+			skip[t] = true
+		}
+		if len(fd.Options) > 0 && !slices.ContainsFunc(choiceFields(f), func(c Field) bool { return c.Name == fd.Name }) {
+			for _, o := range fd.Options { // presentation controls (sort, page size)
+				for _, t := range textnorm.Tokens(o.Text) {
+					skip[t] = true
+				}
+			}
+		}
+	}
 	count := map[string]int{}
 	first := map[string]int{}
 	pos := 0
 	addText := func(s string, weight int) {
 		for _, t := range textnorm.Tokens(s) {
-			if utf8.RuneCountInString(t) < 3 || uiWords[t] || isStop(t) || t == nonsense {
+			if utf8.RuneCountInString(t) < 3 || uiWords[t] || isStop(t) || skip[t] {
 				continue
 			}
 			if _, err := strconv.Atoi(t); err == nil {
@@ -544,14 +558,10 @@ func contextTerms(f Form, nonsense string, limit int) []string {
 			count[t] += weight
 		}
 	}
-	for _, fd := range f.Fields {
+	for _, fd := range choiceFields(f) {
 		for _, o := range fd.Options {
 			addText(o.Text, 2)
 		}
-	}
-	for _, fd := range f.Fields {
-		addText(fd.Label, 1)
-		addText(fd.Placeholder, 1)
 	}
 	addText(f.Text, 1)
 	terms := make([]string, 0, len(count))

@@ -135,7 +135,7 @@ func (p *Prober) Open(ctx context.Context, pageURL string) (Page, error) {
 	}
 	defer p.pool.release(t)
 	t.setOrigin("")
-	sctx, cancel := context.WithTimeout(ctx, p.opts.StepTimeout)
+	sctx, cancel := t.stepCtx(ctx, p.opts.StepTimeout)
 	defer cancel()
 	start := time.Now()
 	sr, err := t.navigate(sctx, pageURL)
@@ -159,7 +159,7 @@ func (p *Prober) FormScreenshot(ctx context.Context, f Form) ([]byte, error) {
 	}
 	defer p.pool.release(t)
 	t.setOrigin("")
-	sctx, cancel := context.WithTimeout(ctx, p.opts.StepTimeout)
+	sctx, cancel := t.stepCtx(ctx, p.opts.StepTimeout)
 	defer cancel()
 	if _, err := t.navigate(sctx, f.PageURL); err != nil {
 		return nil, fmt.Errorf("probe: %w", err)
@@ -189,6 +189,9 @@ func (p *Prober) Submit(ctx context.Context, f Form, values map[string]string) (
 	defer p.pool.release(t)
 	p.log.Info("submit", "form", f.Action, "method", f.Method, "values", values)
 	sub, err := p.submit(ctx, t, f, values, p.opts.MaxPagesPerProbe, false)
+	if n := len(sub.Pages); n > 0 {
+		sub.Pages[n-1].Warnings = append(sub.Pages[n-1].Warnings, sub.Warnings...)
+	}
 	if err != nil {
 		return sub.Pages, fmt.Errorf("probe: submit %v to %s: %w", values, f.PageURL, err)
 	}

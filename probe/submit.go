@@ -114,7 +114,7 @@ func (p *Prober) submit(ctx context.Context, t *tab, f Form, values map[string]s
 	o := p.opts
 
 	// 1. Open the form's page (a fresh CSRF token and session cookie come with it).
-	sctx, cancel := context.WithTimeout(ctx, o.StepTimeout)
+	sctx, cancel := t.stepCtx(ctx, o.StepTimeout)
 	sr, err := t.navigate(sctx, f.PageURL)
 	cancel()
 	if err != nil {
@@ -123,7 +123,7 @@ func (p *Prober) submit(ctx context.Context, t *tab, f Form, values map[string]s
 	sub.Warnings = append(sub.Warnings, sr.Warnings...)
 
 	// 2. Fill, submit, wait, read.
-	sctx, cancel = context.WithTimeout(ctx, o.StepTimeout)
+	sctx, cancel = t.stepCtx(ctx, o.StepTimeout)
 	defer cancel()
 	type fillResult struct {
 		Found  bool     `json:"found"`
@@ -269,7 +269,7 @@ func (p *Prober) submit(ctx context.Context, t *tab, f Form, values map[string]s
 // next follows the "next" control of result page k (1-based). It returns a stop reason
 // instead of a page when there is none to follow.
 func (p *Prober) next(ctx context.Context, t *tab, f Form, k int, current, origin string, visited map[string]bool, seen map[[32]byte]bool) (Page, string, error) {
-	sctx, cancel := context.WithTimeout(ctx, p.opts.StepTimeout)
+	sctx, cancel := t.stepCtx(ctx, p.opts.StepTimeout)
 	defer cancel()
 	type nextInfo struct {
 		Found bool    `json:"found"`
@@ -341,7 +341,7 @@ func (p *Prober) next(ctx context.Context, t *tab, f Form, k int, current, origi
 		return Page{}, "the next page repeats a page already read", nil
 	}
 	seen[h] = true
-	if pg.Navigated {
+	if pg.Navigated && nx.Href != "" { // a link: its target URL names the page (a POST result page does not)
 		if visited[stripFragment(pg.URL)] {
 			return Page{}, "the next link leads to a page already read", nil
 		}

@@ -1,0 +1,266 @@
+package probe
+
+import (
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/trawl-dev/trawl/internal/testsites"
+)
+
+// staticForm fetches a test site's form page over plain HTTP and returns its best
+// search form (ParseForms + Classify), as Discover would without scripts.
+func staticForm(t *testing.T, s *testsites.Site, base string) Form {
+	t.Helper()
+	resp, err := http.Get(base + s.FormPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := html.Parse(strings.NewReader(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	forms, err := ParseForms(doc, base+s.FormPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range forms {
+		Classify(&forms[i])
+	}
+	i, ok := BestSearchForm(forms)
+	if !ok {
+		t.Fatalf("%s: no search form among %d forms", s.Name, len(forms))
+	}
+	return forms[i]
+}
+
+func TestAgnosticPlanOnTestSites(t *testing.T) {
+	for _, s := range testsites.All() {
+		t.Run(s.Name, func(t *testing.T) {
+			srv := s.NewServer()
+			defer srv.Close()
+			f := staticForm(t, s, srv.URL)
+			o := DefaultPlanOptions()
+			o.Seed = 7
+			plan := AgnosticPlan(f, o)
+			if len(plan) == 0 || len(plan) > o.MaxProbes {
+				t.Fatalf("plan has %d probes", len(plan))
+			}
+			kinds := map[string]int{}
+			for _, a := range plan {
+				kinds[a.Kind]++
+				for name, v := range a.Values {
+					fd, ok := fieldByName(f, name)
+					if !ok {
+						t.Fatalf("%s probe sets unknown field %q", a.Kind, name)
+					}
+					if err := CheckValue(fd, v); err != nil {
+						t.Errorf("%s probe: %v", a.Kind, err)
+					}
+					if fd.Type == "hidden" || fd.Submit {
+						t.Errorf("%s probe sets %s field %q", a.Kind, fd.Type, name)
+					}
+				}
+			}
+			if plan[0].Kind != KindNonsense {
+				t.Errorf("the first probe is %s, want the nonsense word", plan[0].Kind)
+			}
+			for _, k := range []string{KindStopword, KindLetter} {
+				if kinds[k] == 0 {
+					t.Errorf("no %s probe (kinds %v)", k, kinds)
+				}
+			}
+			choices := 0
+			for _, fl := range s.Fields {
+				if fl.Match != testsites.MatchNone && (fl.Type == "select" || fl.Type == "radio" || fl.Type == "checkbox") {
+					choices++
+				}
+			}
+			if choices > 0 && kinds[KindOption] == 0 {
+				t.Errorf("the form has %d filtering choice fields but the plan no option probe (kinds %v)", choices, kinds)
+			}
+			if choices > 1 && kinds[KindCombo] == 0 && len(plan) < o.MaxProbes {
+				t.Errorf("no combination probe (kinds %v)", kinds)
+			}
+			for _, a := range plan {
+				for name := range a.Values {
+					if fl, ok := s.Field(name); ok && fl.Match == testsites.MatchNone && a.Kind == KindOption {
+						t.Errorf("option probe varies presentation field %q", name)
+					}
+				}
+			}
+			// A required keyword box is never left empty.
+			for _, fd := range f.Fields {
+				if fd.Required && fd.Type != "hidden" {
+					for _, a := range plan {
+						if a.Values[fd.Name] == "" {
+							t.Errorf("%s probe leaves required field %q empty", a.Kind, fd.Name)
+						}
+					}
+					if kinds[KindEmpty] != 0 {
+						t.Error("empty probe planned for a form with a required field")
+					}
+				}
+			}
+		})
+	}
+}
+
+func fieldByName(f Form, name string) (Field, bool) {
+	for _, fd := range f.Fields {
+		if fd.Name == name {
+			return fd, true
+		}
+	}
+	return Field{}, false
+}
+
+func TestAgnosticPlanBudgetInterleaves(t *testing.T) {
+	s, _ := testsites.ByName("advanced")
+	srv := s.NewServer()
+	defer srv.Close()
+	f := staticForm(t, s, srv.URL)
+	o := DefaultPlanOptions()
+	o.MaxProbes = 8
+	o.Seed = 1
+	plan := AgnosticPlan(f, o)
+	if len(plan) != 8 {
+		t.Fatalf("plan has %d probes, want 8", len(plan))
+	}
+	kinds := map[string]bool{}
+	for _, a := range plan {
+		kinds[a.Kind] = true
+	}
+	for _, k := range []string{KindNonsense, KindStopword, KindLetter, KindOption} {
+		if !kinds[k] {
+			t.Errorf("8 probes have no %s probe: %v", k, plan)
+		}
+	}
+	again := AgnosticPlan(f, o)
+	if !slices.EqualFunc(plan, again, func(a, b Assignment) bool { return assignmentKey(a) == assignmentKey(b) && a.Kind == b.Kind }) {
+		t.Error("the same seed gave another plan")
+	}
+}
+
+func TestExplicitPlan(t *testing.T) {
+	s, _ := testsites.ByName("advanced")
+	srv := s.NewServer()
+	defer srv.Close()
+	f := staticForm(t, s, srv.URL)
+	tests := []struct {
+		name    string
+		in      map[string][]string
+		want    int
+		wantErr string
+	}{
+		{"two fields", map[string][]string{"author": {"Tolkien", "Austen"}, "language": {"English"}}, 3, ""},
+		{"unknown field", map[string][]string{"nope": {"x"}}, 0, `field "nope" is not in the form`},
+		{"not an option", map[string][]string{"language": {"Klingon"}}, 0, "is not one of its options"},
+		{"pattern", map[string][]string{"isbn": {"12"}}, 0, "does not match the pattern"},
+		{"maxlength", map[string][]string{"isbn": {"12345678901"}}, 0, "longer than maxlength 10"},
+		{"checkbox values", map[string][]string{"format": {"Ebook" + MultiSep + "Hardcover"}}, 1, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			plan, err := ExplicitPlan(f, tc.in)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(plan) != tc.want {
+				t.Fatalf("plan = %v, want %d probes", plan, tc.want)
+			}
+			for _, a := range plan {
+				if a.Kind != KindPlan {
+					t.Errorf("kind %q", a.Kind)
+				}
+			}
+		})
+	}
+}
+
+func TestNonsenseWord(t *testing.T) {
+	a, b := NonsenseWord(3), NonsenseWord(3)
+	if a != b {
+		t.Errorf("seeded words differ: %q %q", a, b)
+	}
+	seen := map[string]bool{}
+	for range 50 {
+		w := NonsenseWord(0)
+		if len(w) < 10 || len(w) > 14 || strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") != "" {
+			t.Fatalf("bad nonsense word %q", w)
+		}
+		seen[w] = true
+	}
+	if len(seen) < 45 {
+		t.Errorf("only %d distinct random words of 50", len(seen))
+	}
+}
+
+func TestCheckForm(t *testing.T) {
+	idx := 0
+	base := Form{Index: &idx, XPath: "/html[1]/body[1]/form[1]", Class: ClassSearch, Confidence: 0.9, Method: "GET",
+		Action: "http://h.test/search", PageURL: "http://h.test/", Fields: []Field{{Name: "q", Type: "search"}}}
+	o := DefaultOptions()
+	forced := o
+	forced.ForceForm = "0"
+	post := o
+	post.AllowPOST = true
+	mod := func(f func(*Form)) Form {
+		c := base
+		c.Fields = slices.Clone(base.Fields)
+		f(&c)
+		return c
+	}
+	tests := []struct {
+		name    string
+		f       Form
+		o       Options
+		wantErr error
+		msg     string
+	}{
+		{"search form", base, o, nil, ""},
+		{"login", mod(func(f *Form) { f.Class = ClassLogin }), o, ErrNotSearchForm, `classified "login"`},
+		{"forced login", mod(func(f *Form) { f.Class = ClassLogin }), forced, nil, ""},
+		{"password field", mod(func(f *Form) { f.Fields = append(f.Fields, Field{Name: "pw", Type: "password"}) }), o, ErrNotSearchForm, "password field"},
+		{"side-effect action", mod(func(f *Form) { f.Action = "http://h.test/cart/add" }), o, ErrNotSearchForm, "side effects"},
+		{"POST", mod(func(f *Form) { f.Method = "POST" }), o, ErrRefused, "--allow-post"},
+		{"POST allowed", mod(func(f *Form) { f.Method = "POST" }), post, nil, ""},
+		{"other origin", mod(func(f *Form) { f.Action = "http://evil.test/search" }), o, ErrRefused, "outside the origin"},
+		{"other origin even forced", mod(func(f *Form) { f.Action = "https://h.test/search" }), forced, ErrRefused, "outside the origin"},
+		{"mailto action", mod(func(f *Form) { f.Action = "mailto:a@h.test" }), o, ErrRefused, "not an http(s) URL"},
+		{"file page", mod(func(f *Form) { f.PageURL = "file:///etc/passwd" }), o, ErrRefused, "not an http(s) URL"},
+		{"relative action", mod(func(f *Form) { f.Action = "/s" }), o, nil, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := CheckForm(tc.f, tc.o)
+			if tc.wantErr == nil {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			if err == nil || !errorsIs(err, tc.wantErr) || !strings.Contains(err.Error(), tc.msg) {
+				t.Fatalf("err = %v, want %v with %q", err, tc.wantErr, tc.msg)
+			}
+			if !errorsIs(err, ErrRefused) {
+				t.Errorf("%v does not wrap ErrRefused", err)
+			}
+		})
+	}
+}
