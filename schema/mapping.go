@@ -5,8 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -96,7 +98,7 @@ func (s *Schema) mapOptions(form probe.Form, rs []rec, probes []probe.Probe, o O
 			if len(vals) > 0 {
 				score = max(float64(hit)/float64(len(vals)), float64(hit)/float64(len(opts)))
 			}
-			m := Mapping{Field: fd.Name, FieldLabel: cleanLabel(fd.Label), FieldType: fieldType(fd), Feature: f.Key, Method: "options", Score: round3(score), Evidence: hit}
+			m := Mapping{Field: fd.Name, FieldLabel: cleanLabel(fd.Label), FieldType: fieldType(fd), Feature: f.Key, Method: "options", Relation: RelOption, Score: round3(score), Evidence: hit}
 			ok := hit >= 2 && score >= o.OptionMatchShare
 			// Logged option probes: the records found with an option all carry its text.
 			passed, tried := 0, 0
@@ -239,6 +241,40 @@ func instances(f *Feature, rs []rec, o Options) []instance {
 		}
 		out = append(out, instance{value: v, share: share, safe: !querySyntax.MatchString(v)})
 	}
+	// For an ordered feature, values near the median first: a bound there splits the
+	// records, one at the extremes says nothing.
+	if _, ordered := orderValue(f, "0"); ordered || f.Type == TypeDate {
+		var xs []float64
+		for _, in := range out {
+			if x, ok := orderValue(f, in.value); ok {
+				xs = append(xs, x)
+			}
+		}
+		if len(xs) > 0 {
+			slices.Sort(xs)
+			med := xs[len(xs)/2]
+			dist := func(v string) float64 {
+				x, ok := orderValue(f, v)
+				if !ok {
+					return math.Inf(1)
+				}
+				return math.Abs(x - med)
+			}
+			slices.SortStableFunc(out, func(a, b instance) int {
+				if a.safe != b.safe {
+					if a.safe {
+						return -1
+					}
+					return 1
+				}
+				if c := cmp.Compare(dist(a.value), dist(b.value)); c != 0 {
+					return c
+				}
+				return strings.Compare(a.value, b.value)
+			})
+			return out
+		}
+	}
 	slices.SortStableFunc(out, func(a, b instance) int {
 		if a.safe != b.safe {
 			if a.safe {
@@ -265,18 +301,120 @@ func instances(f *Feature, rs []rec, o Options) []instance {
 	return out
 }
 
-// judge evaluates one trial on the records of a result page.
-func judge(t *Trial, f *Feature, got []rec, o Options) {
+// judge evaluates one trial on the records of a result page. The thesis criterion is
+// that every instance equals or contains the value (relation "contains"). For ordered
+// features (numbers, years, prices, dates) a field can also bind a bound: every
+// instance ≥ the value ("min", a "from" field) or ≤ it ("max", a "to" field). A bound
+// counts only when it is not trivially true: at most MaxBoundShare of the known
+// records (share, computed by the caller) satisfy it.
+func judge(t *Trial, f *Feature, got []rec, o Options, boundShare func(rel string) float64) {
 	t.Records = len(got)
+	iv, ordered := orderValue(f, t.Value)
+	ge, le := 0, 0
 	for ri := range got {
 		for _, x := range featureValues(f.Locations, f.Split, &got[ri]) {
 			t.Instances++
 			if contains(x, t.Value) {
 				t.Matched++
 			}
+			if ordered {
+				if xv, ok := orderValue(f, x); ok {
+					if xv >= iv {
+						ge++
+					}
+					if xv <= iv {
+						le++
+					}
+				}
+			}
 		}
 	}
-	t.Passed = t.Instances > 0 && float64(t.Matched) >= o.InstanceMatchShare*float64(t.Instances)
+	need := o.InstanceMatchShare * float64(t.Instances)
+	switch {
+	case t.Instances == 0:
+	case float64(t.Matched) >= need:
+		t.Passed, t.Relation = true, RelContains
+	case ordered && float64(ge) >= need && boundShare != nil && boundShare(RelMin) <= maxBoundShare:
+		t.Passed, t.Relation, t.Matched = true, RelMin, ge
+	case ordered && float64(le) >= need && boundShare != nil && boundShare(RelMax) <= maxBoundShare:
+		t.Passed, t.Relation, t.Matched = true, RelMax, le
+	}
+}
+
+// maxBoundShare: a bound that most records satisfy anyway says nothing about the field.
+const maxBoundShare = 0.75
+
+// The relations between a field's value and a feature's instances.
+const (
+	RelContains = "contains" // every instance equals or contains the value (thesis §3.4)
+	RelMin      = "min"      // every instance is ≥ the value
+	RelMax      = "max"      // every instance is ≤ the value
+	RelOption   = "option"   // the field's options are the feature's values
+)
+
+// orderValue returns a comparable number for a value of an ordered feature: the number,
+// the year, the amount of a price, or the date as YYYYMMDD.
+func orderValue(f *Feature, v string) (float64, bool) {
+	switch f.Type {
+	case TypeInteger, TypeDecimal, TypeYear, TypePrice, TypeDate:
+	default:
+		return 0, false
+	}
+	lex := ""
+	if l, ok := f.Typed(v); ok {
+		lex = l
+	} else if l, _, ok := parseNumber(v); ok {
+		lex = l
+	} else {
+		return 0, false
+	}
+	if f.Type == TypeDate {
+		lex = strings.ReplaceAll(lex, "-", "")
+	}
+	x, err := strconv.ParseFloat(lex, 64)
+	return x, err == nil
+}
+
+// boundShares returns, for a value of an ordered feature, the share of the known
+// records whose instances all satisfy ≥ (min) or ≤ (max) it.
+func boundShares(f *Feature, rs []rec, value string) func(string) float64 {
+	iv, ok := orderValue(f, value)
+	if !ok {
+		return nil
+	}
+	n, ge, le := 0, 0, 0
+	for ri := range rs {
+		vals := featureValues(f.Locations, f.Split, &rs[ri])
+		if len(vals) == 0 {
+			continue
+		}
+		n++
+		allGe, allLe := true, true
+		for _, x := range vals {
+			xv, ok := orderValue(f, x)
+			if !ok {
+				allGe, allLe = false, false
+				break
+			}
+			allGe = allGe && xv >= iv
+			allLe = allLe && xv <= iv
+		}
+		if allGe {
+			ge++
+		}
+		if allLe {
+			le++
+		}
+	}
+	return func(rel string) float64 {
+		if n == 0 {
+			return 1
+		}
+		if rel == RelMin {
+			return float64(ge) / float64(n)
+		}
+		return float64(le) / float64(n)
+	}
 }
 
 // mapFromLog checks, for every logged probe that typed a value into a text field, the
@@ -331,7 +469,7 @@ func (s *Schema) mapFromLog(form probe.Form, rs []rec, probes []probe.Probe, o O
 					continue
 				}
 				t := Trial{Field: fd.Name, Feature: f.Key, Value: v, Probe: p.N}
-				judge(&t, f, got, o)
+				judge(&t, f, got, o, boundShares(f, others(rs, p.N), v))
 				s.Trials = append(s.Trials, t)
 			}
 		}
@@ -339,74 +477,116 @@ func (s *Schema) mapFromLog(form probe.Form, rs []rec, probes []probe.Probe, o O
 	s.decideTextMappings(form, o, nil)
 }
 
+// others returns the records not found by probe n.
+func others(rs []rec, n int) []rec {
+	out := make([]rec, 0, len(rs))
+	for i := range rs {
+		if rs[i].probe != n {
+			out = append(out, rs[i])
+		}
+	}
+	return out
+}
+
 // resubmit runs the re-submission trials (thesis §3.4) for the text fields and features
-// that the probe log did not already decide, within MaxSubmissions.
+// that the probe log did not already decide, within MaxSubmissions. Trials go round by
+// round over all (field, feature) pairs, so that a tight budget is shared, and a pair
+// stops as soon as its outcome is decided.
 func (s *Schema) resubmit(ctx context.Context, form probe.Form, rs []rec, sub Submitter, o Options) error {
 	log := o.logger()
-	fields := textFields(form)
-	cache := map[string][]rec{}
-	cacheErr := map[string]error{}
-	submissions := 0
+	type pair struct {
+		fd                   probe.Field
+		f                    *Feature
+		usable               []instance
+		next                 int
+		passed, failed, done int
+		need, possible       int
+	}
+	var pairs []*pair
 	avail := map[[2]string]int{}
-	for _, fd := range fields {
+	for _, fd := range textFields(form) {
 		for fi := range s.Features {
 			f := &s.Features[fi]
 			if f.Type == TypeURL || s.mapped(fd.Name, f.Key) {
 				continue
 			}
-			done := 0
+			p := &pair{fd: fd, f: f}
 			for _, t := range s.Trials {
 				if t.Field == fd.Name && t.Feature == f.Key && t.Error == "" {
-					done++
+					p.done++
+					if t.Passed {
+						p.passed++
+					} else {
+						p.failed++
+					}
 				}
 			}
-			var usable []instance
 			for _, in := range instances(f, rs, o) {
 				if fits(fd, in.value) {
-					usable = append(usable, in)
+					p.usable = append(p.usable, in)
 				}
 			}
-			avail[[2]string{fd.Name, f.Key}] = len(usable) + done
-			for _, in := range usable {
-				if done >= o.Trials {
-					break
+			avail[[2]string{fd.Name, f.Key}] = len(p.usable) + p.done
+			p.possible = min(o.Trials, len(p.usable)+p.done)
+			p.need = max(1, min(o.MinPassedTrials, p.possible))
+			pairs = append(pairs, p)
+		}
+	}
+	decided := func(p *pair) bool {
+		return p.done >= o.Trials || p.next >= len(p.usable) || p.passed >= p.need && float64(p.passed) >= o.MinTrialShare*float64(p.done) || p.failed > p.possible-p.need
+	}
+	cache := map[string][]rec{}
+	cacheErr := map[string]error{}
+	submissions := 0
+	for progress := true; progress; {
+		progress = false
+		for _, p := range pairs {
+			if decided(p) {
+				continue
+			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			in := p.usable[p.next]
+			p.next++
+			progress = true
+			key := p.fd.Name + "\x00" + in.value
+			got, ok := cache[key]
+			err := cacheErr[key]
+			if !ok && err == nil {
+				if submissions >= o.MaxSubmissions {
+					log.Warn("submission budget spent: mapping left incomplete", "max_submissions", o.MaxSubmissions)
+					s.decideTextMappings(form, o, avail)
+					return nil
 				}
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				key := fd.Name + "\x00" + in.value
-				got, ok := cache[key]
-				err := cacheErr[key]
-				if !ok && err == nil {
-					if submissions >= o.MaxSubmissions {
-						log.Warn("submission budget spent: mapping left incomplete", "max_submissions", o.MaxSubmissions)
-						s.decideTextMappings(form, o, avail)
-						return nil
+				submissions++
+				recs, serr := sub.Submit(ctx, map[string]string{p.fd.Name: in.value})
+				if serr != nil {
+					if errors.Is(serr, context.Canceled) || errors.Is(serr, context.DeadlineExceeded) && ctx.Err() != nil {
+						return serr
 					}
-					submissions++
-					recs, serr := sub.Submit(ctx, map[string]string{fd.Name: in.value})
-					if serr != nil {
-						if errors.Is(serr, context.Canceled) || errors.Is(serr, context.DeadlineExceeded) && ctx.Err() != nil {
-							return serr
-						}
-						err = serr
-						cacheErr[key] = serr
-						log.Warn("re-submission failed", "field", fd.Name, "value", in.value, "err", serr)
-					} else {
-						got, _ = prepare(recs, nil)
-						cache[key] = got
-					}
+					err = serr
+					cacheErr[key] = serr
+					log.Warn("re-submission failed", "field", p.fd.Name, "value", in.value, "err", serr)
+				} else {
+					got, _ = prepare(recs, nil)
+					cache[key] = got
 				}
-				t := Trial{Field: fd.Name, Feature: f.Key, Value: in.value}
-				if err != nil {
-					t.Error = err.Error()
-					s.Trials = append(s.Trials, t)
-					continue
-				}
-				judge(&t, f, got, o)
-				log.Debug("mapping trial", "field", fd.Name, "feature", f.Key, "value", in.value, "records", t.Records, "matched", fmt.Sprintf("%d/%d", t.Matched, t.Instances), "passed", t.Passed)
+			}
+			t := Trial{Field: p.fd.Name, Feature: p.f.Key, Value: in.value}
+			if err != nil {
+				t.Error = err.Error()
 				s.Trials = append(s.Trials, t)
-				done++
+				continue
+			}
+			judge(&t, p.f, got, o, boundShares(p.f, rs, in.value))
+			log.Debug("mapping trial", "field", p.fd.Name, "feature", p.f.Key, "value", in.value, "records", t.Records, "matched", fmt.Sprintf("%d/%d", t.Matched, t.Instances), "relation", t.Relation)
+			s.Trials = append(s.Trials, t)
+			p.done++
+			if t.Passed {
+				p.passed++
+			} else {
+				p.failed++
 			}
 		}
 	}
@@ -429,7 +609,8 @@ func (s *Schema) mapped(field, feature string) bool {
 // instances) and at least MinTrialShare of the trials made.
 func (s *Schema) decideTextMappings(form probe.Form, o Options, avail map[[2]string]int) {
 	type pair struct{ field, feature string }
-	passed, total, fresh := map[pair]int{}, map[pair]int{}, map[pair]bool{}
+	total, fresh := map[pair]int{}, map[pair]bool{}
+	byRel := map[pair]map[string]int{}
 	var order []pair
 	for _, t := range s.Trials {
 		if t.Error != "" {
@@ -438,10 +619,11 @@ func (s *Schema) decideTextMappings(form probe.Form, o Options, avail map[[2]str
 		k := pair{t.Field, t.Feature}
 		if total[k] == 0 {
 			order = append(order, k)
+			byRel[k] = map[string]int{}
 		}
 		total[k]++
 		if t.Passed {
-			passed[k]++
+			byRel[k][t.Relation]++
 		}
 		if t.Probe == 0 {
 			fresh[k] = true
@@ -459,7 +641,15 @@ func (s *Schema) decideTextMappings(form probe.Form, o Options, avail map[[2]str
 		if n, ok := avail[[2]string{k.field, k.feature}]; ok && n < need {
 			need = max(n, 1)
 		}
-		if passed[k] < need || float64(passed[k]) < o.MinTrialShare*float64(total[k]) {
+		// Containment is the thesis rule; a bound (min or max) holds when the trials
+		// that passed do so under it (or under equality, which satisfies both).
+		rel, passed := RelContains, byRel[k][RelContains]
+		for _, b := range []string{RelMin, RelMax} {
+			if n := byRel[k][b]; n > 0 && n+byRel[k][RelContains] > passed && n >= byRel[k][RelContains] {
+				rel, passed = b, n+byRel[k][RelContains]
+			}
+		}
+		if passed < need || float64(passed) < o.MinTrialShare*float64(total[k]) {
 			continue
 		}
 		fd := byName[k.field]
@@ -469,7 +659,7 @@ func (s *Schema) decideTextMappings(form probe.Form, o Options, avail map[[2]str
 		}
 		s.Mapping = append(s.Mapping, Mapping{
 			Field: k.field, FieldLabel: cleanLabel(fd.Label), FieldType: fieldType(fd), Feature: k.feature,
-			Method: method, Score: round3(float64(passed[k]) / float64(total[k])), Evidence: total[k],
+			Method: method, Relation: rel, Score: round3(float64(passed) / float64(total[k])), Evidence: total[k],
 		})
 	}
 }

@@ -206,6 +206,10 @@ type Mapping struct {
 	// (values of the feature typed into the field came back at the feature: thesis §3.4),
 	// "probe-log" (the same test, on probes already in the probe log).
 	Method string `json:"method"`
+	// Relation is how the field's value relates to the feature's values: "contains"
+	// (equal, or a substring: the thesis rule), "min" or "max" (a bound of an ordered
+	// feature, as in a "year from" field), "option" (the options are the values).
+	Relation string `json:"relation"`
 	// Score is the share of evidence that supports the mapping (matched values over
 	// feature values for options, passed trials over trials for text fields).
 	Score float64 `json:"score"`
@@ -229,6 +233,8 @@ type Trial struct {
 	Instances int  `json:"instances"`
 	Matched   int  `json:"matched"`
 	Passed    bool `json:"passed"`
+	// Relation is the relation under which the trial passed (see Mapping.Relation).
+	Relation string `json:"relation,omitempty"`
 	// Error is the submission error, if any.
 	Error string `json:"error,omitempty"`
 }

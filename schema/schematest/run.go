@@ -82,7 +82,7 @@ func (s *Site) WriteRun(dir string, plan []Probe, positions bool) (*Run, error) 
 		u := s.SearchURL(pl.Values)
 		var terms []string
 		for k, v := range pl.Values {
-			if k == "q" || k == "search" || k == "author" || k == "isbn" || k == "note" {
+			if k == "q" || k == "search" || k == "author" || k == "isbn" || k == "note" || k == "from" {
 				if v != "" {
 					terms = append(terms, v)
 				}
@@ -144,7 +144,7 @@ func (s *Site) Truth() []Attribute {
 			{"title", func(b Book) string { return b.Title }, []string{"q"}, nil},
 			{"link", link, nil, nil},
 			{"author", s.AuthorList, []string{"q", "author"}, nil},
-			{"year", func(b Book) string { return strconv.Itoa(b.Year) }, nil, nil},
+			{"year", func(b Book) string { return strconv.Itoa(b.Year) }, []string{"from"}, nil},
 			{"format", func(b Book) string { return b.Format }, nil, []string{"format"}},
 			{"isbn", Book.ISBNHyphenated, []string{"isbn"}, nil},
 			{"price", func(b Book) string { return fmt.Sprintf("$%.2f", b.Price) }, nil, nil},
@@ -160,7 +160,7 @@ func (s *Site) Truth() []Attribute {
 				return fmt.Sprintf("(%s #%s)", b.Series, strconv.FormatFloat(b.SeriesIndex, 'f', -1, 64))
 			}, nil, nil},
 			{"author", s.AuthorList, []string{"q", "author"}, nil},
-			{"year", func(b Book) string { return strconv.Itoa(b.Year) }, nil, nil},
+			{"year", func(b Book) string { return strconv.Itoa(b.Year) }, []string{"from"}, nil},
 			{"format", func(b Book) string { return b.Format }, nil, []string{"format"}},
 			{"isbn", Book.isbn13, []string{"isbn"}, nil},
 			{"price", func(b Book) string { return strings.Replace(fmt.Sprintf("%.2f", b.Price), ".", ",", 1) + "\u00a0€" }, nil, nil},

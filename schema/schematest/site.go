@@ -51,7 +51,8 @@ func NewSite(l Layout) *Site {
 //
 // Table and List: q (keyword box: every word must occur in the title or an author),
 // author (text: the authors contain it), isbn (text: the ISBN contains the digits),
-// note (a text field the server ignores), format (select: Any, Paperback, Hardcover),
+// note (a text field the server ignores), from (number: published in or after that
+// year), format (select: Any, Paperback, Hardcover),
 // sort (select: relevance, title, year; reorders only). Calibre: the real form (num,
 // search, sort, order, library_id).
 func (s *Site) Form() probe.Form {
@@ -78,6 +79,7 @@ func (s *Site) Form() probe.Form {
 			{Name: "author", Tag: "input", Type: "text", Label: "Author", LabelSource: "label-for", MaxLength: 80},
 			{Name: "isbn", Tag: "input", Type: "text", Label: "ISBN", LabelSource: "label-for", MaxLength: 20},
 			{Name: "note", Tag: "input", Type: "text", Label: "Gift note", LabelSource: "label-for"},
+			{Name: "from", Tag: "input", Type: "number", Label: "Published from", LabelSource: "label-for", Min: "1500", Max: "2100"},
 			{Name: "format", Tag: "select", Type: "select", Label: "Format", LabelSource: "label-for", Options: []probe.Option{{Value: "", Text: "Any format", Selected: true}, {Value: "pb", Text: "Paperback"}, {Value: "hc", Text: "Hardcover"}}},
 			{Name: "sort", Tag: "select", Type: "select", Label: "Sort by", LabelSource: "label-for", Options: []probe.Option{{Value: "rel", Text: "Relevance", Selected: true}, {Value: "title", Text: "Title"}, {Value: "year", Text: "Year"}}},
 			{Tag: "button", Type: "submit", Value: "Search", Submit: true, Role: "submit"},
@@ -135,6 +137,9 @@ func (s *Site) matches(b Book, v map[string]string) bool {
 		return false
 	}
 	if d := digits(v["isbn"]); d != "" && !strings.Contains(b.isbn13(), d) {
+		return false
+	}
+	if f, err := strconv.Atoi(strings.TrimSpace(v["from"])); err == nil && b.Year < f {
 		return false
 	}
 	switch v["format"] {
