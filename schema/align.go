@@ -439,8 +439,13 @@ func filter(cands []*cand, rs []rec, o Options) {
 			continue
 		}
 		counts := map[string]int{}
-		for _, v := range c.vals {
+		pagesOf := map[string]map[string]bool{} // value → pages
+		pages := map[string]bool{}
+		for ri, v := range c.vals {
 			seen := map[string]bool{}
+			if len(v) > 0 {
+				pages[rs[ri].page] = true
+			}
 			for _, x := range v {
 				k := norm(x)
 				if k == "" {
@@ -449,14 +454,23 @@ func filter(cands []*cand, rs []rec, o Options) {
 				if !seen[k] {
 					seen[k] = true
 					counts[k]++
+					if pagesOf[k] == nil {
+						pagesOf[k] = map[string]bool{}
+					}
+					pagesOf[k][rs[ri].page] = true
 				}
 			}
 		}
-		top := 0
-		for _, k := range counts {
-			top = max(top, k)
+		top, topKey := 0, ""
+		for k, n := range counts {
+			if n > top || n == top && k < topKey {
+				top, topKey = n, k
+			}
 		}
-		if len(counts) <= 1 || float64(top) > o.MaxDominantShare*float64(n) {
+		// Template text is the same on every page: one value, or a dominant value found
+		// on every page. A value that dominates but is absent from some pages (the
+		// language of a catalogue, and a page of French books) is an attribute.
+		if len(counts) <= 1 || float64(top) > o.MaxDominantShare*float64(n) && len(pagesOf[topKey]) == len(pages) {
 			c.dropped = DropConstant
 			continue
 		}
@@ -488,6 +502,8 @@ func pageConstant(c *cand, rs []rec) bool {
 		count[p]++
 	}
 	pages := 0
+	distinct := map[string]bool{}
+	echo := 0
 	for p, n := range count {
 		if n < 2 {
 			continue
@@ -496,8 +512,38 @@ func pageConstant(c *cand, rs []rec) bool {
 			return false
 		}
 		pages++
+		for v := range vals[p] {
+			distinct[v] = true
+			if terms := termsOf(rs, p); len(terms) > 0 && allIn(terms, v) {
+				echo++
+			}
+		}
 	}
-	return pages >= 2
+	// An echo changes with the page (its query): (almost) one value per page, or the
+	// page's query terms in it. A homogeneous attribute (each page filtered on one
+	// language) takes few values.
+	return pages >= 2 && (float64(len(distinct)) >= 0.8*float64(pages) || float64(echo) >= 0.5*float64(pages))
+}
+
+// termsOf returns the query terms of the probe of a page.
+func termsOf(rs []rec, page string) map[string]bool {
+	for i := range rs {
+		if rs[i].page == page {
+			return rs[i].terms
+		}
+	}
+	return nil
+}
+
+// allIn reports whether every term occurs as a word of the normalised value v.
+func allIn(terms map[string]bool, v string) bool {
+	words := " " + v + " "
+	for t := range terms {
+		if !strings.Contains(words, " "+t+" ") {
+			return false
+		}
+	}
+	return true
 }
 
 // isRank reports whether the candidate's values count the records of each page: 1, 2,

@@ -51,6 +51,15 @@ func TestFixtureSites(t *testing.T) {
 					if resubmit && len(sc.MissingMappings) > 0 {
 						t.Errorf("fields not mapped to the attribute they filter: %v", sc.MissingMappings)
 					}
+					links := 0
+					for _, f := range s.Features {
+						if f.Kind == schema.KindLink {
+							links++
+						}
+					}
+					if links != 1 {
+						t.Errorf("%d link features, want 1 (the detail link or the thumbnail)", links)
+					}
 					if s.Stats.Records != len(recs) {
 						t.Errorf("stats: %d records, want %d", s.Stats.Records, len(recs))
 					}

@@ -96,7 +96,12 @@ func (s *Schema) assemble(cands []*cand, rs []rec, o Options) {
 			s.Dropped = append(s.Dropped, Dropped{Key: c.key(), Reason: c.dropped, Records: c.records(), Samples: samples})
 			continue
 		}
+		kind := KindText
+		if a := c.locs[0].Attr; a == "href" || a == "src" {
+			kind = KindLink
+		}
 		s.Features = append(s.Features, Feature{
+			Kind:      kind,
 			Key:       c.key(),
 			Labels:    c.labels,
 			Locations: c.locs,

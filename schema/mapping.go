@@ -307,38 +307,63 @@ func instances(f *Feature, rs []rec, o Options) []instance {
 // instance ≥ the value ("min", a "from" field) or ≤ it ("max", a "to" field). A bound
 // counts only when it is not trivially true: at most MaxBoundShare of the known
 // records (share, computed by the caller) satisfy it.
-func judge(t *Trial, f *Feature, got []rec, o Options, boundShare func(rel string) float64) {
+//
+// The control: the page the form gives with its defaults (baseline, nil when unknown)
+// must not satisfy the relation as well. Otherwise the field had no visible effect (an
+// ignored field, a default listing that happens to match) and the trial says nothing.
+func judge(t *Trial, f *Feature, got []rec, o Options, boundShare func(rel string) float64, baseline []rec) {
 	t.Records = len(got)
-	iv, ordered := orderValue(f, t.Value)
-	ge, le := 0, 0
+	c := countRelations(f, got, t.Value)
+	t.Instances, t.Matched = c.n, c.contains
+	need := o.InstanceMatchShare * float64(c.n)
+	switch {
+	case c.n == 0:
+	case float64(c.contains) >= need:
+		t.Passed, t.Relation = true, RelContains
+	case c.ordered && float64(c.ge) >= need && boundShare != nil && boundShare(RelMin) <= maxBoundShare:
+		t.Passed, t.Relation, t.Matched = true, RelMin, c.ge
+	case c.ordered && float64(c.le) >= need && boundShare != nil && boundShare(RelMax) <= maxBoundShare:
+		t.Passed, t.Relation, t.Matched = true, RelMax, c.le
+	}
+	if t.Passed && baseline != nil {
+		b := countRelations(f, baseline, t.Value)
+		held := map[string]int{RelContains: b.contains, RelMin: b.ge, RelMax: b.le}[t.Relation]
+		if b.n > 0 && float64(held) >= o.InstanceMatchShare*float64(b.n) {
+			t.Passed, t.Relation, t.Baseline = false, "", true
+		}
+	}
+}
+
+type relCounts struct {
+	n, contains, ge, le int
+	ordered             bool
+}
+
+// countRelations counts the instances of f in the records that contain the value, and
+// for an ordered feature those ≥ and ≤ it.
+func countRelations(f *Feature, got []rec, value string) relCounts {
+	var c relCounts
+	iv, ordered := orderValue(f, value)
+	c.ordered = ordered
 	for ri := range got {
 		for _, x := range featureValues(f.Locations, f.Split, &got[ri]) {
-			t.Instances++
-			if contains(x, t.Value) {
-				t.Matched++
+			c.n++
+			if contains(x, value) {
+				c.contains++
 			}
 			if ordered {
 				if xv, ok := orderValue(f, x); ok {
 					if xv >= iv {
-						ge++
+						c.ge++
 					}
 					if xv <= iv {
-						le++
+						c.le++
 					}
 				}
 			}
 		}
 	}
-	need := o.InstanceMatchShare * float64(t.Instances)
-	switch {
-	case t.Instances == 0:
-	case float64(t.Matched) >= need:
-		t.Passed, t.Relation = true, RelContains
-	case ordered && float64(ge) >= need && boundShare != nil && boundShare(RelMin) <= maxBoundShare:
-		t.Passed, t.Relation, t.Matched = true, RelMin, ge
-	case ordered && float64(le) >= need && boundShare != nil && boundShare(RelMax) <= maxBoundShare:
-		t.Passed, t.Relation, t.Matched = true, RelMax, le
-	}
+	return c
 }
 
 // maxBoundShare: a bound that most records satisfy anyway says nothing about the field.
@@ -425,6 +450,19 @@ func (s *Schema) mapFromLog(form probe.Form, rs []rec, probes []probe.Probe, o O
 	if len(fields) == 0 {
 		return
 	}
+	// The control page: a logged probe that left every field at its default.
+	var baseline []rec
+	for _, p := range probes {
+		if p.Error == "" && allEmpty(p.Assignment) {
+			baseline = []rec{}
+			for ri := range rs {
+				if rs[ri].probe == p.N {
+					baseline = append(baseline, rs[ri])
+				}
+			}
+			break
+		}
+	}
 	for _, p := range probes {
 		if p.Error != "" {
 			continue
@@ -469,12 +507,21 @@ func (s *Schema) mapFromLog(form probe.Form, rs []rec, probes []probe.Probe, o O
 					continue
 				}
 				t := Trial{Field: fd.Name, Feature: f.Key, Value: v, Probe: p.N}
-				judge(&t, f, got, o, boundShares(f, others(rs, p.N), v))
+				judge(&t, f, got, o, boundShares(f, others(rs, p.N), v), baseline)
 				s.Trials = append(s.Trials, t)
 			}
 		}
 	}
 	s.decideTextMappings(form, o, nil)
+}
+
+func allEmpty(m map[string]string) bool {
+	for _, v := range m {
+		if strings.TrimSpace(v) != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // others returns the records not found by probe n.
@@ -538,6 +585,20 @@ func (s *Schema) resubmit(ctx context.Context, form probe.Form, rs []rec, sub Su
 	cache := map[string][]rec{}
 	cacheErr := map[string]error{}
 	submissions := 0
+	// The control page: the form submitted with its defaults.
+	var baseline []rec
+	if len(pairs) > 0 && o.MaxSubmissions > 0 {
+		submissions++
+		recs, err := sub.Submit(ctx, map[string]string{})
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return err
+		case err != nil:
+			log.Warn("submission with the defaults failed: trials without a control", "err", err)
+		default:
+			baseline, _ = prepare(recs, nil)
+		}
+	}
 	for progress := true; progress; {
 		progress = false
 		for _, p := range pairs {
@@ -579,7 +640,7 @@ func (s *Schema) resubmit(ctx context.Context, form probe.Form, rs []rec, sub Su
 				s.Trials = append(s.Trials, t)
 				continue
 			}
-			judge(&t, p.f, got, o, boundShares(p.f, rs, in.value))
+			judge(&t, p.f, got, o, boundShares(p.f, rs, in.value), baseline)
 			log.Debug("mapping trial", "field", p.fd.Name, "feature", p.f.Key, "value", in.value, "records", t.Records, "matched", fmt.Sprintf("%d/%d", t.Matched, t.Instances), "relation", t.Relation)
 			s.Trials = append(s.Trials, t)
 			p.done++

@@ -76,6 +76,12 @@ type ProbeInfo struct {
 // ValueType is the type of a feature's values.
 type ValueType string
 
+// The kinds of features.
+const (
+	KindText = "text"
+	KindLink = "link"
+)
+
 // The value types that are detected.
 const (
 	TypeString     ValueType = "string"
@@ -96,6 +102,10 @@ type Feature struct {
 	// letters, digits and '-'). It comes from the label when there is one, else from the
 	// path. The labeled graph names the feature's predicate with it.
 	Name string `json:"name"`
+	// Kind is "text" for a feature read from text leaves (an attribute of the output
+	// schema, thesis §3.3) and "link" for the URL of a link or an image of the record
+	// (kept as an extra feature, e.g. a detail page to follow later).
+	Kind string `json:"kind"`
 	// Key identifies the feature's location independently of its label: the paths,
 	// occurrence, attribute and split steps. It does not change when a label is found.
 	Key string `json:"key"`
@@ -235,6 +245,9 @@ type Trial struct {
 	Passed    bool `json:"passed"`
 	// Relation is the relation under which the trial passed (see Mapping.Relation).
 	Relation string `json:"relation,omitempty"`
+	// Baseline is true when the relation held on the page of the form's defaults too:
+	// the field had no visible effect, so the trial does not count as passed.
+	Baseline bool `json:"baseline,omitempty"`
 	// Error is the submission error, if any.
 	Error string `json:"error,omitempty"`
 }

@@ -54,9 +54,10 @@ func (sc Score) String() string {
 
 func normal(s string) string { return strings.Join(textnorm.Tokens(s), " ") }
 
-// Evaluate compares the features of s with the true attributes: a feature matches an
-// attribute when, over the records where either has a value, its values equal the true
-// value (after normalisation) in at least 90 % of them. Each attribute is matched by one
+// Evaluate compares the text features of s (the output schema's attributes; link
+// features are not attributes) with the true attributes: a feature matches an attribute
+// when, over the records where either has a value, its values equal the true value
+// (after normalisation) in at least 90 % of them. Each attribute is matched by one
 // feature at most.
 func Evaluate(s *schema.Schema, recs []records.Record, t Truth) Score {
 	vals := make([][][]string, len(recs))
@@ -66,7 +67,12 @@ func Evaluate(s *schema.Schema, recs []records.Record, t Truth) Score {
 	sc := Score{Matched: map[string]string{}}
 	used := map[string]bool{}
 	featureAttr := map[string]string{}
+	texts := 0
 	for fi, f := range s.Features {
+		if f.Kind != schema.KindText {
+			continue
+		}
+		texts++
 		best, bestAgree := "", 0.0
 		for _, a := range t.Attributes {
 			if used[a] {
@@ -101,8 +107,8 @@ func Evaluate(s *schema.Schema, recs []records.Record, t Truth) Score {
 			sc.Missed = append(sc.Missed, a)
 		}
 	}
-	if len(s.Features) > 0 {
-		sc.Precision = float64(len(sc.Matched)) / float64(len(s.Features))
+	if texts > 0 {
+		sc.Precision = float64(len(sc.Matched)) / float64(texts)
 	}
 	if len(t.Attributes) > 0 {
 		sc.Recall = float64(len(sc.Matched)) / float64(len(t.Attributes))

@@ -135,14 +135,13 @@ type Attribute struct {
 	Selects []string
 }
 
-// Truth returns the true attributes of the site's records, as shown on its pages.
+// Truth returns the true attributes of the site's records, as shown on its pages (the
+// text the records show; links and images are not attributes).
 func (s *Site) Truth() []Attribute {
-	link := func(b Book) string { return fmt.Sprintf("%s/book/%d", s.Base, b.ID) }
 	switch s.Layout {
 	case Table:
 		return []Attribute{
 			{"title", func(b Book) string { return b.Title }, []string{"q"}, nil},
-			{"link", link, nil, nil},
 			{"author", s.AuthorList, []string{"q", "author"}, nil},
 			{"year", func(b Book) string { return strconv.Itoa(b.Year) }, []string{"from"}, nil},
 			{"format", func(b Book) string { return b.Format }, nil, []string{"format"}},
@@ -152,7 +151,6 @@ func (s *Site) Truth() []Attribute {
 	case List:
 		return []Attribute{
 			{"title", func(b Book) string { return b.Title }, []string{"q"}, nil},
-			{"link", func(b Book) string { return fmt.Sprintf("%s/b/%d", s.Base, b.ID) }, nil, nil},
 			{"series", func(b Book) string {
 				if b.Series == "" {
 					return ""
@@ -167,7 +165,6 @@ func (s *Site) Truth() []Attribute {
 		}
 	}
 	return []Attribute{
-		{"thumbnail", func(b Book) string { return fmt.Sprintf("%s/get/thumb/%d/library", s.Base, b.ID+400) }, nil, nil},
 		{"title", func(b Book) string { return b.Title }, []string{"search"}, nil},
 		{"series", func(b Book) string { return b.Series }, []string{"search"}, nil},
 		{"series_index", func(b Book) string {

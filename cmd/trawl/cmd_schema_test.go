@@ -1,0 +1,221 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/antchfx/htmlquery"
+	"golang.org/x/net/html"
+
+	"github.com/trawl-dev/trawl/graph"
+	"github.com/trawl-dev/trawl/internal/testsites"
+	"github.com/trawl-dev/trawl/probe"
+	"github.com/trawl-dev/trawl/records"
+	"github.com/trawl-dev/trawl/schema"
+	"github.com/trawl-dev/trawl/schema/schematest"
+)
+
+// stripping hands the stage under test the pages without the test sites' answer-key
+// markers.
+type stripping struct{ p *probe.Prober }
+
+func (s stripping) Submit(ctx context.Context, f probe.Form, values map[string]string) ([]probe.Page, error) {
+	pages, err := s.p.Submit(ctx, f, values)
+	for i := range pages {
+		pages[i].HTML = testsites.StripMarkers(pages[i].HTML)
+	}
+	return pages, err
+}
+
+// TestSchemaOnTestSites is the acceptance test of the output schema and the
+// input–output mapping on the local test sites, with the real prober in Chromium: probe
+// each site with the agnostic plan, isolate the records with FOREST (markers stripped),
+// build the schema with re-submission through the prober, and score it against the
+// site's truth: precision and recall of the features ≥ 0.95, every text field that
+// filters an attribute mapped to it, no field mapped to a wrong attribute. Then the
+// graph stage must give byte-identical graph.nt twice and rapper must accept it.
+func TestSchemaOnTestSites(t *testing.T) {
+	if os.Getenv("TRAWL_BROWSER_TESTS") != "1" {
+		t.Skip("browser test: set TRAWL_BROWSER_TESTS=1 (and install chromium) to run it")
+	}
+	po := probe.DefaultOptions()
+	po.Delay = 0
+	po.Screenshots = false
+	po.AllowPOST = true
+	po.Tabs = 2
+	po.StepTimeout = 20 * time.Second
+	po.SettleTimeout = 3 * time.Second
+	po.Quiet = 100 * time.Millisecond
+	po.MaxPagesPerProbe = 1
+	b, err := probe.Start(t.Context(), po)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	p, err := probe.NewProber(b, po)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	only := os.Getenv("TRAWL_SITES")
+	for _, site := range testsites.All() {
+		if only != "" && !slices.Contains(strings.Split(only, ","), site.Name) {
+			continue
+		}
+		t.Run(site.Name, func(t *testing.T) {
+			srv := site.NewServer()
+			defer srv.Close()
+			dir := t.TempDir()
+			start := time.Now()
+			d, err := p.Discover(t.Context(), srv.URL+site.FormPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			form := d.Form()
+			plo := probe.DefaultPlanOptions()
+			plo.Seed = 1
+			plo.MaxProbes = 24
+			rd, err := probe.CreateRunDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := rd.WriteForm(form); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := p.Run(t.Context(), form, probe.AgnosticPlan(form, plo), rd); err != nil {
+				t.Fatal(err)
+			}
+			if err := rd.Close(); err != nil {
+				t.Fatal(err)
+			}
+			// Keep the marked pages for scoring; the stages see them stripped.
+			marked := map[string][]byte{}
+			pages, _, err := runDirPages(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range pages {
+				marked[pages[i].Name] = pages[i].HTML
+				pages[i].HTML = []byte(testsites.StripMarkers(string(pages[i].HTML)))
+				if err := os.WriteFile(filepath.Join(dir, pages[i].Name), pages[i].HTML, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, recs, err := records.Extract(t.Context(), pages, records.DefaultOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf bytes.Buffer
+			if err := records.WriteRecords(&buf, recs); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, schema.RecordsFile), buf.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			rs, err := newResubmitter(dir, stripping{p}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := schema.DefaultOptions()
+			s, err := schema.Run(t.Context(), dir, rs, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			truth := siteTruth(t, site, recs, marked)
+			sc := schematest.Evaluate(s, recs, truth)
+			t.Logf("%s: %d probes' pages, %d records, %d re-submissions, %v", site.Name, len(pages), len(recs), rs.n, time.Since(start).Round(time.Millisecond))
+			for _, f := range s.Features {
+				t.Logf("  feature %-22s %-8s label=%-12q records=%-4d samples=%q", f.Name, f.Type, f.Label, f.Records, f.Samples[:min(3, len(f.Samples))])
+			}
+			for _, m := range s.Mapping {
+				t.Logf("  mapping %s -> %s (%s, %s, %.2f over %d)", m.Field, m.Feature, m.Method, m.Relation, m.Score, m.Evidence)
+			}
+			for _, dr := range s.Dropped {
+				t.Logf("  dropped %-13s %-40s records=%d %q", dr.Reason, dr.Key, dr.Records, dr.Samples)
+			}
+			t.Logf("  score: %v", sc)
+			if sc.Precision < 0.95 || sc.Recall < 0.95 {
+				t.Errorf("precision %.3f, recall %.3f: want ≥ 0.95", sc.Precision, sc.Recall)
+			}
+			if len(sc.WrongMappings) > 0 {
+				t.Errorf("fields mapped to a wrong attribute: %v", sc.WrongMappings)
+			}
+			var missing []string
+			for _, m := range sc.MissingMappings {
+				fd, _ := site.Field(strings.SplitN(m, "->", 2)[0])
+				if fd.Type == "text" || fd.Type == "search" || fd.Type == "number" {
+					missing = append(missing, m)
+				}
+			}
+			if len(missing) > 0 {
+				t.Errorf("text fields not mapped to the attribute they filter: %v", missing)
+			}
+			// The graph stage: byte-identical on a re-run, accepted by rapper.
+			var graphs [2][]byte
+			for k := range graphs {
+				if _, err := graph.RunLabeled(t.Context(), dir, graph.DefaultLabeledOptions()); err != nil {
+					t.Fatal(err)
+				}
+				graphs[k], _ = os.ReadFile(filepath.Join(dir, graph.GraphFile))
+			}
+			if !bytes.Equal(graphs[0], graphs[1]) {
+				t.Error("graph.nt differs between two runs on the same pages")
+			}
+			if bin, err := exec.LookPath("rapper"); err == nil {
+				if out, err := exec.CommandContext(t.Context(), bin, "-i", "ntriples", "-c", filepath.Join(dir, graph.GraphFile)).CombinedOutput(); err != nil {
+					t.Errorf("rapper rejects graph.nt: %v\n%s", err, out)
+				}
+			}
+		})
+	}
+}
+
+// siteTruth reads the answer key: the data-record id of each record's element on the
+// marked page, and the site's values for it.
+func siteTruth(t *testing.T, site *testsites.Site, recs []records.Record, marked map[string][]byte) schematest.Truth {
+	t.Helper()
+	ids := make([]string, len(recs))
+	docs := map[string]*html.Node{}
+	for i, r := range recs {
+		raw, ok := marked[r.Page]
+		if !ok {
+			continue
+		}
+		doc, ok := docs[r.Page]
+		if !ok {
+			d, err := htmlquery.Parse(bytes.NewReader(raw))
+			if err != nil {
+				t.Fatal(err)
+			}
+			docs[r.Page], doc = d, d
+		}
+		n, err := htmlquery.Query(doc, r.XPath)
+		if err != nil || n == nil {
+			continue
+		}
+		for ; n != nil && ids[i] == ""; n = n.Parent {
+			ids[i] = htmlquery.SelectAttr(n, testsites.RecordAttr)
+		}
+	}
+	tr := schematest.Truth{Attributes: site.Attributes, Fields: map[string][]string{}}
+	for _, f := range site.Fields {
+		for _, a := range f.Attributes {
+			tr.Fields[a] = append(tr.Fields[a], f.Name)
+		}
+	}
+	tr.Value = func(i int, a string) string {
+		rec, ok := site.Record(ids[i])
+		if !ok {
+			return ""
+		}
+		return rec.Values[a]
+	}
+	return tr
+}
