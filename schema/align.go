@@ -140,7 +140,7 @@ func Build(ctx context.Context, recs []records.Record, in Input, o Options) (*Sc
 		s.mapOptions(*in.Form, rs, in.Probes, o)
 		s.mapFromLog(*in.Form, rs, in.Probes, o)
 		if in.Submitter != nil {
-			if err := s.resubmit(ctx, *in.Form, rs, in.Submitter, o); err != nil {
+			if err := s.resubmit(ctx, *in.Form, rs, in.Probes, in.Submitter, o); err != nil {
 				return nil, err
 			}
 		}

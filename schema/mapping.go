@@ -51,6 +51,7 @@ func contains(instance, value string) bool {
 // mapOptions maps selects and radio groups whose option texts (or values) match a
 // feature's values, and checks the records of logged option probes.
 func (s *Schema) mapOptions(form probe.Form, rs []rec, probes []probe.Probe, o Options) {
+	baseline := baselineOf(probes, rs)
 	for _, fd := range form.Fields {
 		if len(fd.Options) == 0 || fd.Submit || fd.Disabled || fd.Type == "hidden" {
 			continue
@@ -100,40 +101,54 @@ func (s *Schema) mapOptions(form probe.Form, rs []rec, probes []probe.Probe, o O
 			}
 			m := Mapping{Field: fd.Name, FieldLabel: cleanLabel(fd.Label), FieldType: fieldType(fd), Feature: f.Key, Method: "options", Relation: RelOption, Score: round3(score), Evidence: hit}
 			ok := hit >= 2 && score >= o.OptionMatchShare
-			// Logged option probes: the records found with an option all carry its text.
-			passed, tried := 0, 0
+			// Logged option probes: the records found with an option all carry its text
+			// (or, for an ordered feature, all lie on one side of its value: a "4 stars
+			// and up" radio, a decade). Each option probe is a trial, judged like a
+			// re-submission, with the page of the defaults as control.
+			byRel := map[string]int{}
+			tried := 0
 			for _, p := range probes {
 				v, set := p.Assignment[fd.Name]
-				if !set || textOf[v] == "" && v == "" {
+				if !set || textOf[v] == "" && v == "" || p.Error != "" {
 					continue
 				}
 				want := textOf[v]
 				if want == "" {
 					want = v
 				}
-				inst, match := 0, 0
+				var got []rec
 				for ri := range rs {
-					if rs[ri].probe != p.N {
-						continue
-					}
-					for _, x := range featureValues(f.Locations, f.Split, &rs[ri]) {
-						inst++
-						if contains(x, want) {
-							match++
-						}
+					if rs[ri].probe == p.N {
+						got = append(got, rs[ri])
 					}
 				}
-				if inst == 0 {
+				t := Trial{Field: fd.Name, Value: want}
+				judge(&t, f, got, o, boundShares(f, others(rs, p.N), want), baseline)
+				if _, ordered := orderValue(f, want); !ordered && t.Instances > 0 && !t.Passed {
+					// An option whose text is not a number ("1950s") but whose value is.
+					t2 := Trial{Field: fd.Name, Value: v}
+					judge(&t2, f, got, o, boundShares(f, others(rs, p.N), v), baseline)
+					if t2.Relation == RelMin || t2.Relation == RelMax {
+						t = t2
+					}
+				}
+				if t.Instances == 0 {
 					continue
 				}
 				tried++
-				if float64(match) >= o.InstanceMatchShare*float64(inst) {
-					passed++
+				if t.Passed {
+					byRel[t.Relation]++
+				}
+			}
+			rel, passed := RelOption, byRel[RelContains]
+			for _, b := range []string{RelMin, RelMax} {
+				if n := byRel[b]; n > byRel[RelContains] && n+byRel[RelContains] > passed {
+					rel, passed = b, n+byRel[RelContains]
 				}
 			}
 			if tried > 0 && passed >= min(o.MinPassedTrials, tried) && float64(passed) >= o.MinTrialShare*float64(tried) {
 				if !ok || float64(passed)/float64(tried) >= score {
-					m.Method, m.Score, m.Evidence = "option-probes", round3(float64(passed)/float64(tried)), tried
+					m.Method, m.Relation, m.Score, m.Evidence = "option-probes", rel, round3(float64(passed)/float64(tried)), tried
 				}
 				ok = true
 			}
@@ -450,19 +465,7 @@ func (s *Schema) mapFromLog(form probe.Form, rs []rec, probes []probe.Probe, o O
 	if len(fields) == 0 {
 		return
 	}
-	// The control page: a logged probe that left every field at its default.
-	var baseline []rec
-	for _, p := range probes {
-		if p.Error == "" && allEmpty(p.Assignment) {
-			baseline = []rec{}
-			for ri := range rs {
-				if rs[ri].probe == p.N {
-					baseline = append(baseline, rs[ri])
-				}
-			}
-			break
-		}
-	}
+	baseline := baselineOf(probes, rs)
 	for _, p := range probes {
 		if p.Error != "" {
 			continue
@@ -515,6 +518,23 @@ func (s *Schema) mapFromLog(form probe.Form, rs []rec, probes []probe.Probe, o O
 	s.decideTextMappings(form, o, nil)
 }
 
+// baselineOf returns the records of the control page: a logged probe that left every
+// field at its default; nil when there is none.
+func baselineOf(probes []probe.Probe, rs []rec) []rec {
+	for _, p := range probes {
+		if p.Error == "" && allEmpty(p.Assignment) {
+			out := []rec{}
+			for ri := range rs {
+				if rs[ri].probe == p.N {
+					out = append(out, rs[ri])
+				}
+			}
+			return out
+		}
+	}
+	return nil
+}
+
 func allEmpty(m map[string]string) bool {
 	for _, v := range m {
 		if strings.TrimSpace(v) != "" {
@@ -539,8 +559,21 @@ func others(rs []rec, n int) []rec {
 // that the probe log did not already decide, within MaxSubmissions. Trials go round by
 // round over all (field, feature) pairs, so that a tight budget is shared, and a pair
 // stops as soon as its outcome is decided.
-func (s *Schema) resubmit(ctx context.Context, form probe.Form, rs []rec, sub Submitter, o Options) error {
+func (s *Schema) resubmit(ctx context.Context, form probe.Form, rs []rec, probes []probe.Probe, sub Submitter, o Options) error {
 	log := o.logger()
+	fill := fillers(form, probes, rs)
+	values := func(field, v string) map[string]string {
+		out := map[string]string{}
+		for k, x := range fill {
+			if k != field {
+				out[k] = x
+			}
+		}
+		if field != "" {
+			out[field] = v
+		}
+		return out
+	}
 	type pair struct {
 		fd                   probe.Field
 		f                    *Feature
@@ -589,7 +622,7 @@ func (s *Schema) resubmit(ctx context.Context, form probe.Form, rs []rec, sub Su
 	var baseline []rec
 	if len(pairs) > 0 && o.MaxSubmissions > 0 {
 		submissions++
-		recs, err := sub.Submit(ctx, map[string]string{})
+		recs, err := sub.Submit(ctx, values("", ""))
 		switch {
 		case err != nil && ctx.Err() != nil:
 			return err
@@ -621,7 +654,7 @@ func (s *Schema) resubmit(ctx context.Context, form probe.Form, rs []rec, sub Su
 					return nil
 				}
 				submissions++
-				recs, serr := sub.Submit(ctx, map[string]string{p.fd.Name: in.value})
+				recs, serr := sub.Submit(ctx, values(p.fd.Name, in.value))
 				if serr != nil {
 					if errors.Is(serr, context.Canceled) || errors.Is(serr, context.DeadlineExceeded) && ctx.Err() != nil {
 						return serr
@@ -654,6 +687,45 @@ func (s *Schema) resubmit(ctx context.Context, form probe.Form, rs []rec, sub Su
 	log.Info("input–output mapping", "submissions", submissions)
 	s.decideTextMappings(form, o, avail)
 	return nil
+}
+
+// fillers returns values for the required text fields of the form: a field under test
+// is submitted alone, but the browser refuses a form whose required box is empty. The
+// filler is the value the probe log typed into that field with the most records (a
+// stop word or a letter of a generous index), else "the".
+func fillers(form probe.Form, probes []probe.Probe, rs []rec) map[string]string {
+	count := map[int]int{}
+	for i := range rs {
+		count[rs[i].probe]++
+	}
+	out := map[string]string{}
+	for _, fd := range textFields(form) {
+		if !fd.Required {
+			continue
+		}
+		best, bestN := "the", -1
+		for _, p := range probes {
+			v := strings.TrimSpace(p.Assignment[fd.Name])
+			if v == "" || p.Error != "" || len(p.Assignment) != 1 && !onlyFillers(p.Assignment, fd.Name) {
+				continue
+			}
+			if n := count[p.N]; n > bestN || n == bestN && v < best {
+				best, bestN = v, n
+			}
+		}
+		out[fd.Name] = best
+	}
+	return out
+}
+
+// onlyFillers reports whether an assignment sets only the field (other fields empty).
+func onlyFillers(a map[string]string, field string) bool {
+	for k, v := range a {
+		if k != field && strings.TrimSpace(v) != "" {
+			return false
+		}
+	}
+	return true
 }
 
 func (s *Schema) mapped(field, feature string) bool {

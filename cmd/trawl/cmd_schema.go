@@ -146,6 +146,9 @@ type resubmitter struct {
 }
 
 func newResubmitter(dir string, sub pageSubmitter, log *slog.Logger) (*resubmitter, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	form, err := probe.ReadForm(dir)
 	if err != nil {
 		return nil, fmt.Errorf("trawl schema: re-submission needs the form: %w", err)
@@ -157,6 +160,11 @@ func newResubmitter(dir string, sub pageSubmitter, log *slog.Logger) (*resubmitt
 	for _, sk := range skipped {
 		log.Warn("page skipped", "reason", sk)
 	}
+	// The nonsense-word page is left out of the context: its layout makes FOREST take a
+	// result page with a single record for an error page on some sites (a page of the
+	// soft-error kind), and a re-submission is judged on its records anyway (an error
+	// page has none at the feature's location).
+	pages = slices.DeleteFunc(pages, func(p records.Page) bool { return p.Kind == records.KindNonsense })
 	ro := records.DefaultOptions()
 	ro.Logger = log
 	return &resubmitter{sub: sub, form: form, pages: pages, opts: ro}, nil

@@ -137,6 +137,9 @@ func TestSchemaOnTestSites(t *testing.T) {
 			for _, m := range s.Mapping {
 				t.Logf("  mapping %s -> %s (%s, %s, %.2f over %d)", m.Field, m.Feature, m.Method, m.Relation, m.Score, m.Evidence)
 			}
+			for _, pr := range s.Source.Probes {
+				t.Logf("  probe %d %s %v records=%d", pr.N, pr.Kind, pr.Assignment, pr.Records)
+			}
 			for _, dr := range s.Dropped {
 				t.Logf("  dropped %-13s %-40s records=%d %q", dr.Reason, dr.Key, dr.Records, dr.Samples)
 			}
@@ -156,6 +159,9 @@ func TestSchemaOnTestSites(t *testing.T) {
 			}
 			if len(missing) > 0 {
 				t.Errorf("text fields not mapped to the attribute they filter: %v", missing)
+				for _, tr := range s.Trials {
+					t.Logf("  trial %s <- %q in %s: records=%d matched %d/%d passed=%v relation=%q baseline=%v probe=%d err=%q", tr.Feature, tr.Value, tr.Field, tr.Records, tr.Matched, tr.Instances, tr.Passed, tr.Relation, tr.Baseline, tr.Probe, tr.Error)
+				}
 			}
 			// The graph stage: byte-identical on a re-run, accepted by rapper.
 			var graphs [2][]byte
