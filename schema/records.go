@@ -17,6 +17,28 @@ type rec struct {
 	probe  int
 	terms  map[string]bool // folded words typed into the form by that probe
 	leaves []leaf
+	// splits memoises the segments of the record's composite values per split step
+	// (values are read many times: alignment, mapping trials, the graph).
+	splits map[string][]segment
+}
+
+// segmentOf returns the named segment of value under the step, memoised per record.
+func (r *rec) segmentOf(st SplitStep, value string) string {
+	key := st.markerKey() + "\x00" + value
+	segs, ok := r.splits[key]
+	if !ok {
+		segs = applySplit(value, st.Markers)
+		if r.splits == nil {
+			r.splits = map[string][]segment{}
+		}
+		r.splits[key] = segs
+	}
+	for _, sg := range segs {
+		if sg.name == st.Segment {
+			return sg.text
+		}
+	}
+	return ""
 }
 
 type leaf struct {
@@ -163,7 +185,7 @@ func featureValues(locs []Location, split []SplitStep, r *rec) []string {
 		vals := raw[:0:0]
 		for _, v := range raw {
 			for _, st := range split {
-				v = st.segmentOf(v)
+				v = r.segmentOf(st, v)
 				if v == "" {
 					break
 				}

@@ -84,6 +84,9 @@ func mask(s string) masked {
 	prev := 0
 	var dates []span
 	outside := func(a, b int) {
+		if !hasFourDigits(s[a:b]) {
+			return
+		}
 		for _, loc := range dateAny.FindAllStringIndex(s[a:b], -1) {
 			if _, ok := parseDate(s[a+loc[0] : a+loc[1]]); ok {
 				dates = append(dates, span{a + loc[0], a + loc[1], atomDate})
@@ -245,14 +248,17 @@ func (m masked) split(markers []Marker) []segment {
 	return segs
 }
 
-// segmentOf returns the named segment of value under the step, or "".
-func (st SplitStep) segmentOf(value string) string {
-	for _, sg := range applySplit(value, st.Markers) {
-		if sg.name == st.Segment {
-			return sg.text
+// markerKey is a string that identifies the step's markers.
+func (st SplitStep) markerKey() string {
+	var b strings.Builder
+	for _, m := range st.Markers {
+		if m.Atom != "" {
+			b.WriteString("\x01" + m.Atom)
+		} else {
+			b.WriteString("\x02" + m.Sep)
 		}
 	}
-	return ""
+	return b.String()
 }
 
 // --- learning ---

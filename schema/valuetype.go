@@ -80,6 +80,9 @@ func validDate(y, m, d int) bool {
 // parseDate parses s when the whole of s is a date.
 func parseDate(s string) (date, bool) {
 	s = strings.TrimSpace(s)
+	if !hasFourDigits(s) {
+		return date{}, false // every recognised form has a four-digit year
+	}
 	if m := dateISO.FindStringSubmatch(s); m != nil && m[0] == s {
 		y, mo, d := atoi(m[1]), atoi(m[2]), atoi(m[3])
 		return date{y: y, m: mo, d: d}, validDate(y, mo, d)
@@ -98,6 +101,23 @@ func parseDate(s string) (date, bool) {
 		return date{y: y, m: mo, d: d}, validDate(y, mo, d)
 	}
 	return date{}, false
+}
+
+// hasFourDigits reports whether s has a run of at least four ASCII digits (a year):
+// a cheap test before the date expressions.
+func hasFourDigits(s string) bool {
+	run := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] >= '0' && s[i] <= '9' {
+			run++
+			if run == 4 {
+				return true
+			}
+		} else {
+			run = 0
+		}
+	}
+	return false
 }
 
 func atoi(s string) int {
