@@ -467,10 +467,12 @@ func filter(cands []*cand, rs []rec, o Options) {
 				top, topKey = n, k
 			}
 		}
-		// Template text is the same on every page: one value, or a dominant value found
-		// on every page. A value that dominates but is absent from some pages (the
-		// language of a catalogue, and a page of French books) is an attribute.
-		if len(counts) <= 1 || float64(top) > o.MaxDominantShare*float64(n) && len(pagesOf[topKey]) == len(pages) {
+		// Template text is the same on every page: one value, or a few variants with a
+		// dominant one found on every page ("In stock" / "Out of stock"). A dominant
+		// value absent from some pages (the language of a catalogue, and a page of
+		// French books), or one beside many other values (a tag shared by most books),
+		// is an attribute.
+		if len(counts) <= 1 || float64(top) > o.MaxDominantShare*float64(n) && len(pagesOf[topKey]) == len(pages) && len(counts) <= 3 {
 			c.dropped = DropConstant
 			continue
 		}

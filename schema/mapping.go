@@ -487,8 +487,10 @@ func (s *Schema) mapFromLog(form probe.Form, rs []rec, probes []probe.Probe, o O
 				if f.Type == TypeURL {
 					continue
 				}
-				// v must be a (specific) instance of f, or words of one, seen on the pages
-				// of other probes.
+				// v must be a (specific) instance of f seen on the pages of other probes:
+				// the thesis criterion. A word of an instance tests something weaker (a
+				// box that searches every field matches it elsewhere too).
+				isInstance := false
 				hold, nrec := 0, 0
 				for ri := range rs {
 					if rs[ri].probe == p.N {
@@ -500,13 +502,18 @@ func (s *Schema) mapFromLog(form probe.Form, rs []rec, probes []probe.Probe, o O
 					}
 					nrec++
 					for _, x := range vals {
+						if norm(x) == k {
+							isInstance = true
+						}
+					}
+					for _, x := range vals {
 						if contains(x, v) {
 							hold++
 							break
 						}
 					}
 				}
-				if hold == 0 || float64(hold) > o.MaxInstanceShare*float64(nrec) {
+				if !isInstance || float64(hold) > o.MaxInstanceShare*float64(nrec) {
 					continue
 				}
 				t := Trial{Field: fd.Name, Feature: f.Key, Value: v, Probe: p.N}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -45,25 +46,7 @@ func TestSchemaOnTestSites(t *testing.T) {
 	if os.Getenv("TRAWL_BROWSER_TESTS") != "1" {
 		t.Skip("browser test: set TRAWL_BROWSER_TESTS=1 (and install chromium) to run it")
 	}
-	po := probe.DefaultOptions()
-	po.Delay = 0
-	po.Screenshots = false
-	po.AllowPOST = true
-	po.Tabs = 2
-	po.StepTimeout = 20 * time.Second
-	po.SettleTimeout = 3 * time.Second
-	po.Quiet = 100 * time.Millisecond
-	po.MaxPagesPerProbe = 1
-	b, err := probe.Start(t.Context(), po)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	p, err := probe.NewProber(b, po)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := testProber(t, false)
 	only := os.Getenv("TRAWL_SITES")
 	for _, site := range testsites.All() {
 		if only != "" && !slices.Contains(strings.Split(only, ","), site.Name) {
@@ -74,51 +57,7 @@ func TestSchemaOnTestSites(t *testing.T) {
 			defer srv.Close()
 			dir := t.TempDir()
 			start := time.Now()
-			d, err := p.Discover(t.Context(), srv.URL+site.FormPath)
-			if err != nil {
-				t.Fatal(err)
-			}
-			form := d.Form()
-			plo := probe.DefaultPlanOptions()
-			plo.Seed = 1
-			plo.MaxProbes = 24
-			rd, err := probe.CreateRunDir(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := rd.WriteForm(form); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := p.Run(t.Context(), form, probe.AgnosticPlan(form, plo), rd); err != nil {
-				t.Fatal(err)
-			}
-			if err := rd.Close(); err != nil {
-				t.Fatal(err)
-			}
-			// Keep the marked pages for scoring; the stages see them stripped.
-			marked := map[string][]byte{}
-			pages, _, err := runDirPages(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for i := range pages {
-				marked[pages[i].Name] = pages[i].HTML
-				pages[i].HTML = []byte(testsites.StripMarkers(string(pages[i].HTML)))
-				if err := os.WriteFile(filepath.Join(dir, pages[i].Name), pages[i].HTML, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			_, recs, err := records.Extract(t.Context(), pages, records.DefaultOptions())
-			if err != nil {
-				t.Fatal(err)
-			}
-			var buf bytes.Buffer
-			if err := records.WriteRecords(&buf, recs); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(dir, schema.RecordsFile), buf.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			recs, marked := probeAndExtract(t, p, srv.URL+site.FormPath, dir, 24)
 			rs, err := newResubmitter(dir, stripping{p}, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -130,13 +69,8 @@ func TestSchemaOnTestSites(t *testing.T) {
 			}
 			truth := siteTruth(t, site, recs, marked)
 			sc := schematest.Evaluate(s, recs, truth)
-			t.Logf("%s: %d probes' pages, %d records, %d re-submissions, %v", site.Name, len(pages), len(recs), rs.n, time.Since(start).Round(time.Millisecond))
-			for _, f := range s.Features {
-				t.Logf("  feature %-22s %-8s label=%-12q records=%-4d samples=%q", f.Name, f.Type, f.Label, f.Records, f.Samples[:min(3, len(f.Samples))])
-			}
-			for _, m := range s.Mapping {
-				t.Logf("  mapping %s -> %s (%s, %s, %.2f over %d)", m.Field, m.Feature, m.Method, m.Relation, m.Score, m.Evidence)
-			}
+			t.Logf("%s: %d records, %d re-submissions, %v", site.Name, len(recs), rs.n, time.Since(start).Round(time.Millisecond))
+			logSchema(t, s)
 			for _, pr := range s.Source.Probes {
 				t.Logf("  probe %d %s %v records=%d", pr.N, pr.Kind, pr.Assignment, pr.Records)
 			}
@@ -163,22 +97,7 @@ func TestSchemaOnTestSites(t *testing.T) {
 					t.Logf("  trial %s <- %q in %s: records=%d matched %d/%d passed=%v relation=%q baseline=%v probe=%d err=%q", tr.Feature, tr.Value, tr.Field, tr.Records, tr.Matched, tr.Instances, tr.Passed, tr.Relation, tr.Baseline, tr.Probe, tr.Error)
 				}
 			}
-			// The graph stage: byte-identical on a re-run, accepted by rapper.
-			var graphs [2][]byte
-			for k := range graphs {
-				if _, err := graph.RunLabeled(t.Context(), dir, graph.DefaultLabeledOptions()); err != nil {
-					t.Fatal(err)
-				}
-				graphs[k], _ = os.ReadFile(filepath.Join(dir, graph.GraphFile))
-			}
-			if !bytes.Equal(graphs[0], graphs[1]) {
-				t.Error("graph.nt differs between two runs on the same pages")
-			}
-			if bin, err := exec.LookPath("rapper"); err == nil {
-				if out, err := exec.CommandContext(t.Context(), bin, "-i", "ntriples", "-c", filepath.Join(dir, graph.GraphFile)).CombinedOutput(); err != nil {
-					t.Errorf("rapper rejects graph.nt: %v\n%s", err, out)
-				}
-			}
+			checkGraph(t, dir)
 		})
 	}
 }
@@ -224,4 +143,165 @@ func siteTruth(t *testing.T, site *testsites.Site, recs []records.Record, marked
 		return rec.Values[a]
 	}
 	return tr
+}
+
+// testProber starts Chromium and a prober with fast options for local sites.
+// ignoreRobots is for a local site of our own whose robots.txt forbids everything
+// (calibre-server's does).
+func testProber(t *testing.T, ignoreRobots bool) *probe.Prober {
+	t.Helper()
+	po := probe.DefaultOptions()
+	po.Delay = 0
+	po.Screenshots = false
+	po.AllowPOST = true
+	po.Tabs = 2
+	po.StepTimeout = 20 * time.Second
+	po.SettleTimeout = 3 * time.Second
+	po.Quiet = 100 * time.Millisecond
+	po.MaxPagesPerProbe = 1
+	po.IgnoreRobots = ignoreRobots
+	b, err := probe.Start(t.Context(), po)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Close)
+	p, err := probe.NewProber(b, po)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	return p
+}
+
+// probeAndExtract discovers the form at formURL, probes it with the agnostic plan into
+// dir, strips the answer-key markers from the saved pages (returning the marked ones),
+// and writes records.jsonl with FOREST.
+func probeAndExtract(t *testing.T, p *probe.Prober, formURL, dir string, maxProbes int) ([]records.Record, map[string][]byte) {
+	t.Helper()
+	d, err := p.Discover(t.Context(), formURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	form := d.Form()
+	plo := probe.DefaultPlanOptions()
+	plo.Seed = 1
+	plo.MaxProbes = maxProbes
+	rd, err := probe.CreateRunDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rd.WriteForm(form); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Run(t.Context(), form, probe.AgnosticPlan(form, plo), rd); err != nil {
+		t.Fatal(err)
+	}
+	if err := rd.Close(); err != nil {
+		t.Fatal(err)
+	}
+	marked := map[string][]byte{}
+	pages, _, err := runDirPages(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range pages {
+		marked[pages[i].Name] = pages[i].HTML
+		pages[i].HTML = []byte(testsites.StripMarkers(string(pages[i].HTML)))
+		if err := os.WriteFile(filepath.Join(dir, pages[i].Name), pages[i].HTML, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, recs, err := records.Extract(t.Context(), pages, records.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := records.WriteRecords(&buf, recs); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, schema.RecordsFile), buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return recs, marked
+}
+
+// checkGraph runs the graph stage twice (the bytes must not change) and validates
+// graph.nt with rapper when it is installed.
+func checkGraph(t *testing.T, dir string) {
+	t.Helper()
+	var graphs [2][]byte
+	for k := range graphs {
+		if _, err := graph.RunLabeled(t.Context(), dir, graph.DefaultLabeledOptions()); err != nil {
+			t.Fatal(err)
+		}
+		graphs[k], _ = os.ReadFile(filepath.Join(dir, graph.GraphFile))
+	}
+	if !bytes.Equal(graphs[0], graphs[1]) {
+		t.Error("graph.nt differs between two runs on the same pages")
+	}
+	if bin, err := exec.LookPath("rapper"); err == nil {
+		if out, err := exec.CommandContext(t.Context(), bin, "-i", "ntriples", "-c", filepath.Join(dir, graph.GraphFile)).CombinedOutput(); err != nil {
+			t.Errorf("rapper rejects graph.nt: %v\n%s", err, out)
+		}
+	}
+}
+
+func logSchema(t *testing.T, s *schema.Schema) {
+	t.Helper()
+	for _, f := range s.Features {
+		t.Logf("  feature %-26s %-6s %-8s label=%-12q records=%-4d samples=%q", f.Name, f.Kind, f.Type, f.Label, f.Records, f.Samples[:min(3, len(f.Samples))])
+	}
+	for _, m := range s.Mapping {
+		t.Logf("  mapping %s -> %s (%s, %s, %.2f over %d)", m.Field, m.Feature, m.Method, m.Relation, m.Score, m.Evidence)
+	}
+}
+
+// TestSchemaOnCalibre runs probe → FOREST → schema (with re-submission through the
+// prober) → graph on the real calibre content server: title and author must be separate
+// features and the search box must map to at least one of them.
+func TestSchemaOnCalibre(t *testing.T) {
+	if os.Getenv("TRAWL_BROWSER_TESTS") != "1" {
+		t.Skip("browser test: set TRAWL_BROWSER_TESTS=1 (and install chromium) to run it")
+	}
+	u := os.Getenv("TRAWL_CALIBRE_URL")
+	if u == "" {
+		u = "http://127.0.0.1:18082/mobile"
+	}
+	if resp, err := http.Get(u); err != nil {
+		t.Skipf("calibre site not reachable at %s (start /work/shared/sites/calibre/start.sh): %v", u, err)
+	} else {
+		resp.Body.Close()
+	}
+	p := testProber(t, true)
+	dir := t.TempDir()
+	start := time.Now()
+	recs, _ := probeAndExtract(t, p, u, dir, 24)
+	rs, err := newResubmitter(dir, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := schema.Run(t.Context(), dir, rs, schema.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("calibre: %d records, %d re-submissions, %v", len(recs), rs.n, time.Since(start).Round(time.Millisecond))
+	logSchema(t, s)
+	truth, err := schematest.CalibreTruth(t.Context(), strings.TrimSuffix(u, "/mobile"), recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := schematest.Evaluate(s, recs, truth)
+	t.Logf("  score: %v", sc)
+	title, author := sc.Matched["title"], sc.Matched["authors"]
+	if title == "" || author == "" || title == author {
+		t.Fatalf("title feature %q, author feature %q: want two separate features", title, author)
+	}
+	if len(s.MappedFields(title))+len(s.MappedFields(author)) == 0 {
+		t.Errorf("the search box maps to neither title (%s) nor author (%s)", title, author)
+	}
+	if len(sc.WrongMappings) > 0 {
+		t.Errorf("wrong mappings: %v", sc.WrongMappings)
+	}
+	t.Logf("title = %s (mapped from %v), author = %s (mapped from %v)", title, s.MappedFields(title), author, s.MappedFields(author))
+	checkGraph(t, dir)
 }
