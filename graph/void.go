@@ -1,0 +1,182 @@
+package graph
+
+import (
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/trawl-dev/trawl/schema"
+)
+
+// The VoID/PROV description of a source, written into the same graph:
+//
+//	<src> a void:Dataset, prov:Entity; dcterms:title; dcterms:source <form page>;
+//	      void:uriSpace; void:triples; void:entities; void:classes; void:properties;
+//	      void:classPartition; void:propertyPartition (one per feature, with its triples);
+//	      prov:wasGeneratedBy <src/run>; dcterms:created (the first probe's start).
+//	<src/run> a prov:Activity; prov:used <src/form>; prov:wasAssociatedWith trawl;
+//	      prov:startedAtTime; prov:endedAtTime.
+//	<src/form> a trawl:Form; dcterms:source <page>; trawl:action <action>; trawl:method;
+//	      trawl:field <src/field/NAME> (a trawl:Field with its name, type, label, and
+//	      trawl:mapsTo the predicate of each feature it maps to).
+//	<src/probe/N> a prov:Activity; dcterms:isPartOf <src/run>; prov:used <src/form>;
+//	      trawl:probeKind; trawl:assignment "field=value&…"; prov:startedAtTime;
+//	      prov:endedAtTime; prov:generated <result page>; trawl:records.
+//
+// All times come from the probe log, never from the clock, so that re-running on the
+// same pages gives the same bytes. (W3C VoID Note 2011; PROV-O Recommendation 2013.)
+
+func integer(n int) Term { return NewTyped(strconv.Itoa(n), XSDInteger) }
+
+func dateTime(t time.Time) Term { return NewTyped(t.UTC().Format(time.RFC3339Nano), XSDDT) }
+
+// iriOf returns a URL as an IRI term, or false (logged) when it cannot be one.
+func iriOf(u string, log *slog.Logger, what string) (Term, bool) {
+	if u == "" {
+		return Term{}, false
+	}
+	iri, err := EscapeIRI(u)
+	if err != nil {
+		log.Warn("URL not usable as an IRI", "what", what, "url", u, "err", err)
+		return Term{}, false
+	}
+	return NewIRI(iri), true
+}
+
+func (l *Labeled) describeSource(s *schema.Schema, preds []Term, add func(*[]Triple, Triple), log *slog.Logger) {
+	ns := l.NS
+	d := ns.Dataset()
+	typ := NewIRI(RDFType)
+	label := NewIRI(RDFSLabel)
+	v := func(local string) Term { return NewIRI(VoID + local) }
+	p := func(local string) Term { return NewIRI(PROV + local) }
+	dc := func(local string) Term { return NewIRI(DCTerms + local) }
+	out := &l.Provenance
+	t := func(s, p, o Term) { add(out, Triple{s, p, o}) }
+
+	// Counts over the data triples (records and schema) written so far.
+	perPred := map[Term]int{}
+	for _, tr := range l.Records {
+		perPred[tr.P]++
+	}
+	t(d, typ, v("Dataset"))
+	t(d, typ, p("Entity"))
+	src := s.Source
+	where := src.PageURL
+	if where == "" {
+		where = src.Action
+	}
+	if where != "" {
+		t(d, dc("title"), NewLiteral("trawl labeled graph of the records behind "+where))
+	}
+	page, hasPage := iriOf(src.PageURL, log, "form page")
+	if hasPage {
+		t(d, dc("source"), page)
+	}
+	t(d, v("uriSpace"), NewLiteral(ns.RecordPrefix()))
+	t(d, v("vocabulary"), NewIRI(ns.PredicatePrefix()))
+	t(d, v("triples"), integer(len(l.Records)+len(l.Schema)))
+	t(d, v("entities"), integer(l.Entities))
+	t(d, v("classes"), integer(1))
+	t(d, v("properties"), integer(len(s.Features)))
+	cp := ns.Partition("class", "Record")
+	t(d, v("classPartition"), cp)
+	t(cp, v("class"), ns.Class())
+	t(cp, v("entities"), integer(l.Entities))
+	for i := range s.Features {
+		pp := ns.Partition("property", s.Features[i].Name)
+		t(d, v("propertyPartition"), pp)
+		t(pp, v("property"), preds[i])
+		t(pp, v("triples"), integer(perPred[preds[i]]))
+	}
+
+	// The run and the form.
+	run := ns.Run()
+	form := ns.Form()
+	agent := NewIRI(SoftwareIRI)
+	t(d, p("wasGeneratedBy"), run)
+	t(run, typ, p("Activity"))
+	t(run, p("used"), form)
+	t(run, p("wasAssociatedWith"), agent)
+	t(agent, typ, p("SoftwareAgent"))
+	t(agent, label, NewLiteral("trawl"))
+	var first, last time.Time
+	for _, pr := range src.Probes {
+		if pr.Started.IsZero() {
+			continue
+		}
+		end := pr.Started.Add(pr.Duration)
+		if first.IsZero() || pr.Started.Before(first) {
+			first = pr.Started
+		}
+		if end.After(last) {
+			last = end
+		}
+	}
+	if !first.IsZero() {
+		t(d, dc("created"), dateTime(first))
+		t(run, p("startedAtTime"), dateTime(first))
+		t(run, p("endedAtTime"), dateTime(last))
+	}
+	t(form, typ, ns.Vocab("Form"))
+	if hasPage {
+		t(form, dc("source"), page)
+	}
+	if a, ok := iriOf(src.Action, log, "form action"); ok {
+		t(form, ns.Vocab("action"), a)
+	}
+	if src.Method != "" {
+		t(form, ns.Vocab("method"), NewLiteral(src.Method))
+	}
+	predOf := map[string]Term{}
+	for i := range s.Features {
+		predOf[s.Features[i].Name] = preds[i]
+	}
+	for _, fd := range src.Fields {
+		f := ns.Field(fd.Name)
+		t(form, ns.Vocab("field"), f)
+		t(f, typ, ns.Vocab("Field"))
+		t(f, ns.Vocab("fieldName"), NewLiteral(fd.Name))
+		if fd.Type != "" {
+			t(f, ns.Vocab("fieldType"), NewLiteral(fd.Type))
+		}
+		if fd.Label != "" {
+			t(f, label, NewLiteral(fd.Label))
+		}
+	}
+	for _, m := range s.Mapping {
+		if pr, ok := predOf[m.Feature]; ok {
+			t(ns.Field(m.Field), ns.Vocab("mapsTo"), pr)
+		}
+	}
+
+	// The probes.
+	for _, pr := range src.Probes {
+		a := ns.Probe(pr.N)
+		t(a, typ, p("Activity"))
+		t(a, dc("isPartOf"), run)
+		t(a, p("used"), form)
+		if pr.Kind != "" {
+			t(a, ns.Vocab("probeKind"), NewLiteral(pr.Kind))
+		}
+		q := url.Values{}
+		for k, val := range pr.Assignment {
+			q.Set(k, val)
+		}
+		enc := q.Encode()
+		t(a, ns.Vocab("assignment"), NewLiteral(enc))
+		t(a, label, NewLiteral(fmt.Sprintf("probe %d (%s): %s", pr.N, pr.Kind, enc)))
+		if !pr.Started.IsZero() {
+			t(a, p("startedAtTime"), dateTime(pr.Started))
+			t(a, p("endedAtTime"), dateTime(pr.Started.Add(pr.Duration)))
+		}
+		for _, u := range pr.Pages {
+			if pg, ok := iriOf(u, log, "result page"); ok {
+				t(a, p("generated"), pg)
+			}
+		}
+		t(a, ns.Vocab("records"), integer(pr.Records))
+	}
+}

@@ -1,0 +1,318 @@
+package schema
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+	"golang.org/x/net/html/charset"
+
+	"github.com/trawl-dev/trawl/records"
+)
+
+// Table headers. Records isolated from a table are its rows; the header row is not part
+// of any record, so its cells are read from the page: the record's XPath locates its row,
+// the row's table gives the header (the first row of <thead>, or the first row of <th>
+// cells above the record), and each leaf is traced to the column of the cell holding it.
+// This is the "table header" annotator of Lu et al., TKDE 2013.
+
+// maxHeaderRecords bounds the records looked up per page.
+const maxHeaderRecords = 200
+
+// headerLabels labels candidates with the header of the column their leaves sit in.
+func headerLabels(ctx context.Context, cands []*cand, recs []records.Record, rs []rec, page func(string) ([]byte, error), log *slog.Logger) error {
+	byPage := map[string][]int{}
+	var pages []string
+	for i := range recs {
+		p := recs[i].Page
+		if p == "" {
+			continue
+		}
+		if _, ok := byPage[p]; !ok {
+			pages = append(pages, p)
+		}
+		byPage[p] = append(byPage[p], i)
+	}
+	slices.Sort(pages)
+	type at struct {
+		path string
+		nth  int
+	}
+	votes := map[at]map[string]int{}
+	for _, p := range pages {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		raw, err := page(p)
+		if err != nil {
+			log.Warn("page not readable: no table headers from it", "page", p, "err", err)
+			continue
+		}
+		doc, err := parseHTML(raw)
+		if err != nil {
+			log.Warn("page not parsable: no table headers from it", "page", p, "err", err)
+			continue
+		}
+		idx := byPage[p]
+		if len(idx) > maxHeaderRecords {
+			idx = idx[:maxHeaderRecords]
+		}
+		for _, ri := range idx {
+			row := resolveXPath(doc, recs[ri].XPath)
+			if row == nil || row.DataAtom != atom.Tr {
+				continue
+			}
+			header := headerRow(row)
+			if header == nil {
+				continue
+			}
+			cols := textColumns(row)
+			// Trace the leaves to the text nodes, in order.
+			k := 0
+			for li := range rs[ri].leaves {
+				lf := &rs[ri].leaves[li]
+				if lf.text == "" {
+					continue
+				}
+				for j := k; j < len(cols); j++ {
+					if cols[j].text == lf.text || strings.Contains(cols[j].text, lf.text) || strings.HasPrefix(lf.text, cols[j].text) {
+						k = j + 1
+						if c := cols[j].col; c >= 0 && c < len(header) && header[c] != "" && norm(header[c]) != norm(lf.text) {
+							key := at{lf.path, lf.nth}
+							if votes[key] == nil {
+								votes[key] = map[string]int{}
+							}
+							votes[key][header[c]]++
+						}
+						break
+					}
+				}
+			}
+		}
+	}
+	if len(votes) == 0 {
+		return nil
+	}
+	// The first kept candidate (in order) reading a leaf location takes its header.
+	taken := map[at]bool{}
+	sorted := slices.Clone(cands)
+	slices.SortStableFunc(sorted, func(a, b *cand) int {
+		switch {
+		case a.pos < b.pos:
+			return -1
+		case a.pos > b.pos:
+			return 1
+		}
+		return 0
+	})
+	for _, c := range sorted {
+		if c.dropped != "" || c.locs[0].Attr != "" {
+			continue
+		}
+		for _, l := range c.locs {
+			nths := []int{l.Nth}
+			if l.Nth == 0 {
+				nths = []int{1}
+			}
+			for _, nth := range nths {
+				key := at{l.Path, nth}
+				if taken[key] || votes[key] == nil {
+					continue
+				}
+				taken[key] = true
+				best := sortedCounts(votes[key])[0]
+				if float64(best.n) >= 0.5*float64(c.records()) {
+					c.labels = append(c.labels, Label{Text: best.key, Source: "header", Support: best.n})
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// parseHTML decodes a page (its declared or sniffed charset, UTF-8 by default) and
+// parses it as HTML5.
+func parseHTML(raw []byte) (*html.Node, error) {
+	enc, _, _ := charset.DetermineEncoding(raw, "text/html")
+	if dec, err := enc.NewDecoder().Bytes(raw); err == nil {
+		raw = dec
+	}
+	return html.Parse(bytes.NewReader(raw))
+}
+
+// resolveXPath follows an absolute, index-qualified XPath (/html[1]/body[1]/div[2]) from
+// the document node. It returns nil when a step does not resolve or is not of that form.
+func resolveXPath(doc *html.Node, xp string) *html.Node {
+	if !strings.HasPrefix(xp, "/") {
+		return nil
+	}
+	n := doc
+	for _, step := range strings.Split(strings.TrimPrefix(xp, "/"), "/") {
+		name, idx := step, 1
+		if i := strings.IndexByte(step, '['); i >= 0 {
+			if !strings.HasSuffix(step, "]") {
+				return nil
+			}
+			v, err := strconv.Atoi(step[i+1 : len(step)-1])
+			if err != nil || v < 1 {
+				return nil
+			}
+			name, idx = step[:i], v
+		}
+		name = strings.ToLower(name)
+		var next *html.Node
+		k := 0
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.ElementNode && c.Data == name {
+				k++
+				if k == idx {
+					next = c
+					break
+				}
+			}
+		}
+		if next == nil {
+			return nil
+		}
+		n = next
+	}
+	return n
+}
+
+// headerRow returns the header cell texts, by column, of the table holding row: the
+// first row of its <thead>, or else the first row made only of <th> cells that comes
+// before row. It returns nil when there is none.
+func headerRow(row *html.Node) []string {
+	var table *html.Node
+	for p := row.Parent; p != nil; p = p.Parent {
+		if p.DataAtom == atom.Table {
+			table = p
+			break
+		}
+	}
+	if table == nil {
+		return nil
+	}
+	var rows []*html.Node
+	var thead *html.Node
+	for c := table.FirstChild; c != nil; c = c.NextSibling {
+		switch c.DataAtom {
+		case atom.Tr:
+			rows = append(rows, c)
+		case atom.Thead, atom.Tbody, atom.Tfoot:
+			for r := c.FirstChild; r != nil; r = r.NextSibling {
+				if r.DataAtom == atom.Tr {
+					rows = append(rows, r)
+					if c.DataAtom == atom.Thead && thead == nil {
+						thead = r
+					}
+				}
+			}
+		}
+	}
+	hdr := thead
+	if hdr == nil {
+		for _, r := range rows {
+			if r == row {
+				break
+			}
+			allTH, any := true, false
+			for c := r.FirstChild; c != nil; c = c.NextSibling {
+				if c.Type != html.ElementNode {
+					continue
+				}
+				any = true
+				if c.DataAtom != atom.Th {
+					allTH = false
+				}
+			}
+			if any && allTH {
+				hdr = r
+				break
+			}
+		}
+	}
+	if hdr == nil || hdr == row {
+		return nil
+	}
+	var out []string
+	for c := hdr.FirstChild; c != nil; c = c.NextSibling {
+		if c.DataAtom != atom.Th && c.DataAtom != atom.Td {
+			continue
+		}
+		t, _ := Clean(textOf(c))
+		for range colspan(c) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func colspan(c *html.Node) int {
+	for _, a := range c.Attr {
+		if a.Key == "colspan" {
+			if v, err := strconv.Atoi(strings.TrimSpace(a.Val)); err == nil && v >= 1 && v <= 100 {
+				return v
+			}
+		}
+	}
+	return 1
+}
+
+type colText struct {
+	text string
+	col  int
+}
+
+// textColumns lists the text nodes under a row in document order, each with the column
+// of its cell (-1 outside any cell).
+func textColumns(row *html.Node) []colText {
+	var out []colText
+	col := 0
+	for c := row.FirstChild; c != nil; c = c.NextSibling {
+		if c.DataAtom != atom.Td && c.DataAtom != atom.Th {
+			continue
+		}
+		var walk func(n *html.Node)
+		walk = func(n *html.Node) {
+			switch {
+			case n.Type == html.TextNode:
+				if t, _ := Clean(n.Data); t != "" {
+					out = append(out, colText{t, col})
+				}
+			case n.Type == html.ElementNode && (n.DataAtom == atom.Script || n.DataAtom == atom.Style):
+				return
+			}
+			for k := n.FirstChild; k != nil; k = k.NextSibling {
+				walk(k)
+			}
+		}
+		walk(c)
+		col += colspan(c)
+	}
+	return out
+}
+
+func textOf(n *html.Node) string {
+	var b strings.Builder
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.TextNode {
+			b.WriteString(n.Data)
+			b.WriteByte(' ')
+		}
+		if n.Type == html.ElementNode && (n.DataAtom == atom.Script || n.DataAtom == atom.Style) {
+			return
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(n)
+	return b.String()
+}

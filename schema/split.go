@@ -1,0 +1,685 @@
+package schema
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Composite leaves. A record leaf often holds several attributes in one text node
+// ("The Hunger Games [The Hunger Games - 1.0] by Suzanne Collins"). The splitter learns,
+// per feature and without domain knowledge, the template of such values: template words
+// that recur in most values at the same place (" by ", "Tags=", "Price:"), bracket groups
+// and dates that form segments of their own, and punctuation that separates values of
+// different types ("Series - 1.0"). It is the string-level counterpart of the template
+// induction of RoadRunner and ExAlg (tokens that occur once in most values are template;
+// the text between them is data), restricted to what a single text node can carry.
+// See docs/decisions/2026-11-22-composite-leaf-splitting.md.
+
+// Placeholder runes that stand for atoms in a masked value (private use area: Clean
+// removes such runes from the input, so they cannot collide).
+const (
+	phBrackets = '\uE000'
+	phDate     = '\uE001'
+)
+
+// masked is a value with its atoms replaced by one placeholder rune each.
+type masked struct {
+	s     string // the masked value
+	orig  string
+	atoms []atomSpan
+}
+
+type atomSpan struct {
+	kind       string // "brackets" or "date"
+	pos        int    // byte offset of the placeholder in s
+	text       string // the original text of the atom
+	inner      string // the text inside the brackets, or the date
+	origOffset int
+}
+
+const (
+	atomBrackets = "brackets"
+	atomDate     = "date"
+)
+
+// mask finds the top-level balanced bracket groups and the dates outside them.
+func mask(s string) masked {
+	m := masked{orig: s}
+	type span struct {
+		start, end int
+		kind       string
+	}
+	var spans []span
+	// Bracket groups: a stack over ( and [; a mismatched closer or an unclosed opener
+	// ends the current group attempt without making an atom.
+	var stack []rune
+	start := -1
+	for i, r := range s {
+		switch r {
+		case '(', '[':
+			if len(stack) == 0 {
+				start = i
+			}
+			stack = append(stack, r)
+		case ')', ']':
+			if len(stack) == 0 {
+				continue
+			}
+			open := stack[len(stack)-1]
+			if open == '(' && r != ')' || open == '[' && r != ']' {
+				stack, start = stack[:0], -1
+				continue
+			}
+			stack = stack[:len(stack)-1]
+			if len(stack) == 0 && start >= 0 {
+				spans = append(spans, span{start, i + 1, atomBrackets})
+				start = -1
+			}
+		}
+	}
+	// Dates outside the bracket groups.
+	prev := 0
+	var dates []span
+	outside := func(a, b int) {
+		if !hasFourDigits(s[a:b]) {
+			return
+		}
+		for _, loc := range dateAny.FindAllStringIndex(s[a:b], -1) {
+			if _, ok := parseDate(s[a+loc[0] : a+loc[1]]); ok {
+				dates = append(dates, span{a + loc[0], a + loc[1], atomDate})
+			}
+		}
+	}
+	for _, sp := range spans {
+		outside(prev, sp.start)
+		prev = sp.end
+	}
+	outside(prev, len(s))
+	spans = append(spans, dates...)
+	slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.start, b.start) })
+	var b strings.Builder
+	prev = 0
+	for _, sp := range spans {
+		b.WriteString(s[prev:sp.start])
+		a := atomSpan{kind: sp.kind, pos: b.Len(), text: s[sp.start:sp.end], origOffset: sp.start}
+		if sp.kind == atomBrackets {
+			a.inner = strings.TrimSpace(s[sp.start+1 : sp.end-1])
+			b.WriteRune(phBrackets)
+		} else {
+			a.inner = a.text
+			b.WriteRune(phDate)
+		}
+		m.atoms = append(m.atoms, a)
+		prev = sp.end
+	}
+	b.WriteString(s[prev:])
+	m.s = b.String()
+	return m
+}
+
+// unmask restores the atoms inside s[a:b] of the masked value.
+func (m masked) unmask(a, b int) string {
+	var out strings.Builder
+	prev := a
+	for _, at := range m.atoms {
+		if at.pos < a || at.pos >= b {
+			continue
+		}
+		out.WriteString(m.s[prev:at.pos])
+		out.WriteString(at.text)
+		prev = at.pos + utf8.RuneLen(phBrackets)
+	}
+	out.WriteString(m.s[prev:b])
+	return out.String()
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// findSep returns the byte offsets of the occurrences of sep in s, on word boundaries:
+// a separator that starts (ends) with a letter or digit must not be preceded (followed)
+// by one.
+func findSep(s, sep string) []int {
+	if sep == "" {
+		return nil
+	}
+	first, _ := utf8.DecodeRuneInString(sep)
+	last, _ := utf8.DecodeLastRuneInString(sep)
+	var out []int
+	for i := 0; i <= len(s)-len(sep); {
+		j := strings.Index(s[i:], sep)
+		if j < 0 {
+			break
+		}
+		at := i + j
+		ok := true
+		if isWordRune(first) && at > 0 {
+			r, _ := utf8.DecodeLastRuneInString(s[:at])
+			ok = !isWordRune(r)
+		}
+		if ok && isWordRune(last) && at+len(sep) < len(s) {
+			r, _ := utf8.DecodeRuneInString(s[at+len(sep):])
+			ok = !isWordRune(r)
+		}
+		if ok {
+			out = append(out, at)
+		}
+		_, size := utf8.DecodeRuneInString(s[at:])
+		i = at + size
+	}
+	return out
+}
+
+// segment is one piece of a split value.
+type segment struct {
+	name string
+	text string
+}
+
+// edgeTrim is what is trimmed from the ends of a segment: space and separator
+// punctuation left over by the cut.
+const edgeTrim = " ,;:|/·•–—-=\u00a0"
+
+// applySplit cuts a value with the markers (see SplitStep) and returns its non-empty
+// segments in order.
+func applySplit(value string, markers []Marker) []segment {
+	m := mask(value)
+	return m.split(markers)
+}
+
+type found struct {
+	start, end int
+	name       string // the segment name of the marker itself ("atom:…"), or ""
+	after      string // the segment name of the text after it
+	inner      string
+}
+
+func (m masked) locate(markers []Marker) []found {
+	cursor := len(m.s)
+	var got []found
+	for j := len(markers) - 1; j >= 0; j-- {
+		mk := markers[j]
+		best := -1
+		var f found
+		if mk.Sep != "" {
+			for _, at := range findSep(m.s, mk.Sep) {
+				if at+len(mk.Sep) <= cursor && at > best {
+					best = at
+					f = found{start: at, end: at + len(mk.Sep), after: "sep:" + mk.Sep}
+				}
+			}
+		} else {
+			for _, a := range m.atoms {
+				if a.kind == mk.Atom && a.pos+utf8.RuneLen(phBrackets) <= cursor && a.pos > best {
+					best = a.pos
+					f = found{start: a.pos, end: a.pos + utf8.RuneLen(phBrackets), name: "atom:" + a.kind, after: "post:" + a.kind, inner: a.inner}
+				}
+			}
+		}
+		if best >= 0 {
+			got = append(got, f)
+			cursor = best
+		}
+	}
+	slices.Reverse(got)
+	return got
+}
+
+func (m masked) split(markers []Marker) []segment {
+	got := m.locate(markers)
+	var segs []segment
+	add := func(name, text string) {
+		text = strings.Trim(text, edgeTrim)
+		if text != "" {
+			segs = append(segs, segment{name, text})
+		}
+	}
+	prev, prevName := 0, "^"
+	for _, f := range got {
+		add(prevName, m.unmask(prev, f.start))
+		if f.name != "" {
+			add(f.name, f.inner)
+		}
+		prev, prevName = f.end, f.after
+	}
+	add(prevName, m.unmask(prev, len(m.s)))
+	return segs
+}
+
+// markerKey is a string that identifies the step's markers.
+func (st SplitStep) markerKey() string {
+	var b strings.Builder
+	for _, m := range st.Markers {
+		if m.Atom != "" {
+			b.WriteString("\x01" + m.Atom)
+		} else {
+			b.WriteString("\x02" + m.Sep)
+		}
+	}
+	return b.String()
+}
+
+// --- learning ---
+
+type token struct {
+	text string
+	kind byte // 'w' word, 's' space, 'p' punctuation, 'a' atom
+}
+
+func tokenize(s string) []token {
+	var toks []token
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == phBrackets || r == phDate:
+			toks = append(toks, token{s[i : i+size], 'a'})
+			i += size
+		case r == ' ':
+			toks = append(toks, token{" ", 's'})
+			i += size
+		case isWordRune(r):
+			j := i + size
+			for j < len(s) {
+				r2, s2 := utf8.DecodeRuneInString(s[j:])
+				if !isWordRune(r2) {
+					break
+				}
+				j += s2
+			}
+			toks = append(toks, token{s[i:j], 'w'})
+			i = j
+		default:
+			toks = append(toks, token{s[i : i+size], 'p'})
+			i += size
+		}
+	}
+	return toks
+}
+
+type sepStat struct {
+	words   []string // folded words of the separator
+	values  int      // values holding it
+	once    int      // values holding it exactly once
+	inNum   int      // values where it sits between two digits ("8,99", "12:30")
+	prefix  int      // values where it starts the value
+	suffix  int      // values where it ends the value
+	relPos  float64  // sum of relative positions of the first occurrence
+	hasWord bool
+}
+
+// splitInput is one value to learn from, with the folded query terms of the probe
+// whose page held the record (a word typed into the form is no template word).
+type splitInput struct {
+	value string
+	terms map[string]bool
+}
+
+// learnSplit returns the markers of a composite feature, or nil when its values are not
+// composite.
+func learnSplit(in []splitInput, o Options) []Marker {
+	var vals []masked
+	var terms []map[string]bool
+	for _, v := range in {
+		if v.value == "" {
+			continue
+		}
+		vals = append(vals, mask(v.value))
+		terms = append(terms, v.terms)
+	}
+	n := len(vals)
+	if n < max(4, o.MinRecords) {
+		return nil
+	}
+	stats := map[string]*sepStat{}
+	atomVals := map[string]int{}
+	atomText := map[string]int{}
+	for _, m := range vals {
+		toks := tokenize(m.s)
+		seen := map[string]bool{}
+		for i := range toks {
+			if toks[i].kind == 's' || toks[i].kind == 'a' {
+				continue
+			}
+			words, nonSpace := 0, 0
+			var b strings.Builder
+			for j := i; j < len(toks) && toks[j].kind != 'a'; j++ {
+				t := toks[j]
+				if t.kind == 'w' {
+					words++
+				}
+				if t.kind != 's' {
+					nonSpace++
+				}
+				if words > 2 || nonSpace > 4 {
+					break
+				}
+				b.WriteString(t.text)
+				if t.kind == 's' {
+					continue
+				}
+				if i == 0 && j == len(toks)-1 {
+					continue // the whole value: no context
+				}
+				c := b.String()
+				st := stats[c]
+				if st == nil {
+					st = &sepStat{}
+					for _, w := range toks[i : j+1] {
+						if w.kind == 'w' {
+							st.words = append(st.words, norm(w.text))
+							st.hasWord = true
+						}
+					}
+					stats[c] = st
+				}
+				if seen[c] {
+					continue
+				}
+				seen[c] = true
+				occ := findSep(m.s, c)
+				if len(occ) == 0 {
+					continue
+				}
+				st.values++
+				if !st.hasWord && betweenDigits(m.s, occ[0], len(c)) {
+					st.inNum++
+				}
+				if len(occ) == 1 {
+					st.once++
+				}
+				if strings.TrimSpace(m.s[:occ[0]]) == "" {
+					st.prefix++
+				}
+				if last := occ[len(occ)-1]; strings.TrimSpace(m.s[last+len(c):]) == "" {
+					st.suffix++
+				}
+				st.relPos += float64(occ[0]) / float64(len(m.s))
+			}
+		}
+		kinds := map[string]bool{}
+		for _, a := range m.atoms {
+			kinds[a.kind] = true
+		}
+		for k := range kinds {
+			atomVals[k]++
+			rest := m.s
+			for _, ph := range []string{string(phBrackets), string(phDate)} {
+				rest = strings.ReplaceAll(rest, ph, "")
+			}
+			if strings.IndexFunc(rest, isWordRune) >= 0 {
+				atomText[k]++
+			}
+		}
+	}
+
+	// Candidate separators.
+	type cand struct {
+		sep   string
+		share float64
+		st    *sepStat
+	}
+	var cands []cand
+	for sep, st := range stats {
+		if float64(st.values) < o.MinSeparatorSupport*float64(n) {
+			continue
+		}
+		if badSeparator(sep, st) || float64(st.inNum) >= 0.5*float64(st.values) {
+			continue // punctuation inside numbers is part of the number
+		}
+		// Support among the values whose probe did not type the separator's words.
+		eligible, holding := 0, 0
+		for i, m := range vals {
+			typed := false
+			for _, w := range st.words {
+				if terms[i][w] {
+					typed = true
+				}
+			}
+			if typed {
+				continue
+			}
+			eligible++
+			if len(findSep(m.s, sep)) > 0 {
+				holding++
+			}
+		}
+		if eligible == 0 {
+			continue
+		}
+		share := float64(holding) / float64(eligible)
+		if share < o.MinSeparatorSupport {
+			continue
+		}
+		if float64(st.once) < 0.8*float64(st.values) {
+			continue // a list separator or a common word, not a template word
+		}
+		edge := max(st.prefix, st.suffix)
+		if float64(edge) >= 0.5*float64(st.values) && share < 0.9 {
+			continue // a frequent first or last word ("The …") is not a template word
+		}
+		cands = append(cands, cand{sep, share, st})
+	}
+	// Prefer the most specific of nested candidates ("Tags=" over "Tags" and "=").
+	slices.SortFunc(cands, func(a, b cand) int {
+		if c := cmp.Compare(b.share, a.share); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(len(b.sep), len(a.sep)); c != 0 {
+			return c
+		}
+		return strings.Compare(a.sep, b.sep)
+	})
+	var seps []cand
+	for _, c := range cands {
+		keep := true
+		for i, k := range seps {
+			if strings.Contains(k.sep, c.sep) && k.share >= 0.9*c.share {
+				keep = false
+				break
+			}
+			if strings.Contains(c.sep, k.sep) && c.share >= 0.9*k.share {
+				seps[i] = c // the longer one is as frequent: it replaces the shorter
+				keep = false
+				break
+			}
+			if overlaps(c.sep, k.sep) {
+				keep = false
+				break
+			}
+		}
+		if keep {
+			seps = append(seps, c)
+		}
+		if len(seps) == 4 {
+			break
+		}
+	}
+	seps = slices.CompactFunc(seps, func(a, b cand) bool { return a.sep == b.sep })
+
+	type mk struct {
+		m   Marker
+		pos float64
+	}
+	var markers []mk
+	for _, c := range seps {
+		markers = append(markers, mk{Marker{Sep: c.sep}, c.st.relPos / float64(c.st.values)})
+	}
+	for _, k := range []string{atomBrackets, atomDate} {
+		if atomVals[k] == 0 || float64(atomVals[k]) < o.MinAtomSupport*float64(n) || float64(atomText[k]) < 0.5*float64(atomVals[k]) {
+			continue
+		}
+		var pos float64
+		var cnt int
+		for _, m := range vals {
+			for _, a := range m.atoms {
+				if a.kind == k {
+					pos += float64(a.pos) / float64(len(m.s))
+					cnt++
+					break
+				}
+			}
+		}
+		markers = append(markers, mk{Marker{Atom: k}, pos / float64(cnt)})
+	}
+	if len(markers) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(markers, func(a, b mk) int { return cmp.Compare(a.pos, b.pos) })
+	out := make([]Marker, len(markers))
+	for i, m := range markers {
+		out[i] = m.m
+	}
+	// Drop markers that do not cut data: a separator whose neighbouring segments never
+	// vary is part of a constant phrase; punctuation separates only values of different
+	// types (it would otherwise cut "Dickens, Charles" or a list).
+	for changed := true; changed && len(out) > 0; {
+		changed = false
+		for i := range out {
+			if !markerCuts(vals, out, i, o) {
+				out = slices.Delete(slices.Clone(out), i, i+1)
+				changed = true
+				break
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// badSeparator rejects candidates that cannot be template separators: words with digits
+// (numbers are data), punctuation that belongs to a word or number ("." "'" "&"), very
+// long words.
+func badSeparator(sep string, st *sepStat) bool {
+	for _, r := range sep {
+		if unicode.IsDigit(r) {
+			return true
+		}
+	}
+	if !st.hasWord {
+		t := strings.TrimSpace(sep)
+		switch t {
+		case ".", "'", "’", "&", "+", "%", "!", "?", "\"", "#", "*", "$", "€", "£":
+			return true
+		}
+		return false
+	}
+	for _, w := range st.words {
+		if utf8.RuneCountInString(w) > 15 {
+			return true
+		}
+	}
+	return false
+}
+
+// betweenDigits reports whether s[at:at+n] has a digit right before and right after it.
+func betweenDigits(s string, at, n int) bool {
+	if at == 0 || at+n >= len(s) {
+		return false
+	}
+	before, _ := utf8.DecodeLastRuneInString(s[:at])
+	after, _ := utf8.DecodeRuneInString(s[at+n:])
+	return unicode.IsDigit(before) && unicode.IsDigit(after)
+}
+
+func overlaps(a, b string) bool {
+	// Two separators overlap when the end of one is the start of the other ("by The",
+	// "The Hunger"): keep only the first chosen.
+	for k := 1; k < min(len(a), len(b)); k++ {
+		if strings.HasSuffix(a, b[:k]) || strings.HasSuffix(b, a[:k]) {
+			if isWordRune(rune(a[len(a)-1])) && isWordRune(rune(b[0])) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// markerCuts reports whether marker i of markers separates data: for a separator, the
+// segment before it or the one after it takes ≥ 2 distinct values; for punctuation the
+// two sides have different value types; for an atom, the atom varies.
+func markerCuts(vals []masked, markers []Marker, i int, o Options) bool {
+	mkr := markers[i]
+	var before, after []string
+	for _, m := range vals {
+		got := m.locate(markers)
+		for k, f := range got {
+			isIt := mkr.Sep != "" && f.after == "sep:"+mkr.Sep || mkr.Atom != "" && f.name == "atom:"+mkr.Atom
+			if !isIt {
+				continue
+			}
+			start := 0
+			if k > 0 {
+				start = got[k-1].end
+			}
+			end := len(m.s)
+			if k+1 < len(got) {
+				end = got[k+1].start
+			}
+			b := strings.Trim(m.unmask(start, f.start), edgeTrim)
+			a := strings.Trim(m.unmask(f.end, end), edgeTrim)
+			// A separator between two atoms ("<date> Tags=[…]") cuts the atoms.
+			if b == "" && k > 0 && got[k-1].name != "" {
+				b = got[k-1].inner
+			}
+			if a == "" && k+1 < len(got) && got[k+1].name != "" {
+				a = got[k+1].inner
+			}
+			if mkr.Atom != "" {
+				a = f.inner
+			}
+			before = append(before, b)
+			after = append(after, a)
+		}
+	}
+	if len(after) == 0 {
+		return false
+	}
+	varies := func(xs []string) bool {
+		seen := map[string]bool{}
+		for _, x := range xs {
+			if x != "" {
+				seen[norm(x)] = true
+			}
+		}
+		return len(seen) >= 2
+	}
+	if mkr.Atom != "" {
+		return varies(after)
+	}
+	if !varies(before) && !varies(after) {
+		return false
+	}
+	hasWord := strings.IndexFunc(mkr.Sep, unicode.IsLetter) >= 0
+	if hasWord {
+		return true
+	}
+	tb, _, _, _ := typeOf(before, o.TypeShare)
+	ta, _, _, _ := typeOf(after, o.TypeShare)
+	return tb != ta
+}
+
+// sepLabel returns the label a separator gives: a "Label:" or "Label=" prefix labels
+// the segment after it (next = true); a word that ends the value in almost every value
+// ("320 pages") labels the segment before it.
+func sepLabel(sep string, suffixShare float64) (label string, next bool, ok bool) {
+	t := strings.TrimSpace(sep)
+	if t == "" {
+		return "", false, false
+	}
+	last, _ := utf8.DecodeLastRuneInString(t)
+	if last == ':' || last == '=' {
+		l := strings.TrimSpace(strings.TrimRight(t, ":="))
+		if l != "" && strings.IndexFunc(l, unicode.IsLetter) == 0 {
+			return l, true, true
+		}
+		return "", false, false
+	}
+	if suffixShare >= 0.9 && strings.IndexFunc(t, func(r rune) bool { return !unicode.IsLetter(r) && r != ' ' }) < 0 {
+		return t, false, true
+	}
+	return "", false, false
+}

@@ -1,0 +1,126 @@
+package schema
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestApplySplit(t *testing.T) {
+	brackets := Marker{Atom: atomBrackets}
+	date := Marker{Atom: atomDate}
+	by := Marker{Sep: "by"}
+	tags := Marker{Sep: "Tags="}
+	tests := []struct {
+		name    string
+		value   string
+		markers []Marker
+		want    []segment
+	}{
+		{"calibre first line with series", "The Hunger Games [The Hunger Games - 1.0] by Suzanne Collins", []Marker{brackets, by},
+			[]segment{{"^", "The Hunger Games"}, {"atom:brackets", "The Hunger Games - 1.0"}, {"sep:by", "Suzanne Collins"}}},
+		{"no series", "Emma  by Jane Austen", []Marker{brackets, by},
+			[]segment{{"^", "Emma"}, {"sep:by", "Jane Austen"}}},
+		{"separator word inside the title: the last one cuts", "Stand by Me by Stephen King", []Marker{by},
+			[]segment{{"^", "Stand by Me"}, {"sep:by", "Stephen King"}}},
+		{"word boundary", "Abby Road by The Band", []Marker{by},
+			[]segment{{"^", "Abby Road"}, {"sep:by", "The Band"}}},
+		{"calibre second line", "02 Jan, 1880 Tags=[100 best books, Country: Russia] ", []Marker{date, tags, brackets},
+			[]segment{{"atom:date", "02 Jan, 1880"}, {"atom:brackets", "100 best books, Country: Russia"}}},
+		{"missing date", "Tags=[goodbooks-10k]", []Marker{date, tags, brackets},
+			[]segment{{"atom:brackets", "goodbooks-10k"}}},
+		{"no marker found", "Anonymous", []Marker{by}, []segment{{"^", "Anonymous"}}},
+		{"separator inside brackets is not cut", "A [b by c] by D", []Marker{by},
+			[]segment{{"^", "A [b by c]"}, {"sep:by", "D"}}},
+		{"label prefix", "Price: $12.99", []Marker{{Sep: "Price:"}}, []segment{{"sep:Price:", "$12.99"}}},
+		{"punctuation", "Harry Potter - 2.0", []Marker{{Sep: "-"}}, []segment{{"^", "Harry Potter"}, {"sep:-", "2.0"}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			v, _ := Clean(tc.value)
+			got := applySplit(v, tc.markers)
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(segment{})); diff != "" {
+				t.Errorf("applySplit(%q) mismatch (-want +got):\n%s", tc.value, diff)
+			}
+		})
+	}
+}
+
+func inputs(vals []string, terms ...string) []splitInput {
+	tm := map[string]bool{}
+	for _, t := range terms {
+		tm[t] = true
+	}
+	var out []splitInput
+	for _, v := range vals {
+		c, _ := Clean(v)
+		out = append(out, splitInput{value: c, terms: tm})
+	}
+	return out
+}
+
+func TestLearnSplit(t *testing.T) {
+	titles := []string{"Great Expectations", "The Hunger Games", "Catching Fire", "The Idiot", "Dune",
+		"War and Peace", "The Trial", "Emma", "Jane Eyre", "Dracula", "The Stranger", "Animal Farm"}
+	authors := []string{"Charles Dickens", "Suzanne Collins", "Suzanne Collins", "Fyodor Dostoevsky", "Frank Herbert",
+		"Leo Tolstoy", "Franz Kafka", "Jane Austen", "Charlotte Brontë", "Bram Stoker", "Albert Camus & Matthew Ward", "George Orwell"}
+	var firstLine, byline, priced, reversed, labelled, middle []string
+	for i := range titles {
+		s := titles[i]
+		if i%3 == 1 {
+			s += fmt.Sprintf(" [Series %d - %d.0]", i, i%4+1)
+		}
+		firstLine = append(firstLine, s+"  by "+authors[i])
+		byline = append(byline, "by "+authors[i])
+		priced = append(priced, fmt.Sprintf("%d,%02d €", i+5, (i*37)%100))
+		reversed = append(reversed, fmt.Sprintf("%s, %s", authors[i][len(authors[i])/2:], authors[i][:len(authors[i])/2]))
+		labelled = append(labelled, fmt.Sprintf("Pages: %d", 100+i*17))
+		middle = append(middle, titles[i]+" the "+authors[i])
+	}
+	var second []string
+	for i := range titles {
+		second = append(second, fmt.Sprintf("02 Jan, %d Tags=[%s] ", 1850+i*7, []string{"classics", "fantasy, young adult", "russia"}[i%3]))
+	}
+	tests := []struct {
+		name  string
+		in    []splitInput
+		want  []Marker
+		notes string
+	}{
+		{"composite first line", inputs(firstLine), []Marker{{Atom: atomBrackets}, {Sep: "by"}}, ""},
+		{"calibre second line", inputs(second), []Marker{{Atom: atomDate}, {Sep: "Tags="}, {Atom: atomBrackets}}, ""},
+		{"template word as prefix", inputs(byline), []Marker{{Sep: "by"}}, ""},
+		{"label prefix", inputs(labelled), []Marker{{Sep: "Pages:"}}, ""},
+		{"plain titles", inputs(titles), nil, "a frequent first word is no template word"},
+		{"price with decimal comma", inputs(priced), nil, "punctuation inside numbers"},
+		{"punctuation between values of one type", inputs(reversed), nil, "'Dickens, Charles' is one value"},
+		{"constant", inputs(slices.Repeat([]string{"In stock"}, 10)), nil, "no data to cut"},
+		{"a word typed into the form", inputs(middle, "the"), nil, "query terms are no template words"},
+		{"the same word not typed", inputs(middle), []Marker{{Sep: "the"}}, ""},
+		{"too few values", inputs(firstLine[:3]), nil, ""},
+	}
+	o := DefaultOptions()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := learnSplit(tc.in, o)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("learnSplit mismatch %s (-want +got):\n%s", tc.notes, diff)
+			}
+		})
+	}
+}
+
+func TestSplitSeriesIndex(t *testing.T) {
+	// A second level: the series group "Harry Potter - 2.0" splits on " - " because its
+	// two sides have different types.
+	var vals []string
+	for i, s := range []string{"Harry Potter", "The Hunger Games", "Dune", "Foundation", "Middle-earth", "Discworld"} {
+		vals = append(vals, fmt.Sprintf("%s - %d.0", s, i+1), fmt.Sprintf("%s - %d.5", s, i+2))
+	}
+	got := learnSplit(inputs(vals), DefaultOptions())
+	if diff := cmp.Diff([]Marker{{Sep: "-"}}, got); diff != "" {
+		t.Errorf("learnSplit mismatch (-want +got):\n%s", diff)
+	}
+}
