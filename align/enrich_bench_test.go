@@ -17,7 +17,6 @@ func BenchmarkEnrich(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	kbTriples = nil
 	kb1, err := graph.NewMemory(synthRecords(works, 500, 100))
 	if err != nil {
 		b.Fatal(err)
