@@ -57,12 +57,41 @@ func newKVWriter(sw *badger.StreamWriter) *kvWriter {
 }
 
 func (w *kvWriter) put(stream uint32, key, value []byte) error {
-	w.kv = pb.KV{Key: key, Value: value, Version: 1, StreamId: stream}
-	badger.KVToBuffer(&w.kv, w.buf)
+	appendKV(w.buf, key, value, stream)
 	if w.buf.LenNoPadding() >= kvFlushBytes {
 		return w.flush()
 	}
 	return nil
+}
+
+// appendKV adds the protobuf encoding of pb.KV{Key, Value, Version: 1, StreamId} to
+// buf, as badger.KVToBuffer does, without reflection (fields 1, 2, 4 and 10 of
+// badgerpb4.proto; TestAppendKV checks the bytes against the protobuf library).
+func appendKV(buf *z.Buffer, key, value []byte, stream uint32) {
+	size := 1 + uvarintLen(uint64(len(key))) + len(key) + 2 + 1 + uvarintLen(uint64(stream))
+	if len(value) > 0 {
+		size += 1 + uvarintLen(uint64(len(value))) + len(value)
+	}
+	b := buf.SliceAllocate(size)[:0]
+	b = append(b, 0x0a)
+	b = binary.AppendUvarint(b, uint64(len(key)))
+	b = append(b, key...)
+	if len(value) > 0 {
+		b = append(b, 0x12)
+		b = binary.AppendUvarint(b, uint64(len(value)))
+		b = append(b, value...)
+	}
+	b = append(b, 0x20, 0x01, 0x50)
+	_ = binary.AppendUvarint(b, uint64(stream))
+}
+
+func uvarintLen(x uint64) int {
+	n := 1
+	for x >= 0x80 {
+		x >>= 7
+		n++
+	}
+	return n
 }
 
 // done closes a stream, so that Badger releases its table builder.

@@ -190,7 +190,7 @@ func loadBadgerOptions(dir string, log *slog.Logger) badger.Options {
 		WithNumMemtables(2).
 		WithBlockCacheSize(16 << 20).
 		WithValueLogFileSize(64 << 20).
-		WithBaseTableSize(1 << 20)
+		WithBaseTableSize(256 << 10)
 }
 
 // LoadMemory loads sources into an in-memory KB and opens it. It suits small KBs

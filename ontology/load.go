@@ -215,12 +215,12 @@ func (l *loader) parseAll(sources []Source) error {
 	if err != nil {
 		return err
 	}
+	// The sorters sort their last buffers in parallel.
+	var fg errgroup.Group
 	for _, s := range []interface{ finish() error }{l.triples, l.terms, l.lits, l.bands, l.dates} {
-		if err := s.finish(); err != nil {
-			return err
-		}
+		fg.Go(s.finish)
 	}
-	return nil
+	return fg.Wait()
 }
 
 func (l *loader) progressLoop(done chan struct{}) {
