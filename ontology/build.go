@@ -50,7 +50,7 @@ type kvWriter struct {
 	kv  pb.KV
 }
 
-const kvFlushBytes = 8 << 20
+const kvFlushBytes = 2 << 20
 
 func newKVWriter(sw *badger.StreamWriter) *kvWriter {
 	return &kvWriter{sw: sw, buf: z.NewBuffer(256<<10, "trawl.kv")} // grows up to the flush size
