@@ -151,11 +151,27 @@ func prepareDir(dir string, replace bool) error {
 // run parses the sources and writes the KB into db.
 func (l *loader) run(sources []Source, db *badger.DB) (*LoadReport, error) {
 	start := time.Now()
-	if err := l.parseAll(sources); err != nil {
+	if err := l.parse(sources); err != nil {
 		return l.finalReport(), err
+	}
+	rep, err := l.index(db)
+	rep.Total = time.Since(start)
+	return rep, err
+}
+
+// parse is the first stage of a load: parsing into sorted runs.
+func (l *loader) parse(sources []Source) error {
+	start := time.Now()
+	if err := l.parseAll(sources); err != nil {
+		return err
 	}
 	l.report.ParseTime = time.Since(start)
 	l.report.SpillRuns = l.triples.nrun + l.terms.nrun + l.lits.nrun + l.bands.nrun + l.dates.nrun
+	return nil
+}
+
+// index is the second stage: writing the indexes into db.
+func (l *loader) index(db *badger.DB) (*LoadReport, error) {
 	if l.opts.Progress != nil {
 		l.opts.Progress(l.progress("index"))
 	}
@@ -165,9 +181,7 @@ func (l *loader) run(sources []Source, db *badger.DB) (*LoadReport, error) {
 	if l.opts.Progress != nil {
 		l.opts.Progress(l.progress("done"))
 	}
-	rep := l.finalReport()
-	rep.Total = time.Since(start)
-	return rep, nil
+	return l.finalReport(), nil
 }
 
 func (l *loader) finalReport() *LoadReport {
@@ -207,6 +221,12 @@ func LoadMemory(ctx context.Context, sources []Source, opts LoadOptions) (*Store
 		}
 		defer os.RemoveAll(tmp)
 	}
+	// Parse first, so that bad input fails before a database is made.
+	start := time.Now()
+	l := newLoader(ctx, opts, tmp)
+	if err := l.parse(sources); err != nil {
+		return nil, l.finalReport(), err
+	}
 	bopts := badger.DefaultOptions("").WithInMemory(true).WithLogger(nil).
 		WithDetectConflicts(false).WithMemTableSize(8 << 20).WithNumMemtables(2).
 		WithBlockCacheSize(8 << 20).WithBaseTableSize(128 << 10)
@@ -214,8 +234,8 @@ func LoadMemory(ctx context.Context, sources []Source, opts LoadOptions) (*Store
 	if err != nil {
 		return nil, nil, fmt.Errorf("ontology: open an in-memory KB: %w", err)
 	}
-	l := newLoader(ctx, opts, tmp)
-	rep, err := l.run(sources, db)
+	rep, err := l.index(db)
+	rep.Total = time.Since(start)
 	if err != nil {
 		db.Close()
 		return nil, rep, err
