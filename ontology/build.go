@@ -607,6 +607,12 @@ func (l *loader) buildLiterals(ctx contextLike, sw *badger.StreamWriter, bits ui
 	return flushBucket()
 }
 
+// maxBandPostings bounds the normal forms of one band key: a band that many strings
+// share (the minimum hashes of the most common trigrams) discriminates nothing and
+// would make lookups slow, so it is left out of the index, as search engines leave out
+// stop words.
+const maxBandPostings = 1024
+
 // buildBands writes the MinHash band buckets ('K').
 func (l *loader) buildBands(ctx contextLike, sw *badger.StreamWriter, bits uint) (err error) {
 	w := newKVWriter(sw)
@@ -622,7 +628,28 @@ func (l *loader) buildBands(ctx contextLike, sw *badger.StreamWriter, bits uint)
 	defer m.close()
 	var key, val []byte
 	bucket := int64(-1)
-	var last rec2
+	var group []uint64 // the norm hashes of the current band key
+	var band uint64
+	flushGroup := func() error {
+		if len(group) == 0 || len(group) > maxBandPostings {
+			group = group[:0]
+			return nil
+		}
+		if b := int64(bucketOf(band, bits)); b != bucket {
+			if len(val) > 0 {
+				if err := w.put(streamBand, bucketKey(key, pfxBand, uint32(bucket)), val); err != nil {
+					return err
+				}
+			}
+			bucket, val = b, val[:0]
+		}
+		for _, h := range group {
+			val = binary.BigEndian.AppendUint64(val, band)
+			val = binary.BigEndian.AppendUint64(val, h)
+		}
+		group = group[:0]
+		return nil
+	}
 	for count := 0; ; count++ {
 		if count&0xFFFF == 0 {
 			if err := ctx.Err(); err != nil {
@@ -636,20 +663,20 @@ func (l *loader) buildBands(ctx contextLike, sw *badger.StreamWriter, bits uint)
 		if !ok {
 			break
 		}
-		if count > 0 && r == last {
+		if len(group) > 0 && r[0] == band {
+			if group[len(group)-1] != r[1] {
+				group = append(group, r[1])
+			}
 			continue
 		}
-		last = r
-		if b := int64(bucketOf(r[0], bits)); b != bucket {
-			if len(val) > 0 {
-				if err := w.put(streamBand, bucketKey(key, pfxBand, uint32(bucket)), val); err != nil {
-					return err
-				}
-			}
-			bucket, val = b, val[:0]
+		if err := flushGroup(); err != nil {
+			return err
 		}
-		val = binary.BigEndian.AppendUint64(val, r[0])
-		val = binary.BigEndian.AppendUint64(val, r[1])
+		band = r[0]
+		group = append(group, r[1])
+	}
+	if err := flushGroup(); err != nil {
+		return err
 	}
 	if len(val) > 0 {
 		return w.put(streamBand, bucketKey(key, pfxBand, uint32(bucket)), val)
