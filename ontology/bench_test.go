@@ -1,3 +1,5 @@
+//go:build unix
+
 package ontology_test
 
 import (

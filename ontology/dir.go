@@ -17,6 +17,7 @@ import (
 // A KB directory holds:
 //
 //	TRAWL_KB.json   the marker: layout version and state ("loading" or "complete")
+//	TRAWL_KB.lock   held by the load that writes into the directory
 //	badger/         the Badger database
 //	.load-tmp/      sort runs while a load runs
 //
@@ -25,6 +26,7 @@ import (
 // flag is also inside the database, written last.
 const (
 	markerFile = "TRAWL_KB.json"
+	lockFile   = "TRAWL_KB.lock"
 	badgerDir  = "badger"
 	tmpDir     = ".load-tmp"
 )
@@ -73,6 +75,14 @@ func Load(ctx context.Context, dir string, sources []Source, opts LoadOptions) (
 	if len(sources) == 0 {
 		return nil, errors.New("ontology: nothing to load")
 	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("ontology: %w", err)
+	}
+	unlock, err := lockDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	if err := prepareDir(dir, opts.Replace); err != nil {
 		return nil, err
 	}
@@ -132,7 +142,7 @@ func prepareDir(dir string, replace bool) error {
 		return os.MkdirAll(dir, 0o755)
 	case err != nil:
 		return fmt.Errorf("ontology: %w", err)
-	case len(ents) == 0:
+	case len(ents) == 0 || len(ents) == 1 && ents[0].Name() == lockFile:
 		return nil
 	}
 	m, err := readMarker(dir)
@@ -145,7 +155,7 @@ func prepareDir(dir string, replace bool) error {
 	if m.State == "complete" && !replace {
 		return fmt.Errorf("%w: %s (pass --replace to load it again)", ErrExists, dir)
 	}
-	return removeAllIn(dir, markerFile)
+	return removeAllIn(dir, markerFile, lockFile)
 }
 
 // run parses the sources and writes the KB into db.
