@@ -75,6 +75,10 @@ func Load(ctx context.Context, dir string, sources []Source, opts LoadOptions) (
 	if len(sources) == 0 {
 		return nil, errors.New("ontology: nothing to load")
 	}
+	// Refuse a foreign directory before leaving anything in it.
+	if err := checkForeign(dir); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("ontology: %w", err)
 	}
@@ -132,6 +136,18 @@ func Load(ctx context.Context, dir string, sources []Source, opts LoadOptions) (
 	}
 	rep.Total = time.Since(start)
 	return rep, nil
+}
+
+// checkForeign refuses a directory that holds files but no KB marker.
+func checkForeign(dir string) error {
+	ents, err := os.ReadDir(dir)
+	if err != nil || len(ents) == 0 || len(ents) == 1 && ents[0].Name() == lockFile {
+		return nil // missing (created later) or empty
+	}
+	if _, err := os.Stat(filepath.Join(dir, markerFile)); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%w: %s is not empty and has no %s; refusing to write into it", ErrNotKB, dir, markerFile)
+	}
+	return nil
 }
 
 // prepareDir checks that dir may receive a load.

@@ -288,6 +288,9 @@ func TestLoadDirectory(t *testing.T) {
 	if _, err := ontology.Load(ctx, foreign, src, smallLoad()); !errors.Is(err, ontology.ErrNotKB) {
 		t.Errorf("load into a foreign directory: %v", err)
 	}
+	if ents, _ := os.ReadDir(foreign); len(ents) != 1 {
+		t.Errorf("a refused load left files in the directory: %v", ents)
+	}
 	if _, err := ontology.Open(foreign, ontology.DefaultOptions()); !errors.Is(err, ontology.ErrNotKB) {
 		t.Errorf("open a foreign directory: %v", err)
 	}
