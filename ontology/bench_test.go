@@ -1,3 +1,5 @@
+//go:build unix
+
 package ontology_test
 
 import (
@@ -5,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -85,6 +89,8 @@ func BenchmarkLoad(b *testing.B) {
 			runtime.GC()
 			for b.Loop() {
 				dir := filepath.Join(b.TempDir(), "kb")
+				stop := make(chan struct{})
+				anon := anonRSS(stop)
 				cpu0 := cpuTime()
 				start := time.Now()
 				rep, err := ontology.Load(b.Context(), dir, []ontology.Source{ontology.FileSource(path)}, ontology.DefaultLoadOptions())
@@ -93,6 +99,8 @@ func BenchmarkLoad(b *testing.B) {
 				}
 				wall := time.Since(start)
 				cpu := cpuTime() - cpu0
+				close(stop)
+				b.ReportMetric(float64(<-anon)/(1<<20), "peak-anon-RSS-MiB")
 				b.ReportMetric(float64(rep.Parsed)/wall.Seconds(), "triples/s")
 				b.ReportMetric(float64(rep.Parsed)/cpu.Seconds(), "triples/cpu-s")
 				b.ReportMetric(rep.ParseTime.Seconds(), "parse-s")
@@ -100,6 +108,111 @@ func BenchmarkLoad(b *testing.B) {
 				b.ReportMetric(float64(maxRSS())/(1<<20), "peak-RSS-MiB")
 				os.RemoveAll(dir)
 			}
+		})
+	}
+}
+
+// anonRSS samples the process's anonymous resident memory (heap and stacks, without
+// the memory-mapped table files) until stop is closed, and returns the peak in bytes.
+func anonRSS(stop <-chan struct{}) <-chan int64 {
+	out := make(chan int64, 1)
+	go func() {
+		var peak int64
+		t := time.NewTicker(50 * time.Millisecond)
+		defer t.Stop()
+		for {
+			if data, err := os.ReadFile("/proc/self/status"); err == nil {
+				for _, l := range strings.Split(string(data), "\n") {
+					if rest, ok := strings.CutPrefix(l, "RssAnon:"); ok {
+						if kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64); err == nil {
+							peak = max(peak, kb<<10)
+						}
+					}
+				}
+			}
+			select {
+			case <-stop:
+				out <- peak
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return out
+}
+
+// benchKB returns a KB loaded from the generated dump, cached across runs.
+func benchKB(b *testing.B, n int) string {
+	b.Helper()
+	dir := filepath.Join(os.TempDir(), "trawl-bench", fmt.Sprintf("kb-%d", n))
+	if st, err := ontology.Open(dir, ontology.DefaultOptions()); err == nil {
+		st.Close()
+		return dir
+	}
+	opts := ontology.DefaultLoadOptions()
+	opts.Replace = true
+	if _, err := ontology.Load(b.Context(), dir, []ontology.Source{ontology.FileSource(benchFile(b, n, synth.NTriples))}, opts); err != nil {
+		b.Fatal(err)
+	}
+	return dir
+}
+
+// BenchmarkCandidates measures Candidates on the KB of BenchmarkLoad with three kinds
+// of queries taken from the KB: labels as they are (exact), labels with one letter
+// changed (approximate) and years (dates). It reports the 50th and 99th percentile.
+func BenchmarkCandidates(b *testing.B) {
+	n := benchTriples()
+	st, err := ontology.Open(benchKB(b, n), ontology.DefaultOptions())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	ctx := b.Context()
+	labels, err := st.Sample(ctx, ontology.RDFSLabel, 1000)
+	if err != nil || len(labels) == 0 {
+		b.Fatalf("sample: %v", err)
+	}
+	var exact, approx []string
+	for i, id := range labels {
+		t, err := st.Term(ctx, id)
+		if err != nil {
+			b.Fatal(err)
+		}
+		exact = append(exact, t.Value)
+		r := []rune(t.Value)
+		j := (i*7 + 3) % len(r)
+		r[j] = 'x'
+		approx = append(approx, string(r))
+	}
+	var years []string
+	for y := 1800; y < 2000; y += 3 {
+		years = append(years, strconv.Itoa(y))
+	}
+	for _, q := range []struct {
+		name    string
+		queries []string
+	}{{"exact", exact}, {"approx", approx}, {"year", years}} {
+		b.Run(q.name, func(b *testing.B) {
+			var lat []time.Duration
+			found := 0
+			i := 0
+			for b.Loop() {
+				text := q.queries[i%len(q.queries)]
+				i++
+				start := time.Now()
+				cs, err := st.Candidates(ctx, text, 10)
+				lat = append(lat, time.Since(start))
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(cs) > 0 {
+					found++
+				}
+			}
+			slices.Sort(lat)
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
+			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+			b.ReportMetric(float64(found)/float64(len(lat)), "found")
 		})
 	}
 }

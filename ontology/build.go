@@ -50,19 +50,48 @@ type kvWriter struct {
 	kv  pb.KV
 }
 
-const kvFlushBytes = 8 << 20
+const kvFlushBytes = 2 << 20
 
 func newKVWriter(sw *badger.StreamWriter) *kvWriter {
 	return &kvWriter{sw: sw, buf: z.NewBuffer(256<<10, "trawl.kv")} // grows up to the flush size
 }
 
 func (w *kvWriter) put(stream uint32, key, value []byte) error {
-	w.kv = pb.KV{Key: key, Value: value, Version: 1, StreamId: stream}
-	badger.KVToBuffer(&w.kv, w.buf)
+	appendKV(w.buf, key, value, stream)
 	if w.buf.LenNoPadding() >= kvFlushBytes {
 		return w.flush()
 	}
 	return nil
+}
+
+// appendKV adds the protobuf encoding of pb.KV{Key, Value, Version: 1, StreamId} to
+// buf, as badger.KVToBuffer does, without reflection (fields 1, 2, 4 and 10 of
+// badgerpb4.proto; TestAppendKV checks the bytes against the protobuf library).
+func appendKV(buf *z.Buffer, key, value []byte, stream uint32) {
+	size := 1 + uvarintLen(uint64(len(key))) + len(key) + 2 + 1 + uvarintLen(uint64(stream))
+	if len(value) > 0 {
+		size += 1 + uvarintLen(uint64(len(value))) + len(value)
+	}
+	b := buf.SliceAllocate(size)[:0]
+	b = append(b, 0x0a)
+	b = binary.AppendUvarint(b, uint64(len(key)))
+	b = append(b, key...)
+	if len(value) > 0 {
+		b = append(b, 0x12)
+		b = binary.AppendUvarint(b, uint64(len(value)))
+		b = append(b, value...)
+	}
+	b = append(b, 0x20, 0x01, 0x50)
+	_ = binary.AppendUvarint(b, uint64(stream))
+}
+
+func uvarintLen(x uint64) int {
+	n := 1
+	for x >= 0x80 {
+		x >>= 7
+		n++
+	}
+	return n
 }
 
 // done closes a stream, so that Badger releases its table builder.
@@ -578,6 +607,12 @@ func (l *loader) buildLiterals(ctx contextLike, sw *badger.StreamWriter, bits ui
 	return flushBucket()
 }
 
+// maxBandPostings bounds the normal forms of one band key: a band that many strings
+// share (the minimum hashes of the most common trigrams) discriminates nothing and
+// would make lookups slow, so it is left out of the index, as search engines leave out
+// stop words.
+const maxBandPostings = 1024
+
 // buildBands writes the MinHash band buckets ('K').
 func (l *loader) buildBands(ctx contextLike, sw *badger.StreamWriter, bits uint) (err error) {
 	w := newKVWriter(sw)
@@ -593,7 +628,28 @@ func (l *loader) buildBands(ctx contextLike, sw *badger.StreamWriter, bits uint)
 	defer m.close()
 	var key, val []byte
 	bucket := int64(-1)
-	var last rec2
+	var group []uint64 // the norm hashes of the current band key
+	var band uint64
+	flushGroup := func() error {
+		if len(group) == 0 || len(group) > maxBandPostings {
+			group = group[:0]
+			return nil
+		}
+		if b := int64(bucketOf(band, bits)); b != bucket {
+			if len(val) > 0 {
+				if err := w.put(streamBand, bucketKey(key, pfxBand, uint32(bucket)), val); err != nil {
+					return err
+				}
+			}
+			bucket, val = b, val[:0]
+		}
+		for _, h := range group {
+			val = binary.BigEndian.AppendUint64(val, band)
+			val = binary.BigEndian.AppendUint64(val, h)
+		}
+		group = group[:0]
+		return nil
+	}
 	for count := 0; ; count++ {
 		if count&0xFFFF == 0 {
 			if err := ctx.Err(); err != nil {
@@ -607,20 +663,20 @@ func (l *loader) buildBands(ctx contextLike, sw *badger.StreamWriter, bits uint)
 		if !ok {
 			break
 		}
-		if count > 0 && r == last {
+		if len(group) > 0 && r[0] == band {
+			if group[len(group)-1] != r[1] {
+				group = append(group, r[1])
+			}
 			continue
 		}
-		last = r
-		if b := int64(bucketOf(r[0], bits)); b != bucket {
-			if len(val) > 0 {
-				if err := w.put(streamBand, bucketKey(key, pfxBand, uint32(bucket)), val); err != nil {
-					return err
-				}
-			}
-			bucket, val = b, val[:0]
+		if err := flushGroup(); err != nil {
+			return err
 		}
-		val = binary.BigEndian.AppendUint64(val, r[0])
-		val = binary.BigEndian.AppendUint64(val, r[1])
+		band = r[0]
+		group = append(group, r[1])
+	}
+	if err := flushGroup(); err != nil {
+		return err
 	}
 	if len(val) > 0 {
 		return w.put(streamBand, bucketKey(key, pfxBand, uint32(bucket)), val)

@@ -12,14 +12,17 @@ import (
 	"github.com/trawl-dev/trawl/internal/textnorm"
 )
 
-// maxApproxCandidates bounds the normal forms re-scored by one approximate lookup.
-const maxApproxCandidates = 4000
+// maxApproxCandidates bounds the normal forms re-scored by one approximate lookup:
+// those sharing the most bands with the text are scored first.
+const maxApproxCandidates = 128
 
 // Candidates returns up to k literal nodes that match text after normalisation:
-// exact matches first (same normal form, or a date that includes or is included in
-// the text's date), then approximate ones (MinHash LSH candidates re-scored by 2-gram
-// Dice, kept if the score is at least Options.MinScore), best first, ties by increasing
-// node ID.
+// exact matches (same normal form, or a date that includes or is included in the
+// text's date) by increasing node ID; if there is none, approximate ones (MinHash LSH
+// candidates re-scored by 2-gram Dice, kept if the score is at least
+// Options.MinScore), best first, ties by increasing node ID. Like PARIS
+// (noApproxIfExact), it looks for approximate matches only when no literal matches
+// exactly.
 func (s *Store) Candidates(ctx context.Context, text string, k int) ([]graph.Candidate, error) {
 	if err := s.check(ctx); err != nil {
 		return nil, err
@@ -58,7 +61,7 @@ func (s *Store) Candidates(ctx context.Context, text string, k int) ([]graph.Can
 		}
 		nExact += len(ids)
 	}
-	if nExact < k && norm != "" && len(norm) <= maxApproxLen {
+	if nExact == 0 && norm != "" && len(norm) <= maxApproxLen {
 		if err := s.approx(ctx, txn, norm, func(id graph.ID, score float64) { add(id, false, score) }); err != nil {
 			return nil, err
 		}
@@ -147,8 +150,7 @@ func (s *Store) exactIDs(txn *badger.Txn, norm string) ([]graph.ID, error) {
 // 2-gram Dice and reports the literal nodes of those scoring at least MinScore.
 func (s *Store) approx(ctx context.Context, txn *badger.Txn, norm string, report func(graph.ID, float64)) error {
 	self := normHash(norm)
-	seen := map[uint64]bool{self: true}
-	var cands []uint64
+	hits := map[uint64]int{} // normal form hash → bands shared with the text
 	buckets := map[uint32][]byte{}
 	for _, band := range bandKeys(norm) {
 		b := bucketOf(band, s.info.BandBits)
@@ -172,14 +174,25 @@ func (s *Store) approx(ctx context.Context, txn *badger.Txn, norm string, report
 			}
 		}
 		for j := lo; j < n && binary.BigEndian.Uint64(v[16*j:]) == band; j++ {
-			h := binary.BigEndian.Uint64(v[16*j+8:])
-			if !seen[h] && len(cands) < maxApproxCandidates {
-				seen[h] = true
-				cands = append(cands, h)
+			if h := binary.BigEndian.Uint64(v[16*j+8:]); h != self {
+				hits[h]++
 			}
 		}
 	}
-	slices.Sort(cands)
+	cands := make([]uint64, 0, len(hits))
+	for h := range hits {
+		cands = append(cands, h)
+	}
+	slices.SortFunc(cands, func(a, b uint64) int {
+		if c := cmp.Compare(hits[b], hits[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	if len(cands) > maxApproxCandidates {
+		cands = cands[:maxApproxCandidates]
+	}
+	slices.Sort(cands) // bucket order
 	lits := map[uint32][]byte{}
 	for _, h := range cands {
 		if err := ctx.Err(); err != nil {

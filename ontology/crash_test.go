@@ -48,7 +48,7 @@ func TestKilledLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a loader process")
 	}
-	file := writeSynth(t, 200_000)
+	file := writeSynth(t, 120_000)
 	dir := filepath.Join(t.TempDir(), "kb")
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "TRAWL_TEST_LOAD_DIR="+dir, "TRAWL_TEST_LOAD_FILE="+file)
@@ -93,7 +93,7 @@ func TestKilledLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if st.Stats().Facts != rep.Facts || rep.Facts < 190_000 {
+	if st.Stats().Facts != rep.Facts || rep.Facts < 110_000 {
 		t.Errorf("reloaded KB has %d facts, load said %d", st.Stats().Facts, rep.Facts)
 	}
 }
@@ -121,11 +121,11 @@ func TestCancelledLoad(t *testing.T) {
 // TestSpilledRuns loads the same data with a sort buffer far too small for it, so
 // that sorted runs go to files and are merged, and checks the KB is the same.
 func TestSpilledRuns(t *testing.T) {
-	file := writeSynth(t, 150_000)
+	file := writeSynth(t, 60_000)
 	big := smallLoad()
 	big.SortMemoryMB = 512
 	small := smallLoad()
-	small.SortMemoryMB = 16
+	small.SortMemoryMB = 4
 	small.Workers = 3
 	a, ra, err := ontology.LoadMemory(t.Context(), []ontology.Source{ontology.FileSource(file)}, big)
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 // A KB directory holds:
 //
 //	TRAWL_KB.json   the marker: layout version and state ("loading" or "complete")
+//	TRAWL_KB.lock   held by the load that writes into the directory
 //	badger/         the Badger database
 //	.load-tmp/      sort runs while a load runs
 //
@@ -25,6 +26,7 @@ import (
 // flag is also inside the database, written last.
 const (
 	markerFile = "TRAWL_KB.json"
+	lockFile   = "TRAWL_KB.lock"
 	badgerDir  = "badger"
 	tmpDir     = ".load-tmp"
 )
@@ -73,6 +75,18 @@ func Load(ctx context.Context, dir string, sources []Source, opts LoadOptions) (
 	if len(sources) == 0 {
 		return nil, errors.New("ontology: nothing to load")
 	}
+	// Refuse a foreign directory before leaving anything in it.
+	if err := checkForeign(dir); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("ontology: %w", err)
+	}
+	unlock, err := lockDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	if err := prepareDir(dir, opts.Replace); err != nil {
 		return nil, err
 	}
@@ -124,6 +138,18 @@ func Load(ctx context.Context, dir string, sources []Source, opts LoadOptions) (
 	return rep, nil
 }
 
+// checkForeign refuses a directory that holds files but no KB marker.
+func checkForeign(dir string) error {
+	ents, err := os.ReadDir(dir)
+	if err != nil || len(ents) == 0 || len(ents) == 1 && ents[0].Name() == lockFile {
+		return nil // missing (created later) or empty
+	}
+	if _, err := os.Stat(filepath.Join(dir, markerFile)); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%w: %s is not empty and has no %s; refusing to write into it", ErrNotKB, dir, markerFile)
+	}
+	return nil
+}
+
 // prepareDir checks that dir may receive a load.
 func prepareDir(dir string, replace bool) error {
 	ents, err := os.ReadDir(dir)
@@ -132,7 +158,7 @@ func prepareDir(dir string, replace bool) error {
 		return os.MkdirAll(dir, 0o755)
 	case err != nil:
 		return fmt.Errorf("ontology: %w", err)
-	case len(ents) == 0:
+	case len(ents) == 0 || len(ents) == 1 && ents[0].Name() == lockFile:
 		return nil
 	}
 	m, err := readMarker(dir)
@@ -145,17 +171,33 @@ func prepareDir(dir string, replace bool) error {
 	if m.State == "complete" && !replace {
 		return fmt.Errorf("%w: %s (pass --replace to load it again)", ErrExists, dir)
 	}
-	return removeAllIn(dir, markerFile)
+	return removeAllIn(dir, markerFile, lockFile)
 }
 
 // run parses the sources and writes the KB into db.
 func (l *loader) run(sources []Source, db *badger.DB) (*LoadReport, error) {
 	start := time.Now()
-	if err := l.parseAll(sources); err != nil {
+	if err := l.parse(sources); err != nil {
 		return l.finalReport(), err
+	}
+	rep, err := l.index(db)
+	rep.Total = time.Since(start)
+	return rep, err
+}
+
+// parse is the first stage of a load: parsing into sorted runs.
+func (l *loader) parse(sources []Source) error {
+	start := time.Now()
+	if err := l.parseAll(sources); err != nil {
+		return err
 	}
 	l.report.ParseTime = time.Since(start)
 	l.report.SpillRuns = l.triples.nrun + l.terms.nrun + l.lits.nrun + l.bands.nrun + l.dates.nrun
+	return nil
+}
+
+// index is the second stage: writing the indexes into db.
+func (l *loader) index(db *badger.DB) (*LoadReport, error) {
 	if l.opts.Progress != nil {
 		l.opts.Progress(l.progress("index"))
 	}
@@ -165,9 +207,7 @@ func (l *loader) run(sources []Source, db *badger.DB) (*LoadReport, error) {
 	if l.opts.Progress != nil {
 		l.opts.Progress(l.progress("done"))
 	}
-	rep := l.finalReport()
-	rep.Total = time.Since(start)
-	return rep, nil
+	return l.finalReport(), nil
 }
 
 func (l *loader) finalReport() *LoadReport {
@@ -190,7 +230,7 @@ func loadBadgerOptions(dir string, log *slog.Logger) badger.Options {
 		WithNumMemtables(2).
 		WithBlockCacheSize(16 << 20).
 		WithValueLogFileSize(64 << 20).
-		WithBaseTableSize(1 << 20)
+		WithBaseTableSize(256 << 10)
 }
 
 // LoadMemory loads sources into an in-memory KB and opens it. It suits small KBs
@@ -207,6 +247,12 @@ func LoadMemory(ctx context.Context, sources []Source, opts LoadOptions) (*Store
 		}
 		defer os.RemoveAll(tmp)
 	}
+	// Parse first, so that bad input fails before a database is made.
+	start := time.Now()
+	l := newLoader(ctx, opts, tmp)
+	if err := l.parse(sources); err != nil {
+		return nil, l.finalReport(), err
+	}
 	bopts := badger.DefaultOptions("").WithInMemory(true).WithLogger(nil).
 		WithDetectConflicts(false).WithMemTableSize(8 << 20).WithNumMemtables(2).
 		WithBlockCacheSize(8 << 20).WithBaseTableSize(128 << 10)
@@ -214,8 +260,8 @@ func LoadMemory(ctx context.Context, sources []Source, opts LoadOptions) (*Store
 	if err != nil {
 		return nil, nil, fmt.Errorf("ontology: open an in-memory KB: %w", err)
 	}
-	l := newLoader(ctx, opts, tmp)
-	rep, err := l.run(sources, db)
+	rep, err := l.index(db)
+	rep.Total = time.Since(start)
 	if err != nil {
 		db.Close()
 		return nil, rep, err

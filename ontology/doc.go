@@ -2,9 +2,40 @@
 // N-Triples, YAGO 4.5-style Turtle and YAGO3 TSV (plain or gzipped), a term dictionary,
 // fact indexes in both directions and per relation, the taxonomy (rdf:type,
 // rdfs:subClassOf), per-relation functionalities computed at load, a literal index for
-// candidate lookup (exact after normalisation and approximate by MinHash), and value
-// sampling for ontology-guided probing. A small demo KB in YAGO 4.5 vocabulary is
-// embedded in the binary.
+// candidate lookup (exact after normalisation, approximate by MinHash, dates by
+// inclusion), and value sampling for ontology-guided probing. A small demo KB in YAGO
+// 4.5 vocabulary is embedded in the binary (package demokb, OpenDemo).
 //
 // It is the only package that imports Badger.
+//
+// # Loading
+//
+// Load (into a directory) and LoadMemory (into an in-memory Badger) read Sources
+// (FileSource, BytesSource) in parallel, encode every term as a 64-bit hash identifier
+// (the top bit marks literals), sort the facts externally (radix-sorted runs, k-way
+// merge) and write packed per-node records with Badger's StreamWriter. A malformed
+// line is reported with file:line(:col) and skipped, up to LoadOptions.MaxErrors. A
+// directory is marked complete only when its load finished; Open refuses unfinished
+// loads (ErrIncomplete), foreign directories (ErrNotKB) and other key layouts
+// (LayoutError). See docs/decisions/2026-11-22-ontology-*.md.
+//
+// # Reading
+//
+// *Store satisfies the aligner's KB interface (align.KB): Term, Lookup, IsLiteral,
+// Edges (both directions, inverse relations odd, taxonomy excluded), Entities,
+// Relations, RelationIRI, RelationID, Functionality, FactCount, Candidates, Types,
+// Instances, SuperClasses. It adds SubClasses, Pairs, Triples, Sample,
+// SampleRelation, SampleClass, FindEntities, Label and Stats.
+//
+// # References
+//
+// Functionalities follow PARIS: F. M. Suchanek, S. Abiteboul, P. Senellart, "PARIS:
+// Probabilistic Alignment of Relations, Instances, and Schema", PVLDB 5(3), 2011, §4
+// (harmonic functionality: distinct subjects / distinct facts; the inverse uses
+// distinct objects). Literal matching follows the same paper's reference code as
+// described in the project's notes (normal forms, shingling with Dice re-scoring,
+// no approximate lookup when an exact match exists) and M. Oita's thesis, ch. 3
+// (stripping bracketed text and stop words); the LSH banding is the one of A.
+// Rajaraman and J. Ullman, "Mining of Massive Datasets", §3.4. Date inclusion with
+// '#' wildcards follows YAGO's javatools DateParser. IRI resolution is RFC 3986 §5.2.
 package ontology

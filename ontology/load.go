@@ -215,12 +215,12 @@ func (l *loader) parseAll(sources []Source) error {
 	if err != nil {
 		return err
 	}
+	// The sorters sort their last buffers in parallel.
+	var fg errgroup.Group
 	for _, s := range []interface{ finish() error }{l.triples, l.terms, l.lits, l.bands, l.dates} {
-		if err := s.finish(); err != nil {
-			return err
-		}
+		fg.Go(s.finish)
 	}
-	return nil
+	return fg.Wait()
 }
 
 func (l *loader) progressLoop(done chan struct{}) {
@@ -264,7 +264,12 @@ func (l *loader) readSource(ctx context.Context, idx int, s Source, rep *SourceR
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		buf := make([]byte, len(carry), max(chunkSize, 2*len(carry)))
+		var buf []byte
+		if len(carry) < chunkSize/2 {
+			buf = chunkPool.Get().([]byte)[:len(carry)]
+		} else {
+			buf = make([]byte, len(carry), 2*len(carry))
+		}
 		copy(buf, carry)
 		n, err := io.ReadFull(in.r, buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
@@ -307,6 +312,10 @@ func (l *loader) readSource(ctx context.Context, idx int, s Source, rep *SourceR
 	}
 	return nil
 }
+
+// chunkPool recycles the chunk buffers of line-based formats; workers return a chunk
+// once parsed (the parsed terms are copies).
+var chunkPool = sync.Pool{New: func() any { return make([]byte, 0, chunkSize) }}
 
 // skipLine discards input up to and including the next '\n'.
 func skipLine(r io.ByteReader) error {
@@ -455,6 +464,9 @@ func (e *encoder) do(ctx context.Context, j job) error {
 		err = e.ntChunk(j)
 	case FormatTSV:
 		err = e.tsvChunk(j)
+	}
+	if cap(j.data) == chunkSize {
+		chunkPool.Put(j.data[:0]) //nolint:staticcheck // a slice header is small
 	}
 	if err != nil {
 		return err

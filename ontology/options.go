@@ -110,8 +110,8 @@ func (o LoadOptions) Validate() error {
 	switch {
 	case o.MaxErrors < 0:
 		return fmt.Errorf("ontology: MaxErrors must be ≥ 0, got %d", o.MaxErrors)
-	case o.SortMemoryMB < 16:
-		return fmt.Errorf("ontology: SortMemoryMB must be ≥ 16, got %d", o.SortMemoryMB)
+	case o.SortMemoryMB < 4:
+		return fmt.Errorf("ontology: SortMemoryMB must be ≥ 4, got %d", o.SortMemoryMB)
 	case o.Workers < 1:
 		return fmt.Errorf("ontology: Workers must be ≥ 1, got %d", o.Workers)
 	}

@@ -1,10 +1,14 @@
 package ontology
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
+	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/pb"
+	"github.com/dgraph-io/ristretto/v2/z"
 	"github.com/trawl-dev/trawl/graph"
 )
 
@@ -166,5 +170,26 @@ func TestSortWords(t *testing.T) {
 				t.Errorf("n=%d skew=%v: not sorted", n, skew)
 			}
 		}
+	}
+}
+
+func TestAppendKV(t *testing.T) {
+	for _, tc := range []struct {
+		key, value []byte
+		stream     uint32
+	}{
+		{[]byte("N\x00\x01"), []byte("value"), 1},
+		{bytes.Repeat([]byte{'K'}, 300), nil, 200},
+		{[]byte("P"), bytes.Repeat([]byte{7}, 70000), 1 << 20},
+	} {
+		got := z.NewBuffer(1<<10, "test")
+		appendKV(got, tc.key, tc.value, tc.stream)
+		want := z.NewBuffer(1<<10, "test")
+		badger.KVToBuffer(&pb.KV{Key: tc.key, Value: tc.value, Version: 1, StreamId: tc.stream}, want)
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Errorf("key %d bytes, value %d bytes, stream %d: encodings differ", len(tc.key), len(tc.value), tc.stream)
+		}
+		got.Release()
+		want.Release()
 	}
 }

@@ -249,33 +249,41 @@ func openMerger[R words](srcs []runSource[R], half int, compare func(a, b R) int
 }
 
 // fixedSorter collects fixed-size records and sorts them into runs, in one or more
-// orders (the triple sorter writes each buffer in SPO, OPS and PSO order).
+// orders (the triple sorter writes each buffer in SPO, OPS and PSO order). A full
+// buffer is sorted and written by a background goroutine while the parsers fill the
+// next one; at most one spill runs at a time.
 type fixedSorter[R words] struct {
-	mu      sync.Mutex
+	mu    sync.Mutex // guards buf and total
+	buf   []R
+	total int64
+
+	spilling sync.WaitGroup // the spill in flight; it owns tmp, runs, nrun, spare, err
+	tmp      []R
+	spare    []R
+	err      error
+	runs     [][]runSource[R] // per order
+	nrun     int
+
 	name    string
 	dir     string
-	buf     []R
-	tmp     []R
 	limit   int // records per buffer
 	orders  int
 	permute func(order int, r R) R // from the previous order's layout (or the input) to this order's
 	sort    func(order int, rs, tmp []R)
 	compare func(a, b R) int
-	runs    [][]runSource[R] // per order
-	nrun    int
-	total   int64
 }
 
 func newFixedSorter[R words](name, dir string, limitBytes int64, orders int,
 	permute func(order int, r R) R, sort func(order int, rs, tmp []R), compare func(a, b R) int) *fixedSorter[R] {
 	var r R
-	limit := int(limitBytes / int64(2*8*len(r)))
+	// Two buffers (one filling, one spilling) and the sort's scratch buffer.
+	limit := int(limitBytes / int64(3*8*len(r)))
 	limit = max(limit, 1024)
 	return &fixedSorter[R]{name: name, dir: dir, limit: limit, orders: orders, permute: permute,
 		sort: sort, compare: compare, runs: make([][]runSource[R], orders)}
 }
 
-// add appends records; when the buffer is full it is sorted and written as runs.
+// add appends records; when the buffer is full it is handed to a background spill.
 func (s *fixedSorter[R]) add(rs []R) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -288,37 +296,48 @@ func (s *fixedSorter[R]) add(rs []R) error {
 		rs = rs[n:]
 		s.total += int64(n)
 		if len(s.buf) >= s.limit {
-			if err := s.spill(false); err != nil {
-				return err
+			full := s.buf
+			s.spilling.Wait()
+			if s.err != nil {
+				return s.err
 			}
+			s.buf, s.spare = s.spare[:0], nil
+			s.spilling.Add(1)
+			go func() {
+				defer s.spilling.Done()
+				if err := s.spill(full, false); err != nil {
+					s.err = err
+				}
+				s.spare = full[:0]
+			}()
 		}
 	}
 	return nil
 }
 
-// spill sorts the buffer in every order and writes the runs; with keep, small final
-// buffers stay in memory.
-func (s *fixedSorter[R]) spill(keep bool) error {
-	if len(s.buf) == 0 {
+// spill sorts buf in every order and writes the runs; with keep, the final buffer
+// stays in memory.
+func (s *fixedSorter[R]) spill(buf []R, keep bool) error {
+	if len(buf) == 0 {
 		return nil
 	}
-	if cap(s.tmp) < len(s.buf) {
-		s.tmp = make([]R, len(s.buf))
+	if cap(s.tmp) < len(buf) {
+		s.tmp = make([]R, len(buf))
 	}
-	tmp := s.tmp[:len(s.buf)]
+	tmp := s.tmp[:len(buf)]
 	for o := 0; o < s.orders; o++ {
-		for i, r := range s.buf {
-			s.buf[i] = s.permute(o, r)
+		for i, r := range buf {
+			buf[i] = s.permute(o, r)
 		}
-		s.sort(o, s.buf, tmp)
-		src := runSource[R]{split: splitIndex(s.buf), n: int64(len(s.buf))}
+		s.sort(o, buf, tmp)
+		src := runSource[R]{split: splitIndex(buf), n: int64(len(buf))}
 		if keep {
-			src.mem = append([]R(nil), s.buf...)
+			src.mem = append([]R(nil), buf...)
 			s.runs[o] = append(s.runs[o], src)
 			continue
 		}
 		src.path = filepath.Join(s.dir, fmt.Sprintf("%s-%d-%04d.run", s.name, o, s.nrun))
-		if err := writeFixedRun(src.path, s.buf); err != nil {
+		if err := writeFixedRun(src.path, buf); err != nil {
 			return fmt.Errorf("write sort run: %w", err)
 		}
 		s.runs[o] = append(s.runs[o], src)
@@ -326,18 +345,21 @@ func (s *fixedSorter[R]) spill(keep bool) error {
 	if !keep {
 		s.nrun++
 	}
-	s.buf = s.buf[:0]
 	return nil
 }
 
-// finish writes the last buffer. If nothing was spilled and the buffer is small enough
-// to be held once per order, it stays in memory.
+// finish writes the last buffer, after the spill in flight. If nothing was spilled and
+// the buffer is small enough to be held once per order, it stays in memory.
 func (s *fixedSorter[R]) finish() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	keep := s.nrun == 0 && len(s.buf)*s.orders <= s.limit
-	err := s.spill(keep)
-	s.buf, s.tmp = nil, nil
+	s.spilling.Wait()
+	if s.err != nil {
+		return s.err
+	}
+	keep := s.nrun == 0 && len(s.buf)*s.orders <= 2*s.limit
+	err := s.spill(s.buf, keep)
+	s.buf, s.tmp, s.spare = nil, nil, nil
 	return err
 }
 

@@ -125,6 +125,9 @@ func openSource(src Source, counter *atomic.Int64) (*openedSource, error) {
 		closeFn = func() error { zr.Close(); return raw.Close() }
 		name = strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".gzip")
 	}
+	if bom, _ := br.Peek(3); len(bom) == 3 && bom[0] == 0xEF && bom[1] == 0xBB && bom[2] == 0xBF {
+		br.Discard(3) // a UTF-8 byte order mark is not part of the data
+	}
 	f := src.Format
 	if f == FormatAuto {
 		head, _ := br.Peek(64 << 10)

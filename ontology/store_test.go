@@ -288,6 +288,9 @@ func TestLoadDirectory(t *testing.T) {
 	if _, err := ontology.Load(ctx, foreign, src, smallLoad()); !errors.Is(err, ontology.ErrNotKB) {
 		t.Errorf("load into a foreign directory: %v", err)
 	}
+	if ents, _ := os.ReadDir(foreign); len(ents) != 1 {
+		t.Errorf("a refused load left files in the directory: %v", ents)
+	}
 	if _, err := ontology.Open(foreign, ontology.DefaultOptions()); !errors.Is(err, ontology.ErrNotKB) {
 		t.Errorf("open a foreign directory: %v", err)
 	}
@@ -349,5 +352,45 @@ func TestBadLines(t *testing.T) {
 	var pe *graph.ParseError
 	if !errors.Is(err, ontology.ErrTooManyErrors) || !errors.As(err, &pe) || pe.File != "bad.nt" || !strings.Contains(err.Error(), "--max-errors") {
 		t.Errorf("load past MaxErrors: %v", err)
+	}
+}
+
+// TestLoadLockAndOddInput: a second load into a directory being loaded is refused; a
+// byte order mark and a line longer than the limit are handled.
+func TestLoadLockAndOddInput(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "kb")
+	started := make(chan struct{})
+	release := make(chan struct{})
+	opts := smallLoad()
+	opts.Progress = func(p ontology.Progress) {
+		if p.Phase == "index" {
+			close(started)
+			<-release
+		}
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := ontology.Load(t.Context(), dir, []ontology.Source{ontology.BytesSource("b.ttl", []byte(books), ontology.FormatTurtle)}, opts)
+		done <- err
+	}()
+	<-started
+	_, err := ontology.Load(t.Context(), dir, []ontology.Source{ontology.BytesSource("b.ttl", []byte(books), ontology.FormatTurtle)}, smallLoad())
+	if err == nil || !strings.Contains(err.Error(), "another load") {
+		t.Errorf("concurrent load: %v", err)
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatalf("first load: %v", err)
+	}
+
+	long := "<http://a> <http://p> \"" + strings.Repeat("x", 17<<20) + "\" .\n"
+	data := "\xEF\xBB\xBF<http://a> <http://p> <http://b> .\n" + long + "<http://a> <http://p> <http://c> .\n"
+	st, rep, err := ontology.LoadMemory(t.Context(), []ontology.Source{ontology.BytesSource("odd.nt", []byte(data), ontology.FormatAuto)}, smallLoad())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if rep.Parsed != 2 || rep.BadLines != 1 || len(rep.Errors) != 1 || !strings.HasPrefix(rep.Errors[0], "odd.nt:2: ") {
+		t.Errorf("parsed %d, bad %d, errors %q", rep.Parsed, rep.BadLines, rep.Errors)
 	}
 }

@@ -905,6 +905,22 @@ func (p *turtleParser) prefixedName() (string, error) {
 
 // localName parses PN_LOCAL (possibly empty) with its escapes; %HH stays encoded.
 func (p *turtleParser) localName() (string, error) {
+	// Fast path: ASCII letters, digits, '_' and '-' up to a delimiter, in the buffer.
+	start := p.pos
+	i := start
+	for i < len(p.buf) {
+		c := p.buf[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' && i > start {
+			i++
+			continue
+		}
+		break
+	}
+	if i < len(p.buf) && i > start && (p.buf[i] == ' ' || p.buf[i] == '\t' || p.buf[i] == '\n' || p.buf[i] == '\r' ||
+		p.buf[i] == ';' || p.buf[i] == ',' || p.buf[i] == ')' || p.buf[i] == ']') {
+		p.pos = i
+		return string(p.buf[start:i]), nil
+	}
 	var sb strings.Builder
 	dots := 0 // trailing dots so far
 	n := 0

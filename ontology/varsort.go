@@ -36,19 +36,31 @@ type varRec struct {
 	off, n uint32
 }
 
-// varSorter is the external sorter for variable-length records.
+// varSorter is the external sorter for variable-length records. Like fixedSorter it
+// spills full buffers in the background, one at a time.
 type varSorter struct {
-	mu    sync.Mutex
+	mu    sync.Mutex // guards cur and total
+	cur   varBuf
+	total int64
+
+	spilling sync.WaitGroup // the spill in flight; it owns tmp, runs, nrun, spare, err
+	tmp      []varRec
+	spare    varBuf
+	err      error
+	runs     []varRun
+	nrun     int
+
 	name  string
 	dir   string
 	limit int64 // bytes of arena + index per buffer
+}
+
+type varBuf struct {
 	arena []byte
 	recs  []varRec
-	tmp   []varRec
-	runs  []varRun
-	nrun  int
-	total int64
 }
+
+func (b varBuf) size() int64 { return int64(len(b.arena)) + int64(len(b.recs))*24 }
 
 // varRun is a sorted run; split locates the first record with a literal key (byte
 // offset in the file, index in memory).
@@ -60,7 +72,8 @@ type varRun struct {
 }
 
 func newVarSorter(name, dir string, limitBytes int64) *varSorter {
-	return &varSorter{name: name, dir: dir, limit: max(limitBytes, 1<<16)}
+	// Two buffers (one filling, one spilling) and the index scratch space.
+	return &varSorter{name: name, dir: dir, limit: max(limitBytes/2-limitBytes/8, 1<<16)}
 }
 
 // add appends a batch of records.
@@ -71,80 +84,88 @@ func (s *varSorter) add(items []varItem) error {
 		if len(it.data) > 1<<30 {
 			return fmt.Errorf("record of %d bytes is too large", len(it.data))
 		}
-		s.recs = append(s.recs, varRec{k1: it.k1, k2: it.k2, off: uint32(len(s.arena)), n: uint32(len(it.data))})
-		s.arena = append(s.arena, it.data...)
+		s.cur.recs = append(s.cur.recs, varRec{k1: it.k1, k2: it.k2, off: uint32(len(s.cur.arena)), n: uint32(len(it.data))})
+		s.cur.arena = append(s.cur.arena, it.data...)
 		s.total++
-		if int64(len(s.arena))+int64(len(s.recs))*48 >= s.limit || len(s.arena) > 1<<31 {
-			if err := s.spill(false); err != nil {
-				return err
+		if s.cur.size() >= s.limit || len(s.cur.arena) > 1<<31 {
+			full := s.cur
+			s.spilling.Wait()
+			if s.err != nil {
+				return s.err
 			}
+			s.cur = varBuf{arena: s.spare.arena[:0], recs: s.spare.recs[:0]}
+			s.spilling.Add(1)
+			go func() {
+				defer s.spilling.Done()
+				if err := s.spill(full, false); err != nil {
+					s.err = err
+				}
+				s.spare = full
+			}()
 		}
 	}
 	return nil
 }
 
-func (s *varSorter) sortBuffer() {
-	if cap(s.tmp) < len(s.recs) {
-		s.tmp = make([]varRec, len(s.recs))
+// sortBuffer sorts b.recs by (k1, k2, bytes).
+func (s *varSorter) sortBuffer(b varBuf) []varRec {
+	if cap(s.tmp) < len(b.recs) {
+		s.tmp = make([]varRec, len(b.recs))
 	}
-	arena := s.arena
+	arena := b.arena
 	// Sort (k1, k2, index) with the word sort, then apply the permutation; equal keys
 	// (duplicates, or a hash collision) are then ordered by their bytes.
-	keys := make([]rec3, len(s.recs))
-	for i, r := range s.recs {
+	keys := make([]rec3, len(b.recs))
+	for i, r := range b.recs {
 		keys[i] = rec3{r.k1, r.k2, uint64(i)}
 	}
 	sortWords(keys, nil)
-	tmp := s.tmp[:len(s.recs)]
+	sorted := s.tmp[:len(b.recs)]
 	for i, k := range keys {
-		tmp[i] = s.recs[k[2]]
+		sorted[i] = b.recs[k[2]]
 	}
-	s.recs, s.tmp = tmp, s.recs
-	for i := 0; i < len(s.recs); {
+	for i := 0; i < len(sorted); {
 		j := i + 1
-		for j < len(s.recs) && s.recs[j].k1 == s.recs[i].k1 && s.recs[j].k2 == s.recs[i].k2 {
+		for j < len(sorted) && sorted[j].k1 == sorted[i].k1 && sorted[j].k2 == sorted[i].k2 {
 			j++
 		}
 		if j-i > 1 {
-			slices.SortFunc(s.recs[i:j], func(a, b varRec) int {
+			slices.SortFunc(sorted[i:j], func(a, b varRec) int {
 				return bytes.Compare(arena[a.off:a.off+a.n], arena[b.off:b.off+b.n])
 			})
 		}
 		i = j
 	}
+	return sorted
 }
 
-func (s *varSorter) spill(keep bool) error {
-	if len(s.recs) == 0 {
+func (s *varSorter) spill(b varBuf, keep bool) error {
+	if len(b.recs) == 0 {
 		return nil
 	}
-	s.sortBuffer()
+	sorted := s.sortBuffer(b)
 	if keep {
-		items := make([]varItem, len(s.recs))
-		for i, r := range s.recs {
-			items[i] = varItem{k1: r.k1, k2: r.k2, data: s.arena[r.off : r.off+r.n]}
+		items := make([]varItem, len(sorted))
+		for i, r := range sorted {
+			items[i] = varItem{k1: r.k1, k2: r.k2, data: b.arena[r.off : r.off+r.n]}
 		}
 		split, _ := slices.BinarySearchFunc(items, literalBit, func(it varItem, t uint64) int { return cmp.Compare(it.k1, t) })
 		s.runs = append(s.runs, varRun{mem: items, split: int64(split)})
-		s.recs, s.tmp = nil, nil
-		s.arena = nil // now owned by the run
 		return nil
 	}
 	path := filepath.Join(s.dir, fmt.Sprintf("%s-%04d.run", s.name, s.nrun))
-	split, size, err := s.writeRun(path)
+	split, size, err := writeVarRun(path, sorted, b.arena)
 	if err != nil {
 		return fmt.Errorf("write sort run: %w", err)
 	}
 	s.runs = append(s.runs, varRun{path: path, split: split, size: size})
 	s.nrun++
-	s.recs = s.recs[:0]
-	s.arena = s.arena[:0]
 	return nil
 }
 
-// writeRun writes the buffer; it returns the byte offset of the first record with a
-// literal key and the size of the file.
-func (s *varSorter) writeRun(path string) (split, size int64, err error) {
+// writeVarRun writes sorted records; it returns the byte offset of the first record
+// with a literal key and the size of the file.
+func writeVarRun(path string, recs []varRec, arena []byte) (split, size int64, err error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return 0, 0, err
@@ -157,7 +178,7 @@ func (s *varSorter) writeRun(path string) (split, size int64, err error) {
 	w := bufio.NewWriterSize(f, 1<<20)
 	var hdr [16 + binary.MaxVarintLen64]byte
 	split = -1
-	for _, r := range s.recs {
+	for _, r := range recs {
 		if split < 0 && r.k1 >= literalBit {
 			split = size
 		}
@@ -167,7 +188,7 @@ func (s *varSorter) writeRun(path string) (split, size int64, err error) {
 		if _, err := w.Write(hdr[:16+n]); err != nil {
 			return 0, 0, err
 		}
-		if _, err := w.Write(s.arena[r.off : r.off+r.n]); err != nil {
+		if _, err := w.Write(arena[r.off : r.off+r.n]); err != nil {
 			return 0, 0, err
 		}
 		size += int64(16+n) + int64(r.n)
@@ -178,12 +199,17 @@ func (s *varSorter) writeRun(path string) (split, size int64, err error) {
 	return split, size, w.Flush()
 }
 
-// finish sorts the last buffer; it stays in memory when nothing was spilled.
+// finish sorts the last buffer after the spill in flight; it stays in memory when
+// nothing was spilled.
 func (s *varSorter) finish() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	err := s.spill(s.nrun == 0)
-	s.recs, s.tmp, s.arena = nil, nil, nil
+	s.spilling.Wait()
+	if s.err != nil {
+		return s.err
+	}
+	err := s.spill(s.cur, s.nrun == 0)
+	s.cur, s.tmp, s.spare = varBuf{}, nil, varBuf{}
 	return err
 }
 
