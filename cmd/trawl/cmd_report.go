@@ -110,7 +110,7 @@ func runReport(cmd *cobra.Command, g globalOptions, o reportCmdOptions, dir stri
 			Report  string   `json:"report"`
 			Bytes   int      `json:"bytes"`
 			Missing []string `json:"missing"`
-		}{res.Path, res.Bytes, res.Missing}); e != nil && err == nil {
+		}{res.Path, res.Bytes, append([]string{}, res.Missing...)}); e != nil && err == nil {
 			err = e
 		}
 	} else if !g.Quiet {

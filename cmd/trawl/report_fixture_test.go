@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"image"
 	"image/color"
@@ -38,7 +39,7 @@ const hostileTitle = `<script>alert(1)</script>`
 // in-memory KB of real facts about the site's books in YAGO 4.5 vocabulary
 // (align.Align, align.WriteDir) and the enrichment (align.Enrich). It returns the run
 // directory.
-func reportRun(t *testing.T) string {
+func reportRun(t testing.TB) string {
 	t.Helper()
 	ctx := t.Context()
 	site, err := testsites.ByName("bookshop")
@@ -130,11 +131,33 @@ func reportRun(t *testing.T) string {
 		}
 		pr := probe.Probe{N: n + 1, Kind: p.kind, Assignment: p.v, Terms: terms, URL: u, Status: status,
 			Trigger: "submit", Navigated: true, Started: start, Duration: time.Since(start)}
-		if _, err := rd.AddProbe(pr, []probe.Page{{URL: u, Status: status, HTML: body, Navigated: true, Elapsed: time.Since(start)}}); err != nil {
+		pg := probe.Page{URL: u, Status: status, HTML: body, Navigated: true, Elapsed: time.Since(start)}
+		if p.v["q"] == "the" {
+			pg.Screenshot = testPNG(t, 200, 120) // a stand-in for the browser's screenshot
+		}
+		if _, err := rd.AddProbe(pr, []probe.Page{pg}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if err := rd.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// probe-run.json as 'trawl probe' writes it (the fields the report reads).
+	if err := rd.WriteJSON(fileProbeRun, map[string]any{
+		"url": formURL, "final_url": formURL, "dir": dir, "started": time.Now().UTC(), "finished": time.Now().UTC(),
+		"user_agent": "trawl-test", "chosen": fi, "plan": "explicit: report fixture",
+		"forms":           []map[string]any{{"index": 0, "xpath": form.XPath, "class": form.Class, "confidence": form.Confidence, "action": form.Action, "method": form.Method}},
+		"options":         map[string]any{"tabs": 1, "delay": "0s", "max_probes": len(plan), "ignore_robots": true},
+		"summary":         map[string]any{"probes": len(plan), "failed": 0, "pages": len(plan), "planned": len(plan)},
+		"form_screenshot": fileFormPNG,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, markerDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mk, _ := json.Marshal(stageMarker{Stage: "probe", Digest: "test", Finished: time.Now().UTC(), Seconds: 0.5})
+	if err := os.WriteFile(filepath.Join(dir, markerDir, "probe.done"), mk, 0o644); err != nil {
 		t.Fatal(err)
 	}
 
@@ -233,7 +256,7 @@ func bookshopKB(site *testsites.Site) []graph.Triple {
 }
 
 // testPNG returns a w×h PNG.
-func testPNG(t *testing.T, w, h int) []byte {
+func testPNG(t testing.TB, w, h int) []byte {
 	t.Helper()
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	for y := range h {

@@ -55,8 +55,14 @@ func TestReport(t *testing.T) {
 		if n := len(findClass(inner, recordClass)); n < 5 {
 			t.Errorf("%d outlined records in the embedded page, want ≥ 5", n)
 		}
-		if len(findAll(doc, atom.Img)) == 0 {
-			t.Error("the form screenshot is not embedded")
+		var alts []string
+		for _, img := range findAll(doc, atom.Img) {
+			alts = append(alts, attr(img, "alt"))
+		}
+		for _, want := range []string{"screenshot of the form (form.png)", "screenshot of the result page (pages/0002-1.png)"} {
+			if !slices.Contains(alts, want) {
+				t.Errorf("image %q not embedded (images: %q)", want, alts)
+			}
 		}
 	})
 
@@ -127,8 +133,14 @@ func TestReport(t *testing.T) {
 				t.Errorf("enrichment section lacks %q", want)
 			}
 		}
-		if !strings.Contains(text, "Pemberton Books") && !strings.Contains(text, "127.0.0.1") {
-			t.Error("the report does not name the source")
+		source := sectionText(t, doc, "source")
+		for _, want := range []string{"127.0.0.1", "explicit: report fixture", "Stage probe done", "probing (probe-run.json", "alignment (PARIS)", "bookshop-kb.nt"} {
+			if !strings.Contains(source, want) {
+				t.Errorf("source section lacks %q", want)
+			}
+		}
+		if !strings.Contains(form, "(probed)") {
+			t.Error("form section does not list the forms found on the page")
 		}
 	})
 
@@ -357,8 +369,8 @@ func TestReportCommand(t *testing.T) {
 	if err != nil || sum.Report != out || int64(sum.Bytes) != st.Size() {
 		t.Errorf("summary %+v, file %v (%v)", sum, st, err)
 	}
-	if !slices.Contains(sum.Missing, fileProbeRun) {
-		t.Errorf("missing = %v, want probe-run.json among them (the fixture has none)", sum.Missing)
+	if sum.Missing == nil || len(sum.Missing) != 0 {
+		t.Errorf("missing = %#v, want [] (the fixture is a complete run)", sum.Missing)
 	}
 	stdout, _, code = runCLI(t, "report", dir, "--out", "-")
 	if code != exitOK || !strings.HasPrefix(stdout, "<!DOCTYPE html>") {
@@ -597,4 +609,64 @@ func readUnderstanding(t *testing.T, dir string) *align.Understanding {
 		t.Fatal(err)
 	}
 	return &u
+}
+
+// TestReportRecordsScreenshot checks that a screenshot of the records, when a run has
+// one, is shown, and that a file there that is not a PNG is named, not embedded.
+func TestReportRecordsScreenshot(t *testing.T) {
+	full := reportRun(t)
+	tests := []struct {
+		name    string
+		content []byte
+		img     bool
+		note    string
+	}{
+		{"png", testPNG(t, 300, 200), true, ""},
+		{"not a png", []byte("<svg onload=alert(1)>"), false, "screenshots/records.png is not a PNG image"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := copyRun(t, full, func(string) bool { return true })
+			if err := os.MkdirAll(filepath.Join(dir, "screenshots"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, fileRecordsPNG), tc.content, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			res, err := writeReportResult(t.Context(), dir, reportOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw, _ := os.ReadFile(res.Path)
+			doc := checkHTML(t, raw)
+			checkSelfContained(t, doc, false)
+			found := false
+			for _, img := range findAll(doc, atom.Img) {
+				if attr(img, "alt") == "result page with the records outlined (screenshots/records.png)" {
+					found = true
+				}
+			}
+			if found != tc.img {
+				t.Errorf("records screenshot embedded = %v, want %v", found, tc.img)
+			}
+			if tc.note != "" && !strings.Contains(sectionText(t, doc, "page"), tc.note) {
+				t.Errorf("page section lacks %q", tc.note)
+			}
+		})
+	}
+}
+
+// BenchmarkReport measures building report.html of the bookshop fixture run (115
+// records, 8 pages, 99 instance pairs, 971 enrichment triples).
+func BenchmarkReport(b *testing.B) {
+	dir := reportRun(b)
+	var size int
+	for b.Loop() {
+		page, _, err := buildReport(b.Context(), dir, reportOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		size = len(page)
+	}
+	b.ReportMetric(float64(size)/1024, "KB/report")
 }
