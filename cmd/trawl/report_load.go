@@ -442,7 +442,7 @@ func termKey(t graph.Term) string {
 // readGraphData reads graph.nt.
 func readGraphData(ctx context.Context, r io.Reader, path string) (*graphData, error) {
 	g := &graphData{Values: map[string]map[string][]graph.Term{}, PredLabel: map[string]string{}}
-	types := map[string]string{}
+	types := map[string][]string{}
 	var classes []string
 	var rest []graph.Triple
 	err := readTriples(ctx, r, path, func(t graph.Triple) {
@@ -451,7 +451,7 @@ func readGraphData(ctx context.Context, r io.Reader, path string) (*graphData, e
 		case t.P.Value == graph.RDFType && t.O.Value == graph.RDFSClass && t.S.IsIRI():
 			classes = append(classes, t.S.Value)
 		case t.P.Value == graph.RDFType && t.O.IsIRI():
-			types[termKey(t.S)] = t.O.Value
+			types[termKey(t.S)] = append(types[termKey(t.S)], t.O.Value)
 		default:
 			rest = append(rest, t)
 		}
@@ -459,13 +459,23 @@ func readGraphData(ctx context.Context, r io.Reader, path string) (*graphData, e
 	if err != nil {
 		return nil, err
 	}
+	// The record class: the one the labeled graph mints ({source}/Record), else the
+	// first class declared.
 	slices.Sort(classes)
-	if len(classes) > 0 {
-		g.Class = classes[0]
-		g.Source = g.Class[:strings.LastIndexByte(g.Class, '/')]
+	for _, c := range classes {
+		if strings.HasSuffix(c, "/Record") {
+			g.Class = c
+			break
+		}
 	}
-	for s, c := range types {
-		if c == g.Class {
+	if g.Class == "" && len(classes) > 0 {
+		g.Class = classes[0]
+	}
+	if i := strings.LastIndexByte(g.Class, '/'); i > 0 {
+		g.Source = g.Class[:i]
+	}
+	for s, cs := range types {
+		if g.Class != "" && slices.Contains(cs, g.Class) {
 			g.Values[s] = map[string][]graph.Term{}
 		}
 	}

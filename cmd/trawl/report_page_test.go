@@ -121,3 +121,63 @@ func TestNeutralCSS(t *testing.T) {
 		}
 	}
 }
+
+// TestReadEnrichment reads the three reification modes of enrichment.nt.
+func TestReadEnrichment(t *testing.T) {
+	const (
+		s    = "<https://trawl.invalid/src/x/entity/1>"
+		rec  = "<https://trawl.invalid/src/x/rec/a>"
+		conf = "<https://trawl.invalid/vocab#confidence>"
+		lbl  = "<http://www.w3.org/2000/01/rdf-schema#label>"
+		der  = "<http://www.w3.org/ns/prov#wasDerivedFrom>"
+		rdf  = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+	)
+	fact := s + " " + lbl + ` "Bleak House" .`
+	decl := s + " " + der + " " + rec + " ."
+	tests := []struct {
+		name     string
+		nt       string
+		conf     float64
+		withProv bool
+	}{
+		{"rdf12", strings.Join([]string{fact, decl,
+			`_:r1 <` + rdf + `reifies> <<( ` + s + " " + lbl + ` "Bleak House" )>> .`,
+			`_:r1 ` + conf + ` "0.88"^^<http://www.w3.org/2001/XMLSchema#decimal> .`,
+			`_:r1 ` + der + " " + rec + " ."}, "\n"), 0.88, true},
+		{"rdf11", strings.Join([]string{fact, decl,
+			`_:r1 <` + rdf + `type> <` + rdf + `Statement> .`,
+			`_:r1 <` + rdf + `subject> ` + s + " .",
+			`_:r1 <` + rdf + `predicate> ` + lbl + " .",
+			`_:r1 <` + rdf + `object> "Bleak House" .`,
+			`_:r1 ` + conf + ` "0.7"^^<http://www.w3.org/2001/XMLSchema#decimal> .`}, "\n"), 0.7, false},
+		{"none", fact + "\n" + decl, -2, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e, err := readEnrichment(t.Context(), strings.NewReader(tc.nt+"\n"), "enrichment.nt")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.conf == -2 {
+				if len(e.Facts) != 0 || len(e.Declarations) != 2 {
+					t.Errorf("none: %d facts, %d declarations; want 0 and 2", len(e.Facts), len(e.Declarations))
+				}
+				return
+			}
+			if len(e.Facts) != 1 || len(e.Declarations) != 1 {
+				t.Fatalf("%d facts, %d declarations; want 1 and 1", len(e.Facts), len(e.Declarations))
+			}
+			f := e.Facts[0]
+			if f.Confidence != tc.conf || f.T.O.Value != "Bleak House" {
+				t.Errorf("fact %+v", f)
+			}
+			if tc.withProv != (f.Record != "") {
+				t.Errorf("record %q, want provenance %v", f.Record, tc.withProv)
+			}
+		})
+	}
+	_, err := readEnrichment(t.Context(), strings.NewReader(fact+"\n<bad\n"), "enrichment.nt")
+	if err == nil || !strings.Contains(err.Error(), "enrichment.nt:2") {
+		t.Errorf("bad line: error %v, want enrichment.nt:2", err)
+	}
+}

@@ -216,8 +216,15 @@ func TestReportMissingFiles(t *testing.T) {
 				if !slices.Contains(res.Missing, m) {
 					t.Errorf("result does not list %s as missing: %v", m, res.Missing)
 				}
-				if want := m + " is missing: it is written by " + producedBy[m]; !strings.Contains(text, want) {
-					t.Errorf("report lacks %q", want)
+				said := false
+				for _, div := range findClass(doc, "missing") {
+					dt := nodeText(div)
+					if strings.Contains(dt, m) && strings.Contains(dt, "written by "+producedBy[m]) {
+						said = true
+					}
+				}
+				if !said {
+					t.Errorf("report does not say that %s is missing and written by %s", m, producedBy[m])
 				}
 			}
 			for _, w := range tc.wantInText {
@@ -393,6 +400,13 @@ func TestReportCommand(t *testing.T) {
 	raw, _ := os.ReadFile(out)
 	if bytes.Contains(raw, []byte("are named from their IRIs")) {
 		t.Error("with --kb the report still names entities from their IRIs")
+	}
+	kbDoc := checkHTML(t, raw)
+	if n := len(findAll(byID(kbDoc, "alignment"), atom.I)); n != 0 {
+		t.Errorf("with --kb, %d KB labels are still derived from IRIs", n)
+	}
+	if !strings.Contains(sectionText(t, kbDoc, "alignment"), "Harry Potter and the Sorcerer's Stone yago:Harry_Potter_and_the_Sorcerer's_Stone_(book-2) Harry Potter and the Sorcerer's Stone 0.") {
+		t.Error("with --kb, the KB label of a linked book is not next to the record's title")
 	}
 	for _, args := range [][]string{{"report"}, {"report", filepath.Join(dir, "nope")}, {"report", dir, "--max-embed", "0"}, {"report", dir, "--out", "-", "--json"}} {
 		if _, _, code := runCLI(t, args...); code != exitUsage {

@@ -68,7 +68,11 @@ type Section struct {
 	Errors  []string
 }
 
-type missingFile struct{ File, Command string }
+// missingFile names missing files that one command writes.
+type missingFile struct {
+	Files   []string
+	Command string
+}
 
 type summaryItem struct {
 	Label, Value string
@@ -335,7 +339,12 @@ func (b *builder) sectionOf(names ...string) Section {
 	var s Section
 	for _, n := range names {
 		if b.d.missing[n] {
-			s.Missing = append(s.Missing, missingFile{File: n, Command: producedBy[n]})
+			cmd := producedBy[n]
+			if k := slices.IndexFunc(s.Missing, func(m missingFile) bool { return m.Command == cmd }); k >= 0 {
+				s.Missing[k].Files = append(s.Missing[k].Files, n)
+			} else {
+				s.Missing = append(s.Missing, missingFile{Files: []string{n}, Command: cmd})
+			}
 		}
 		if err := b.d.bad[n]; err != nil {
 			s.Errors = append(s.Errors, err.Error())
