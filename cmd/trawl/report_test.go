@@ -684,3 +684,38 @@ func BenchmarkReport(b *testing.B) {
 	}
 	b.ReportMetric(float64(size)/1024, "KB/report")
 }
+
+// TestReportLongProbeLog checks that a long probe log starts collapsed.
+func TestReportLongProbeLog(t *testing.T) {
+	dir := copyRun(t, reportRun(t), func(string) bool { return true })
+	path := filepath.Join(dir, "probes.jsonl")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p map[string]any
+	if err := json.Unmarshal(bytes.SplitN(b, []byte("\n"), 2)[0], &p); err != nil {
+		t.Fatal(err)
+	}
+	for n := 9; n <= probesOpen+5; n++ {
+		p["n"] = n
+		line, _ := json.Marshal(p)
+		b = append(append(b, line...), '\n')
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := writeReportResult(t.Context(), dir, reportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := os.ReadFile(res.Path)
+	doc := checkHTML(t, raw)
+	tables := findAll(byID(doc, "probes"), atom.Table)
+	if len(tables) != 1 || tables[0].Parent.DataAtom != atom.Details || hasAttr(tables[0].Parent, "open") {
+		t.Errorf("the probe table of %d probes is not collapsed", probesOpen+5)
+	}
+	if got := summaryValue(doc, "probes"); got != fmt.Sprint(probesOpen+5) {
+		t.Errorf("summary: probes = %q, want %d", got, probesOpen+5)
+	}
+}
