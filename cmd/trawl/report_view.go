@@ -264,7 +264,7 @@ type enrichView struct {
 	ByPredicate  []predCount
 	Instances    []instanceView
 	MoreNew      int
-	Known2       []factRow
+	OnKnown      []factRow
 	MoreKnown    int
 	Triples      int
 	Facts        int
@@ -1283,11 +1283,11 @@ func (b *builder) enrichment() enrichView {
 		}
 		seen[f.T] = true
 		known++
-		if len(v.Known2) < sampleKnown {
-			v.Known2 = append(v.Known2, row(f, true))
+		if len(v.OnKnown) < sampleKnown {
+			v.OnKnown = append(v.OnKnown, row(f, true))
 		}
 	}
-	v.MoreKnown = known - len(v.Known2)
+	v.MoreKnown = known - len(v.OnKnown)
 	return v
 }
 
