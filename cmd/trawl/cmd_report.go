@@ -1,14 +1,124 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+type reportCmdOptions struct {
+	Out      string
+	KB       string
+	MaxEmbed int64
+	JSON     bool
+}
+
+const reportLong = `Write report.html for a run directory: one self-contained HTML file (inline CSS,
+images as data: URIs, no script, no request to anything) that goes through the run top
+to bottom:
+
+  1. the source: form URL, when, the options in effect, and a summary line;
+  2. the form: its screenshot and its input schema;
+  3. the probes: assignment, status, pages and records found per probe;
+  4. a result page with the records FOREST found outlined (the saved DOM, shown inert
+     in a sandboxed frame), and a few records as extracted;
+  5. the output schema: features, labels, types, paths and sample values;
+  6. the input–output mapping with the trials behind it;
+  7. the alignment: record class, features to KB relations and joins, instance links
+     with their confidence, progress per iteration;
+  8. what the enrichment would add.
+
+Every section works with what the run has: a missing file is named with the command
+that writes it (a run that stopped early, or a report after 'trawl extract' only). A
+malformed file is reported in its section and on stderr, and the exit code is 3.
+
+With --kb (a KB directory written by 'trawl kb load' or an N-Triples file: the KB the
+run was aligned with), KB entities are named with their labels; without it, from
+their IRIs.`
 
 func newReportCommand(g *globalOptions) *cobra.Command {
-	return &cobra.Command{
-		Use:     "report RUN_DIR",
-		Short:   "Write report.html for a run",
-		Example: example("trawl report runs/calibre"),
+	var o reportCmdOptions
+	cmd := &cobra.Command{
+		Use:   "report RUN_DIR [--out FILE]",
+		Short: "Write report.html for a run",
+		Long:  reportLong,
+		Example: example(
+			"trawl report runs/127-0-0-1-18082-mobile",
+			"trawl report runs/books --kb /data/yago --out /tmp/books.html",
+			"trawl report runs/books --out - > books.html"),
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return notBuilt("report", 7)
+			gg := *g
+			if gg.stderr == nil {
+				gg.stderr = cmd.ErrOrStderr()
+			}
+			return runReport(cmd, gg, o, args[0], cmd.OutOrStdout())
 		},
 	}
+	f := cmd.Flags()
+	f.StringVar(&o.Out, "out", "", `report file (default RUN_DIR/report.html; "-" writes to stdout)`)
+	f.StringVar(&o.KB, "kb", "", "the reference KB, to name KB entities with their labels")
+	f.Int64Var(&o.MaxEmbed, "max-embed", defaultMaxEmbed, "largest page or image embedded, in bytes")
+	f.BoolVar(&o.JSON, "json", false, "print a JSON summary (file, size, missing files) on stdout")
+	return cmd
+}
+
+func runReport(cmd *cobra.Command, g globalOptions, o reportCmdOptions, dir string, stdout io.Writer) error {
+	if o.MaxEmbed <= 0 {
+		return usageError("trawl report: --max-embed must be > 0, got %d", o.MaxEmbed)
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return usageError("trawl report: %s is not a run directory", dir)
+	}
+	if o.Out == "-" && o.JSON {
+		return usageError("trawl report: --out - and --json both write to stdout: choose one")
+	}
+	ro := reportOptions{Out: o.Out, MaxEmbedBytes: o.MaxEmbed, Logger: g.logger()}
+	if o.KB != "" {
+		kb, _, closeKB, err := loadKB(cmd.Context(), g, o.KB, "--kb")
+		if err != nil {
+			return err
+		}
+		defer closeKB()
+		ro.KB = kb
+	}
+	if o.Out == "-" {
+		page, d, err := buildReport(cmd.Context(), dir, ro)
+		if err != nil {
+			return err
+		}
+		if _, err := stdout.Write(page); err != nil {
+			return err
+		}
+		if len(d.errs) > 0 {
+			return fmt.Errorf("%w: %d run file(s) could not be read: %w", errPartial, len(d.errs), errors.Join(d.errs...))
+		}
+		return nil
+	}
+	res, err := writeReportResult(cmd.Context(), dir, ro)
+	if res.Path == "" {
+		return err
+	}
+	if o.JSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if e := enc.Encode(struct {
+			Report  string   `json:"report"`
+			Bytes   int      `json:"bytes"`
+			Missing []string `json:"missing"`
+		}{res.Path, res.Bytes, append([]string{}, res.Missing...)}); e != nil && err == nil {
+			err = e
+		}
+	} else if !g.Quiet {
+		fmt.Fprintf(g.stderr, "%s: %s", res.Path, sizeOf(int64(res.Bytes)))
+		if len(res.Missing) > 0 {
+			fmt.Fprintf(g.stderr, "; not in the run yet: %v", res.Missing)
+		}
+		fmt.Fprintln(g.stderr)
+	}
+	return err
 }
