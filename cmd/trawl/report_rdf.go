@@ -107,13 +107,6 @@ var labelLocal = map[string]bool{
 	"preferredName": true, "hasLabel": true,
 }
 
-func localName(iri string) string {
-	if i := strings.LastIndexAny(iri, "/#"); i >= 0 {
-		return iri[i+1:]
-	}
-	return iri
-}
-
 // titlePredicate picks the graph predicate whose value names a record best: the
 // feature aligned to a naming relation of the KB (rdfs:label, schema:name …), else a
 // feature called title or name, else the string feature with the most distinct values.
