@@ -330,7 +330,7 @@ func TestBadInput(t *testing.T) {
 	good, _ := resultPage("dickens", false)
 	many := make([]Page, 2000)
 	for i := range many {
-		many[i] = Page{Name: fmt.Sprint(i), HTML: []byte(`<ul><li>a ` + fmt.Sprint(i) + `</li><li>b</li></ul>`)}
+		many[i] = Page{Name: fmt.Sprint(i), HTML: []byte(`<ul><li><b>title ` + fmt.Sprint(i) + `</b> <i>w` + fmt.Sprint(i) + `</i></li><li><b>other</b> <i>note</i></li></ul>`)}
 	}
 	cancelled, cancel := context.WithCancel(t.Context())
 	cancel()

@@ -6,6 +6,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"golang.org/x/net/html"
+
+	"github.com/trawl-dev/trawl/internal/textnorm"
 )
 
 // FOREST (thesis ch. 2 §6, Algorithms 3 and 4) over a set of sample pages that share a
@@ -206,9 +210,18 @@ func findLists(s *sample) {
 }
 
 // navigational reports whether a list flagged with reason nav is navigation (links,
-// filters, page chrome), as opposed to prose: navigation text is left out of tf-idf and
-// a list of items made mostly of navigation is navigation too.
-func navigational(nav string) bool { return nav != "" && nav != "prose" }
+// filters, page chrome), as opposed to content that is not a list of records (prose,
+// table cells, labels): navigation text is left out of tf-idf and a list of items made
+// mostly of navigation is navigation too.
+func navigational(nav string) bool {
+	switch nav {
+	case "", "prose", "header cells", "labels":
+		return false
+	}
+	return true
+}
+
+
 
 // landmarkTags and landmarkRoles mark page regions that hold navigation, page headers
 // and footers, side content and dialogs: lists there are not records.
@@ -239,6 +252,9 @@ func navigation(p *page, l *list) string {
 	if proseTags[p.elems[l.members[0]].tag] || bulletsInProse(p, l) {
 		return "prose"
 	}
+	if p.elems[l.members[0]].tag == "th" {
+		return "header cells"
+	}
 	controls := 0
 	for _, m := range l.members {
 		if hasChoiceControl(p, m) && textLeaves(p, m) <= 2 {
@@ -268,7 +284,42 @@ func navigation(p *page, l *list) string {
 	if leaves > 0 && float64(leaves) < 1.5*float64(len(l.members)) && linkToks*10 >= toks*9 {
 		return "anchor list"
 	}
+	if labelList(p, l) {
+		return "labels"
+	}
 	return ""
+}
+
+// labelMaxTokens bounds the text of a label: a tab, a tag, a filter chip, a menu entry.
+const labelMaxTokens = 4
+
+// labelList reports a list of labels: at least 80 % of the items carry a single short
+// text (≤ labelMaxTokens tokens; repeats of it, such as the second copy a responsive
+// layout keeps for small screens, count once) and no image. A record is a tuple of
+// fields; an item of one short text is a label for something else.
+func labelList(p *page, l *list) bool {
+	labels := 0
+	for _, m := range l.members {
+		e := &p.elems[m]
+		var text string
+		distinct, img := 0, false
+		for li := e.leafStart; li < e.leafEnd; li++ {
+			lf := &p.leaves[li]
+			switch {
+			case lf.n.Type == html.ElementNode:
+				img = true
+			case lf.text != "" && lf.text != text:
+				if distinct == 0 || !strings.EqualFold(lf.text, text) {
+					distinct++
+				}
+				text = lf.text
+			}
+		}
+		if !img && distinct == 1 && len(textnorm.Tokens(text)) <= labelMaxTokens {
+			labels++
+		}
+	}
+	return labels*5 >= len(l.members)*4
 }
 
 // textLeaves counts the text leaves of element m.
@@ -441,10 +492,11 @@ func markGroups(samples []*sample, pats []*pattern) {
 		parent int32
 		toks   int
 		size   int
+		cells  bool
 	}
 	byPage := map[int][]inner{}
 	for _, pt := range pats {
-		if pt.fields || pt.nav != "" {
+		if pt.fields || (pt.nav != "" && pt.nav != "header cells") {
 			continue
 		}
 		for _, l := range pt.lists {
@@ -453,7 +505,7 @@ func markGroups(samples []*sample, pats []*pattern) {
 			for _, m := range l.members {
 				n += p.ntoks(m)
 			}
-			byPage[l.page] = append(byPage[l.page], inner{l.parent, n, len(l.members)})
+			byPage[l.page] = append(byPage[l.page], inner{l.parent, n, len(l.members), pt.nav == "header cells"})
 		}
 	}
 	for _, pt := range pats {
@@ -474,7 +526,8 @@ func markGroups(samples []*sample, pats []*pattern) {
 				// the outermost inner lists of m
 				var in []inner
 				for _, l := range byPage[si] {
-					if l.parent == m || p.isAncestor(m, l.parent) {
+					// a row's own cells are its fields, not inner records
+					if l.parent == m && !l.cells || p.isAncestor(m, l.parent) {
 						in = append(in, l)
 					}
 				}
