@@ -221,8 +221,6 @@ func navigational(nav string) bool {
 	return true
 }
 
-
-
 // landmarkTags and landmarkRoles mark page regions that hold navigation, page headers
 // and footers, side content and dialogs: lists there are not records.
 var (
