@@ -401,11 +401,16 @@ func TestBadInput(t *testing.T) {
 func urlParse(s string) (*url.URL, error) { return url.Parse(s) }
 
 func TestRecordsSpanningSiblings(t *testing.T) {
+	// distinct terms and definitions, as in a real glossary (items that differ only by
+	// their numbers are a repeated widget, not records)
+	words := []string{"anchor", "beacon", "quay", "tide", "mooring", "pilot", "ferry", "buoy"}
+	uses := []string{"at dawn", "in a storm", "for cargo", "near the pier", "by night"}
 	dl := func(q string, n int) string {
 		var b strings.Builder
 		b.WriteString(`<html><body><h1>Glossary: ` + q + `</h1><dl class="terms">`)
 		for i := range n {
-			fmt.Fprintf(&b, `<dt class="term">%s entry %d</dt><dd class="def">The meaning of %s number %d, with an example of use.</dd>`, q, i, q, i)
+			fmt.Fprintf(&b, `<dt class="term">%s %s</dt><dd class="def">How a %s %s is used %s, with an example.</dd>`,
+				q, words[i], words[i], q, uses[i%len(uses)])
 		}
 		b.WriteString(`</dl><p class="foot">End of list</p></body></html>`)
 		return b.String()

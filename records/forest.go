@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"golang.org/x/net/html"
 
@@ -211,8 +212,10 @@ func findLists(s *sample) {
 
 // navigational reports whether a list flagged with reason nav is navigation (links,
 // filters, page chrome), as opposed to content that is not a list of records (prose,
-// table cells, labels): navigation text is left out of tf-idf and a list of items made
-// mostly of navigation is navigation too.
+// header cells, labels): navigation text is left out of tf-idf and a list of items made
+// mostly of navigation is navigation too. Repeated widgets count as navigation: they are
+// controls (a date picker), and their text, repeated dozens of times, would dominate
+// the term counts of tf-idf.
 func navigational(nav string) bool {
 	switch nav {
 	case "", "prose", "header cells", "labels":
@@ -285,7 +288,38 @@ func navigation(p *page, l *list) string {
 	if labelList(p, l) {
 		return "labels"
 	}
+	if repeatedWidget(p, l) {
+		return "repeated widget"
+	}
 	return ""
+}
+
+// repeatedWidget reports a list of at least three items of which 80 % or more repeat
+// another item's text once digits are left out: the days of a calendar, the steps of
+// a rating or a counter. Records differ by more than their numbers. The cells of a
+// table row are left alone (a table calendar is caught at its rows, whose texts are
+// all digits).
+func repeatedWidget(p *page, l *list) bool {
+	if len(l.members) < 3 || p.elems[l.members[0]].tag == "td" {
+		return false // equal values in the cells of a row are fields (yes, no, n/a)
+	}
+	noDigits := func(r rune) rune {
+		if unicode.IsDigit(r) {
+			return -1
+		}
+		return r
+	}
+	seen := map[string]int{}
+	for _, m := range l.members {
+		seen[strings.Map(noDigits, p.text(m))]++
+	}
+	dup := 0
+	for _, n := range seen {
+		if n > 1 {
+			dup += n
+		}
+	}
+	return dup*5 >= len(l.members)*4
 }
 
 // labelMaxTokens bounds the text of a label: a tab, a tag, a filter chip, a menu entry.
