@@ -87,8 +87,8 @@ func choose(samples []*sample, pats []*pattern, o *Options) []*pattern {
 			}
 			continue
 		}
-		if pt.rel < o.AllRegionsMin*out[0].rel {
-			break
+		if pt.rel < o.AllRegionsMin*out[0].rel && !sameKind(samples, pt, out[0]) {
+			continue
 		}
 		if overlaps(samples, pt, out) {
 			continue
@@ -96,6 +96,22 @@ func choose(samples []*sample, pats []*pattern, o *Options) []*pattern {
 		out = append(out, pt)
 	}
 	return out
+}
+
+// sameKindShape is the shape similarity at which two patterns hold records of the same
+// kind.
+const sameKindShape = 0.5
+
+// sameKind reports whether pt's records are of the same kind as best's: the same tag
+// and similar shapes (another table of the same rows, a second block of the same
+// cards). Such a region is kept whatever its relevance.
+func sameKind(samples []*sample, pt, best *pattern) bool {
+	if pt.tag != best.tag {
+		return false
+	}
+	si, a := example(pt)
+	sj, b := example(best)
+	return similarity(shape(samples[si].p, a), shape(samples[sj].p, b)) >= sameKindShape
 }
 
 // overlaps reports whether an element of pt contains, or is contained in, an element
