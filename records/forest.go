@@ -580,7 +580,19 @@ func markGroups(samples []*sample, pats []*pattern) {
 				cover += min(1, float64(covered)/float64(total))
 			}
 		}
-		if members > 0 && cover/float64(members) >= groupCoverage && len(sizes) > 1 {
+		// Inner lists of varying sizes, or all longer than the lists of pt itself (two
+		// sections of three cards each), make pt's elements groups; inner lists of one
+		// size, no longer than pt's lists, are a tuple of fields of each record.
+		outer, inner := 0, 0
+		for _, l := range pt.lists {
+			outer = max(outer, len(l.members))
+		}
+		for n := range sizes {
+			if inner == 0 || n < inner {
+				inner = n
+			}
+		}
+		if members > 0 && cover/float64(members) >= groupCoverage && (len(sizes) > 1 || inner > outer) {
 			pt.groups = true
 		}
 	}
