@@ -181,9 +181,10 @@ func findLists(s *sample) {
 		if l.nav != "" {
 			continue
 		}
-		total, covered := 0, 0
+		total, covered, filters := 0, 0, 0
 		for _, m := range l.members {
 			total += p.ntoks(m)
+			options := false
 			for _, o := range s.lists {
 				if !navigational(o.nav) || !(o.parent == m || p.isAncestor(m, o.parent)) {
 					continue
@@ -191,13 +192,31 @@ func findLists(s *sample) {
 				for _, om := range o.members {
 					covered += p.ntoks(om)
 				}
+				options = options || o.nav == "form options"
+			}
+			if options {
+				filters++
 			}
 		}
-		if total > 0 && float64(covered) >= groupCoverage*float64(total) {
+		switch {
+		case total > 0 && float64(covered) >= groupCoverage*float64(total):
 			l.nav = "holds navigation lists"
+		case filters == len(l.members):
+			// every item holds a list of options: the groups of a filter panel
+			l.nav = "filter groups"
 		}
 	}
 	p.noise = make([]bool, len(p.toks))
+	// The text of landmark regions (navigation, page header and footer, dialogs such
+	// as a cookie banner) is page chrome, as is the text of navigation lists.
+	for i := int32(0); i < int32(len(p.elems)); i++ {
+		if e := &p.elems[i]; !e.skipped && landmark(e.n) != "" {
+			for t := e.tokStart; t < e.tokEnd; t++ {
+				p.noise[t] = true
+			}
+			i = e.end - 1
+		}
+	}
 	for _, l := range s.lists {
 		if !navigational(l.nav) {
 			continue
@@ -212,13 +231,14 @@ func findLists(s *sample) {
 
 // navigational reports whether a list flagged with reason nav is navigation (links,
 // filters, page chrome), as opposed to content that is not a list of records (prose,
-// header cells, labels): navigation text is left out of tf-idf and a list of items made
-// mostly of navigation is navigation too. Repeated widgets count as navigation: they are
-// controls (a date picker), and their text, repeated dozens of times, would dominate
-// the term counts of tf-idf.
+// header cells, labels, the groups of a filter panel, whose option lists are
+// navigation already): navigation text is left out of tf-idf and a list of items made
+// mostly of navigation is navigation too. Repeated widgets count as navigation: they
+// are controls (a date picker), and their text, repeated dozens of times, would
+// dominate the term counts of tf-idf.
 func navigational(nav string) bool {
 	switch nav {
-	case "", "prose", "header cells", "labels":
+	case "", "prose", "header cells", "labels", "filter groups":
 		return false
 	}
 	return true
@@ -239,12 +259,8 @@ var (
 // "lists of anchors" in pre-processing, ch. 2 §6.3).
 func navigation(p *page, l *list) string {
 	for a := l.parent; a >= 0; a = p.elems[a].parent {
-		n := p.elems[a].n
-		if landmarkTags[n.Data] {
-			return "inside <" + n.Data + ">"
-		}
-		if r := strings.ToLower(strings.TrimSpace(attr(n, "role"))); landmarkRoles[r] {
-			return "inside role=" + r
+		if r := landmark(p.elems[a].n); r != "" {
+			return "inside " + r
 		}
 	}
 	if t := p.elems[l.members[0]].tag; landmarkTags[t] {
@@ -352,6 +368,22 @@ func labelList(p *page, l *list) bool {
 		}
 	}
 	return labels*5 >= len(l.members)*4
+}
+
+// landmark names the page region element n is when it is one that holds navigation,
+// page headers and footers or dialogs ("<nav>", "role=banner", "a modal dialog"), or
+// returns "".
+func landmark(n *html.Node) string {
+	if landmarkTags[n.Data] {
+		return "<" + n.Data + ">"
+	}
+	if r := strings.ToLower(strings.TrimSpace(attr(n, "role"))); landmarkRoles[r] {
+		return "role=" + r
+	}
+	if strings.EqualFold(strings.TrimSpace(attr(n, "aria-modal")), "true") {
+		return "a modal dialog"
+	}
+	return ""
 }
 
 // textLeaves counts the text leaves of element m.
