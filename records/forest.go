@@ -310,11 +310,18 @@ func navigation(p *page, l *list) string {
 	return ""
 }
 
-// repeatedWidget reports a list of at least three items of which 80 % or more repeat
-// another item's text once digits are left out: the days of a calendar, the steps of
-// a rating or a counter. Records differ by more than their numbers. The cells of a
-// table row are left alone (a table calendar is caught at its rows, whose texts are
-// all digits).
+// Bounds of the items of a repeated widget: a calendar day, a rating step.
+const (
+	widgetMaxLeaves = 2
+	widgetMaxTokens = 6
+)
+
+// repeatedWidget reports a list of at least three small items (≤ widgetMaxLeaves text
+// leaves, ≤ widgetMaxTokens tokens) of which 80 % or more repeat another item's text
+// once digits are left out: the days of a calendar, the steps of a rating or a
+// counter. Records with several fields may differ only by their numbers (the trains
+// of a timetable, the volumes of a series) and are left alone, as are the cells of a
+// table row (a table calendar is caught at its rows, whose texts are all digits).
 func repeatedWidget(p *page, l *list) bool {
 	if len(l.members) < 3 || p.elems[l.members[0]].tag == "td" {
 		return false // equal values in the cells of a row are fields (yes, no, n/a)
@@ -327,6 +334,9 @@ func repeatedWidget(p *page, l *list) bool {
 	}
 	seen := map[string]int{}
 	for _, m := range l.members {
+		if textLeaves(p, m) > widgetMaxLeaves || p.ntoks(m) > widgetMaxTokens {
+			return false // a record with fields (a timetable row, a volume of a series)
+		}
 		seen[strings.Map(noDigits, p.text(m))]++
 	}
 	dup := 0
