@@ -436,6 +436,41 @@ func TestRecordsSpanningSiblings(t *testing.T) {
 	}
 }
 
+// TestRecordsInParallelTables checks records drawn as two tables side by side (a
+// frozen first column): row k of both tables is one record.
+func TestRecordsInParallelTables(t *testing.T) {
+	clubs := []string{"Harbour Rovers", "Quay United", "Lantern Athletic", "Tide Wanderers", "Pier Albion"}
+	page := func(q string, n int) string {
+		var left, right strings.Builder
+		for i := range n {
+			fmt.Fprintf(&left, `<tr class="row"><td>%d</td><td>%s %s</td></tr>`, i+1, clubs[i], q)
+			fmt.Fprintf(&right, `<tr class="row"><td>%d points</td><td>%d wins</td><td>%d goals for %s</td></tr>`, 30-i, 9-i, 40-2*i, clubs[i])
+		}
+		return `<html><body><h1>Standings: ` + q + `</h1><div class="scroll"><table class="fixed"><thead><tr><th>Club</th></tr></thead><tbody>` +
+			left.String() + `</tbody></table><table class="stats"><thead><tr><th>Pts</th><th>W</th><th>GF</th></tr></thead><tbody>` +
+			right.String() + `</tbody></table></div></body></html>`
+	}
+	pages := []Page{
+		{Name: "a", HTML: []byte(page("league", 5)), Terms: []string{"league"}},
+		{Name: "b", HTML: []byte(page("cup", 4)), Terms: []string{"cup"}},
+	}
+	w, recs, err := Extract(t.Context(), pages, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 9 {
+		t.Fatalf("%d records, want 9 (one per row pair); wrapper %+v", len(recs), w.Templates)
+	}
+	for _, r := range recs {
+		if !strings.Contains(r.XPath, "/table[1]/") || len(r.Extra) != 1 || !strings.Contains(r.Extra[0], "/table[2]/") {
+			t.Errorf("record %s %v: want the row of table 1 with the row of table 2", r.XPath, r.Extra)
+		}
+		if strings.Contains(r.XPath, "/tr[") && r.Extra != nil && r.XPath[strings.LastIndex(r.XPath, "["):] != r.Extra[0][strings.LastIndex(r.Extra[0], "["):] {
+			t.Errorf("record %s %v: rows of different index", r.XPath, r.Extra)
+		}
+	}
+}
+
 // TestParsedCacheBudget checks that re-parsing pages past the cache budget (thousands
 // of pages) gives the same wrapper and records as keeping them all parsed.
 func TestParsedCacheBudget(t *testing.T) {
