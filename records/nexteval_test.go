@@ -66,7 +66,7 @@ func readGzip(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	zr, err := gzip.NewReader(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -76,11 +76,11 @@ func readGzip(path string) ([]byte, error) {
 
 // nextEvalTarget is the acceptance target of issue 5 (an LLM extractor scores 0.957 on
 // the full set); nextEvalFloor guards against regressions of what the extractor
-// reaches today (0.819 on this sample, see docs/benchmarks.md). The test fails below
+// reaches today (0.860 on this sample, see docs/benchmarks.md). The test fails below
 // the floor and reports whether the target is met.
 const (
 	nextEvalTarget = 0.95
-	nextEvalFloor  = 0.80
+	nextEvalFloor  = 0.84
 )
 
 // nextEvalOptions are the options of the NEXT-EVAL run: every data region (the
@@ -94,7 +94,9 @@ func nextEvalOptions() Options {
 
 // TestNextEvalAcceptance runs record mode on the 41 NEXT-EVAL sample pages in one call
 // (no query terms: the tf-idf fallback) and prints per-page and mean P/R/F1 with the
-// benchmark's own measure. Run with -v to see the table:
+// benchmark's own measure (benchScore), the same matching over text nodes, and exact
+// XPath matching, then the means of the two halves of the sample (n % 8 == 1 and
+// n % 8 == 5). Run with -v to see the table:
 //
 //	go test ./records -run TestNextEvalAcceptance -v
 func TestNextEvalAcceptance(t *testing.T) {
@@ -158,7 +160,12 @@ func TestNextEvalAcceptance(t *testing.T) {
 		t.Errorf("mean F1 %.3f fell below the regression floor %.2f", mean.F, nextEvalFloor)
 	}
 	if os.Getenv("TRAWL_EVAL_WRAPPER") != "" {
-		b, _ := json.MarshalIndent(w, "", " ")
-		os.WriteFile(os.Getenv("TRAWL_EVAL_WRAPPER"), b, 0o644)
+		b, err := json.MarshalIndent(w, "", " ")
+		if err == nil {
+			err = os.WriteFile(os.Getenv("TRAWL_EVAL_WRAPPER"), b, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 }
