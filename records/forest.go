@@ -557,10 +557,6 @@ const groupCoverage = 0.6
 // one list share a structure but not a count of sub-items; a fixed count is a tuple of
 // fields (markFields).
 func markGroups(samples []*sample, pats []*pattern) {
-	type ref struct {
-		page int
-		elem int32
-	}
 	// inner lists per page: parent and token count, for lists of selectable patterns
 	type inner struct {
 		parent int32
