@@ -36,19 +36,25 @@
 //     hold records, empty pages none.
 //  3. Signifiers: a page's query terms when they are not stop words or single letters and
 //     occur in at least two leaves outside query echoes; otherwise the top-k tf-idf terms
-//     of the page over the pages given (raw count × ln(n/df), navigation text left out;
-//     over the page's leaves for a single page).
+//     of the page over the pages given (raw count × ln(n/df), the text of navigation,
+//     landmark regions and repeated widgets left out; over the page's leaves for a
+//     single page).
 //  4. FOREST: J (eq. 2.2), U (eq. 2.3, natural log), I = J × U (eq. 2.4), R = Σ I × p ×
 //     level (eq. 2.5). In article mode a pattern is (element type of Def. 2 with tolerant
 //     attributes or dfs, level) over the elements of significant terminal paths, and I
 //     sums J×U over its elements. In record mode a pattern is a set of similar sibling
 //     elements typed without dfs (tag, common tolerant attributes, type path of the
 //     parent), I is J×U of its records taken together, and lists that are navigation
-//     (landmarks, anchor lists, filters, prose), fixed field tuples, or groups of lists
-//     are never selected.
+//     (landmarks and modal dialogs, anchor lists, filters and filter groups), prose,
+//     header cells, labels (items of one short text), repeated widgets (calendar days),
+//     fixed field tuples, or groups of lists are never selected. Under RegionsAll every
+//     pattern within AllRegionsMin of the best one's relevance, or of the same kind as
+//     the best one, is kept.
 //  5. Segmentation: each record's absolute, index-qualified XPath (plus the sibling
-//     elements it spans, in Record.Extra) and its leaves — text, link href, image src and
-//     alt — with their record-internal paths in tolerant form ("li.result/h3/a").
+//     elements it spans, in Record.Extra: a dd after its dt, a heading before its block,
+//     the row of the same index in a parallel table) and its leaves — text, link href,
+//     image src and alt — with their record-internal paths in tolerant form
+//     ("li.result/h3/a").
 //
 // The design choices are recorded in docs/decisions/2026-11-22-forest-*.md.
 //

@@ -200,8 +200,9 @@ type Template struct {
 	// Ranking lists the best candidates, selected or not.
 	Ranking []Candidate `json:"ranking"`
 	// Siblings describes records that span sibling elements, one entry per selected
-	// pattern that has them ("following siblings dd", "preceding siblings h3"); such
-	// records list their other elements in Record.Extra.
+	// pattern that has them ("following siblings dd", "preceding siblings h3", "rows of
+	// the same index in a parallel table"); such records list their other elements in
+	// Record.Extra.
 	Siblings []string `json:"siblings,omitempty"`
 	// Reason says why the template has no wrapper, when it has none.
 	Reason string `json:"reason,omitempty"`

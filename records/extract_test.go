@@ -330,7 +330,7 @@ func TestBadInput(t *testing.T) {
 	good, _ := resultPage("dickens", false)
 	many := make([]Page, 2000)
 	for i := range many {
-		many[i] = Page{Name: fmt.Sprint(i), HTML: []byte(`<ul><li>a ` + fmt.Sprint(i) + `</li><li>b</li></ul>`)}
+		many[i] = Page{Name: fmt.Sprint(i), HTML: []byte(`<ul><li><b>title ` + fmt.Sprint(i) + `</b> <i>w` + fmt.Sprint(i) + `</i></li><li><b>other</b> <i>note</i></li></ul>`)}
 	}
 	cancelled, cancel := context.WithCancel(t.Context())
 	cancel()
@@ -401,11 +401,16 @@ func TestBadInput(t *testing.T) {
 func urlParse(s string) (*url.URL, error) { return url.Parse(s) }
 
 func TestRecordsSpanningSiblings(t *testing.T) {
+	// distinct terms and definitions, as in a real glossary (items that differ only by
+	// their numbers are a repeated widget, not records)
+	words := []string{"anchor", "beacon", "quay", "tide", "mooring", "pilot", "ferry", "buoy"}
+	uses := []string{"at dawn", "in a storm", "for cargo", "near the pier", "by night"}
 	dl := func(q string, n int) string {
 		var b strings.Builder
 		b.WriteString(`<html><body><h1>Glossary: ` + q + `</h1><dl class="terms">`)
 		for i := range n {
-			fmt.Fprintf(&b, `<dt class="term">%s entry %d</dt><dd class="def">The meaning of %s number %d, with an example of use.</dd>`, q, i, q, i)
+			fmt.Fprintf(&b, `<dt class="term">%s %s</dt><dd class="def">How a %s %s is used %s, with an example.</dd>`,
+				q, words[i], words[i], q, uses[i%len(uses)])
 		}
 		b.WriteString(`</dl><p class="foot">End of list</p></body></html>`)
 		return b.String()
@@ -428,6 +433,41 @@ func TestRecordsSpanningSiblings(t *testing.T) {
 	}
 	if len(w.Templates[0].Siblings) != 1 {
 		t.Errorf("siblings %v", w.Templates[0].Siblings)
+	}
+}
+
+// TestRecordsInParallelTables checks records drawn as two tables side by side (a
+// frozen first column): row k of both tables is one record.
+func TestRecordsInParallelTables(t *testing.T) {
+	clubs := []string{"Harbour Rovers", "Quay United", "Lantern Athletic", "Tide Wanderers", "Pier Albion"}
+	page := func(q string, n int) string {
+		var left, right strings.Builder
+		for i := range n {
+			fmt.Fprintf(&left, `<tr class="row"><td>%d</td><td>%s %s</td></tr>`, i+1, clubs[i], q)
+			fmt.Fprintf(&right, `<tr class="row"><td>%d points</td><td>%d wins</td><td>%d goals for %s</td></tr>`, 30-i, 9-i, 40-2*i, clubs[i])
+		}
+		return `<html><body><h1>Standings: ` + q + `</h1><div class="scroll"><table class="fixed"><thead><tr><th>Club</th></tr></thead><tbody>` +
+			left.String() + `</tbody></table><table class="stats"><thead><tr><th>Pts</th><th>W</th><th>GF</th></tr></thead><tbody>` +
+			right.String() + `</tbody></table></div></body></html>`
+	}
+	pages := []Page{
+		{Name: "a", HTML: []byte(page("league", 5)), Terms: []string{"league"}},
+		{Name: "b", HTML: []byte(page("cup", 4)), Terms: []string{"cup"}},
+	}
+	w, recs, err := Extract(t.Context(), pages, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 9 {
+		t.Fatalf("%d records, want 9 (one per row pair); wrapper %+v", len(recs), w.Templates)
+	}
+	for _, r := range recs {
+		if !strings.Contains(r.XPath, "/table[1]/") || len(r.Extra) != 1 || !strings.Contains(r.Extra[0], "/table[2]/") {
+			t.Errorf("record %s %v: want the row of table 1 with the row of table 2", r.XPath, r.Extra)
+		}
+		if strings.Contains(r.XPath, "/tr[") && r.Extra != nil && r.XPath[strings.LastIndex(r.XPath, "["):] != r.Extra[0][strings.LastIndex(r.Extra[0], "["):] {
+			t.Errorf("record %s %v: rows of different index", r.XPath, r.Extra)
+		}
 	}
 }
 

@@ -6,6 +6,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+
+	"golang.org/x/net/html"
+
+	"github.com/trawl-dev/trawl/internal/textnorm"
 )
 
 // FOREST (thesis ch. 2 §6, Algorithms 3 and 4) over a set of sample pages that share a
@@ -176,9 +181,10 @@ func findLists(s *sample) {
 		if l.nav != "" {
 			continue
 		}
-		total, covered := 0, 0
+		total, covered, filters := 0, 0, 0
 		for _, m := range l.members {
 			total += p.ntoks(m)
+			options := false
 			for _, o := range s.lists {
 				if !navigational(o.nav) || !(o.parent == m || p.isAncestor(m, o.parent)) {
 					continue
@@ -186,13 +192,31 @@ func findLists(s *sample) {
 				for _, om := range o.members {
 					covered += p.ntoks(om)
 				}
+				options = options || o.nav == "form options"
+			}
+			if options {
+				filters++
 			}
 		}
-		if total > 0 && float64(covered) >= groupCoverage*float64(total) {
+		switch {
+		case total > 0 && float64(covered) >= groupCoverage*float64(total):
 			l.nav = "holds navigation lists"
+		case filters == len(l.members):
+			// every item holds a list of options: the groups of a filter panel
+			l.nav = "filter groups"
 		}
 	}
 	p.noise = make([]bool, len(p.toks))
+	// The text of landmark regions (navigation, page header and footer, dialogs such
+	// as a cookie banner) is page chrome, as is the text of navigation lists.
+	for i := int32(0); i < int32(len(p.elems)); i++ {
+		if e := &p.elems[i]; !e.skipped && landmark(e.n) != "" {
+			for t := e.tokStart; t < e.tokEnd; t++ {
+				p.noise[t] = true
+			}
+			i = e.end - 1
+		}
+	}
 	for _, l := range s.lists {
 		if !navigational(l.nav) {
 			continue
@@ -206,9 +230,19 @@ func findLists(s *sample) {
 }
 
 // navigational reports whether a list flagged with reason nav is navigation (links,
-// filters, page chrome), as opposed to prose: navigation text is left out of tf-idf and
-// a list of items made mostly of navigation is navigation too.
-func navigational(nav string) bool { return nav != "" && nav != "prose" }
+// filters, page chrome), as opposed to content that is not a list of records (prose,
+// header cells, labels, the groups of a filter panel, whose option lists are
+// navigation already): navigation text is left out of tf-idf and a list of items made
+// mostly of navigation is navigation too. Repeated widgets count as navigation: they
+// are controls (a date picker), and their text, repeated dozens of times, would
+// dominate the term counts of tf-idf.
+func navigational(nav string) bool {
+	switch nav {
+	case "", "prose", "header cells", "labels", "filter groups":
+		return false
+	}
+	return true
+}
 
 // landmarkTags and landmarkRoles mark page regions that hold navigation, page headers
 // and footers, side content and dialogs: lists there are not records.
@@ -225,12 +259,8 @@ var (
 // "lists of anchors" in pre-processing, ch. 2 §6.3).
 func navigation(p *page, l *list) string {
 	for a := l.parent; a >= 0; a = p.elems[a].parent {
-		n := p.elems[a].n
-		if landmarkTags[n.Data] {
-			return "inside <" + n.Data + ">"
-		}
-		if r := strings.ToLower(strings.TrimSpace(attr(n, "role"))); landmarkRoles[r] {
-			return "inside role=" + r
+		if r := landmark(p.elems[a].n); r != "" {
+			return "inside " + r
 		}
 	}
 	if t := p.elems[l.members[0]].tag; landmarkTags[t] {
@@ -238,6 +268,9 @@ func navigation(p *page, l *list) string {
 	}
 	if proseTags[p.elems[l.members[0]].tag] || bulletsInProse(p, l) {
 		return "prose"
+	}
+	if p.elems[l.members[0]].tag == "th" {
+		return "header cells"
 	}
 	controls := 0
 	for _, m := range l.members {
@@ -267,6 +300,98 @@ func navigation(p *page, l *list) string {
 	}
 	if leaves > 0 && float64(leaves) < 1.5*float64(len(l.members)) && linkToks*10 >= toks*9 {
 		return "anchor list"
+	}
+	if labelList(p, l) {
+		return "labels"
+	}
+	if repeatedWidget(p, l) {
+		return "repeated widget"
+	}
+	return ""
+}
+
+// Bounds of the items of a repeated widget: a calendar day, a rating step.
+const (
+	widgetMaxLeaves = 2
+	widgetMaxTokens = 6
+)
+
+// repeatedWidget reports a list of at least three small items (≤ widgetMaxLeaves text
+// leaves, ≤ widgetMaxTokens tokens) of which 80 % or more repeat another item's text
+// once digits are left out: the days of a calendar, the steps of a rating or a
+// counter. Records with several fields may differ only by their numbers (the trains
+// of a timetable, the volumes of a series) and are left alone, as are the cells of a
+// table row (a table calendar is caught at its rows, whose texts are all digits).
+func repeatedWidget(p *page, l *list) bool {
+	if len(l.members) < 3 || p.elems[l.members[0]].tag == "td" {
+		return false // equal values in the cells of a row are fields (yes, no, n/a)
+	}
+	noDigits := func(r rune) rune {
+		if unicode.IsDigit(r) {
+			return -1
+		}
+		return r
+	}
+	seen := map[string]int{}
+	for _, m := range l.members {
+		if textLeaves(p, m) > widgetMaxLeaves || p.ntoks(m) > widgetMaxTokens {
+			return false // a record with fields (a timetable row, a volume of a series)
+		}
+		seen[strings.Map(noDigits, p.text(m))]++
+	}
+	dup := 0
+	for _, n := range seen {
+		if n > 1 {
+			dup += n
+		}
+	}
+	return dup*5 >= len(l.members)*4
+}
+
+// labelMaxTokens bounds the text of a label: a tab, a tag, a filter chip, a menu entry.
+const labelMaxTokens = 4
+
+// labelList reports a list of labels: at least 80 % of the items carry a single short
+// text (≤ labelMaxTokens tokens; repeats of it, such as the second copy a responsive
+// layout keeps for small screens, count once) and no image. A record is a tuple of
+// fields; an item of one short text is a label for something else.
+func labelList(p *page, l *list) bool {
+	labels := 0
+	for _, m := range l.members {
+		e := &p.elems[m]
+		var text string
+		distinct, img := 0, false
+		for li := e.leafStart; li < e.leafEnd; li++ {
+			lf := &p.leaves[li]
+			switch {
+			case lf.n.Type == html.ElementNode:
+				img = true
+			case lf.text != "" && lf.text != text:
+				if distinct == 0 || !strings.EqualFold(lf.text, text) {
+					distinct++
+				}
+				text = lf.text
+			}
+		}
+		if !img && distinct == 1 && len(textnorm.Tokens(text)) <= labelMaxTokens {
+			labels++
+		}
+	}
+	return labels*5 >= len(l.members)*4
+}
+
+// landmark names the page region element n is when it is one that holds navigation,
+// page headers and footers or dialogs ("<nav>", "role=banner", "a modal dialog"), or
+// returns "".
+func landmark(n *html.Node) string {
+	if landmarkTags[n.Data] {
+		return "<" + n.Data + ">"
+	}
+	if r := strings.ToLower(strings.TrimSpace(attr(n, "role"))); landmarkRoles[r] {
+		return "role=" + r
+	}
+	if strings.EqualFold(strings.TrimSpace(attr(n, "aria-modal")), "true") {
+		return "a modal dialog"
 	}
 	return ""
 }
@@ -432,19 +557,16 @@ const groupCoverage = 0.6
 // one list share a structure but not a count of sub-items; a fixed count is a tuple of
 // fields (markFields).
 func markGroups(samples []*sample, pats []*pattern) {
-	type ref struct {
-		page int
-		elem int32
-	}
 	// inner lists per page: parent and token count, for lists of selectable patterns
 	type inner struct {
 		parent int32
 		toks   int
 		size   int
+		cells  bool
 	}
 	byPage := map[int][]inner{}
 	for _, pt := range pats {
-		if pt.fields || pt.nav != "" {
+		if pt.fields || (pt.nav != "" && pt.nav != "header cells") {
 			continue
 		}
 		for _, l := range pt.lists {
@@ -453,7 +575,7 @@ func markGroups(samples []*sample, pats []*pattern) {
 			for _, m := range l.members {
 				n += p.ntoks(m)
 			}
-			byPage[l.page] = append(byPage[l.page], inner{l.parent, n, len(l.members)})
+			byPage[l.page] = append(byPage[l.page], inner{l.parent, n, len(l.members), pt.nav == "header cells"})
 		}
 	}
 	for _, pt := range pats {
@@ -474,7 +596,8 @@ func markGroups(samples []*sample, pats []*pattern) {
 				// the outermost inner lists of m
 				var in []inner
 				for _, l := range byPage[si] {
-					if l.parent == m || p.isAncestor(m, l.parent) {
+					// a row's own cells are its fields, not inner records
+					if l.parent == m && !l.cells || p.isAncestor(m, l.parent) {
 						in = append(in, l)
 					}
 				}
@@ -495,7 +618,19 @@ func markGroups(samples []*sample, pats []*pattern) {
 				cover += min(1, float64(covered)/float64(total))
 			}
 		}
-		if members > 0 && cover/float64(members) >= groupCoverage && len(sizes) > 1 {
+		// Inner lists of varying sizes, or all longer than the lists of pt itself (two
+		// sections of three cards each), make pt's elements groups; inner lists of one
+		// size, no longer than pt's lists, are a tuple of fields of each record.
+		outer, inner := 0, 0
+		for _, l := range pt.lists {
+			outer = max(outer, len(l.members))
+		}
+		for n := range sizes {
+			if inner == 0 || n < inner {
+				inner = n
+			}
+		}
+		if members > 0 && cover/float64(members) >= groupCoverage && (len(sizes) > 1 || inner > outer) {
 			pt.groups = true
 		}
 	}

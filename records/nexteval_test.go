@@ -66,7 +66,7 @@ func readGzip(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	zr, err := gzip.NewReader(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -76,11 +76,11 @@ func readGzip(path string) ([]byte, error) {
 
 // nextEvalTarget is the acceptance target of issue 5 (an LLM extractor scores 0.957 on
 // the full set); nextEvalFloor guards against regressions of what the extractor
-// reaches today (0.819 on this sample, see docs/benchmarks.md). The test fails below
+// reaches today (0.860 on this sample, see docs/benchmarks.md). The test fails below
 // the floor and reports whether the target is met.
 const (
 	nextEvalTarget = 0.95
-	nextEvalFloor  = 0.80
+	nextEvalFloor  = 0.84
 )
 
 // nextEvalOptions are the options of the NEXT-EVAL run: every data region (the
@@ -94,7 +94,9 @@ func nextEvalOptions() Options {
 
 // TestNextEvalAcceptance runs record mode on the 41 NEXT-EVAL sample pages in one call
 // (no query terms: the tf-idf fallback) and prints per-page and mean P/R/F1 with the
-// benchmark's own measure. Run with -v to see the table:
+// benchmark's own measure (benchScore), the same matching over text nodes, and exact
+// XPath matching, then the means of the two halves of the sample (n % 8 == 1 and
+// n % 8 == 5). Run with -v to see the table:
 //
 //	go test ./records -run TestNextEvalAcceptance -v
 func TestNextEvalAcceptance(t *testing.T) {
@@ -111,33 +113,43 @@ func TestNextEvalAcceptance(t *testing.T) {
 	for _, r := range recs {
 		byPage[r.Page] = append(byPage[r.Page], append([]string{r.XPath}, r.Extra...))
 	}
-	var sum prf
+	var sum, sumNode prf
+	var half [2]prf // the two halves of the sample: n % 8 == 1 and n % 8 == 5
+	var halfN [2]float64
 	var tbl strings.Builder
-	fmt.Fprintf(&tbl, "%5s %6s %6s  %-28s %-28s\n", "page", "true", "found", "NEXT-EVAL overlap", "exact XPath")
+	fmt.Fprintf(&tbl, "%5s %6s %6s  %-28s %-28s %-28s\n", "page", "true", "found", "NEXT-EVAL (benchmark's code)", "text nodes below records", "exact XPath")
 	for _, p := range pages {
 		doc, err := html.Parse(bytes.NewReader(p.html))
 		if err != nil {
 			t.Fatal(err)
 		}
 		pred := byPage[strconv.Itoa(p.n)]
-		ps, err := resolveRecords(doc, pred)
+		m := benchScore(doc, pred, p.truth)
+		nm, err := nodeScore(doc, pred, p.truth)
 		if err != nil {
-			t.Fatalf("page %d: predicted %v", p.n, err)
+			t.Fatalf("page %d: %v", p.n, err)
 		}
-		ts, err := resolveRecords(doc, p.truth)
-		if err != nil {
-			t.Fatalf("page %d: truth %v", p.n, err)
-		}
-		m := overlapScore(ps, ts)
 		e := exactScore(pred, p.truth)
 		sum.P += m.P
 		sum.R += m.R
 		sum.F += m.F
-		fmt.Fprintf(&tbl, "%5d %6d %6d  %-28s %-28s\n", p.n, len(p.truth), len(pred), m, e)
+		sumNode.P += nm.P
+		sumNode.R += nm.R
+		sumNode.F += nm.F
+		h := (p.n % 8) / 5
+		half[h].P += m.P
+		half[h].R += m.R
+		half[h].F += m.F
+		halfN[h]++
+		fmt.Fprintf(&tbl, "%5d %6d %6d  %-28s %-28s %-28s\n", p.n, len(p.truth), len(pred), m, nm, e)
 	}
 	n := float64(len(pages))
 	mean := prf{sum.P / n, sum.R / n, sum.F / n}
-	fmt.Fprintf(&tbl, "mean over %d pages: %s (elapsed %v)\n", len(pages), mean, w.Elapsed)
+	fmt.Fprintf(&tbl, "mean over %d pages (NEXT-EVAL): %s (elapsed %v)\n", len(pages), mean, w.Elapsed)
+	fmt.Fprintf(&tbl, "mean over %d pages (text nodes below records): %s\n", len(pages), prf{sumNode.P / n, sumNode.R / n, sumNode.F / n})
+	for h, name := range []string{"n % 8 == 1", "n % 8 == 5"} {
+		fmt.Fprintf(&tbl, "half %s (%.0f pages): %s\n", name, halfN[h], prf{half[h].P / halfN[h], half[h].R / halfN[h], half[h].F / halfN[h]})
+	}
 	status := "met"
 	if mean.F < nextEvalTarget {
 		status = "NOT met"
@@ -148,7 +160,12 @@ func TestNextEvalAcceptance(t *testing.T) {
 		t.Errorf("mean F1 %.3f fell below the regression floor %.2f", mean.F, nextEvalFloor)
 	}
 	if os.Getenv("TRAWL_EVAL_WRAPPER") != "" {
-		b, _ := json.MarshalIndent(w, "", " ")
-		os.WriteFile(os.Getenv("TRAWL_EVAL_WRAPPER"), b, 0o644)
+		b, err := json.MarshalIndent(w, "", " ")
+		if err == nil {
+			err = os.WriteFile(os.Getenv("TRAWL_EVAL_WRAPPER"), b, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 }

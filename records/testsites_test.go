@@ -59,7 +59,7 @@ func (c *siteClient) get(u string) []byte {
 	if err != nil {
 		c.t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	b, err := io.ReadAll(resp.Body)
 	if err != nil {
 		c.t.Fatal(err)
@@ -120,7 +120,7 @@ func (c *siteClient) submit(q string, next bool) []sitePage {
 		c.t.Fatal(err)
 	}
 	b, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	_ = resp.Body.Close()
 	if err != nil {
 		c.t.Fatal(err)
 	}

@@ -17,6 +17,8 @@ type selection struct {
 	pats  []*pattern
 	// runs are the sibling runs of the patterns whose records span siblings.
 	runs map[*pattern]*siblingRun
+	// parallel marks the patterns whose rows continue in a parallel table.
+	parallel map[*pattern]bool
 }
 
 // learn ranks the patterns of the sample pages, selects the wrapper and fills tpl.
@@ -59,10 +61,14 @@ func learn(samples []*sample, o *Options, tpl *Template) *selection {
 	tpl.XPath = strings.Join(xps, " | ")
 	if o.Mode == ModeRecords {
 		sel.runs = map[*pattern]*siblingRun{}
+		sel.parallel = map[*pattern]bool{}
 		for _, pt := range sel.pats {
 			if r := learnSiblings(samples, pt); r != nil {
 				sel.runs[pt] = r
 				tpl.Siblings = append(tpl.Siblings, r.String())
+			} else if learnParallel(samples, pt) {
+				sel.parallel[pt] = true
+				tpl.Siblings = append(tpl.Siblings, "rows of the same index in a parallel table")
 			}
 		}
 	}
@@ -87,8 +93,8 @@ func choose(samples []*sample, pats []*pattern, o *Options) []*pattern {
 			}
 			continue
 		}
-		if pt.rel < o.AllRegionsMin*out[0].rel {
-			break
+		if pt.rel < o.AllRegionsMin*out[0].rel && !sameKind(samples, pt, out[0]) {
+			continue
 		}
 		if overlaps(samples, pt, out) {
 			continue
@@ -96,6 +102,22 @@ func choose(samples []*sample, pats []*pattern, o *Options) []*pattern {
 		out = append(out, pt)
 	}
 	return out
+}
+
+// sameKindShape is the shape similarity at which two patterns hold records of the same
+// kind.
+const sameKindShape = 0.5
+
+// sameKind reports whether pt's records are of the same kind as best's: the same tag
+// and similar shapes (another table of the same rows, a second block of the same
+// cards). Such a region is kept whatever its relevance.
+func sameKind(samples []*sample, pt, best *pattern) bool {
+	if pt.tag != best.tag {
+		return false
+	}
+	si, a := example(pt)
+	sj, b := example(best)
+	return similarity(shape(samples[si].p, a), shape(samples[sj].p, b)) >= sameKindShape
 }
 
 // overlaps reports whether an element of pt contains, or is contained in, an element
@@ -185,7 +207,32 @@ func (sel *selection) records(s *sample) ([]int32, [][]int32) {
 			firsts[i], extra[i] = f[k], x[k]
 		}
 	}
-	return firsts, extra
+	if len(sel.parallel) == 0 {
+		return firsts, extra
+	}
+	// rows continued in a parallel table take its row of the same index, which is
+	// then no record of its own
+	taken := map[int32]bool{}
+	for i, e := range elems {
+		for pt := range sel.parallel {
+			if sel.matches(s, e, pt) {
+				if r := parallelRow(s.p, e); r >= 0 {
+					extra[i] = append(extra[i], r)
+					taken[r] = true
+				}
+				break
+			}
+		}
+	}
+	keep := 0
+	for i := range elems {
+		if taken[firsts[i]] {
+			continue
+		}
+		firsts[keep], extra[keep] = firsts[i], extra[i]
+		keep++
+	}
+	return firsts[:keep], extra[:keep]
 }
 
 // matches reports whether element i of s has pattern pt.

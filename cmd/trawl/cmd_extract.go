@@ -229,14 +229,14 @@ func readSaved(name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only: nothing is lost on a close error
 	var r io.Reader = f
 	if strings.HasSuffix(name, ".gz") {
 		zr, err := gzip.NewReader(f)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		defer zr.Close()
+		defer func() { _ = zr.Close() }()
 		r = zr
 	}
 	raw, err := io.ReadAll(r)

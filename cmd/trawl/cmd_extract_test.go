@@ -43,7 +43,7 @@ func writeRunDir(t *testing.T, dir string, queries map[string]string) int {
 			t.Fatal(err)
 		}
 		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
+		_ = resp.Body.Close()
 		want += strings.Count(string(b), testsites.RecordAttr+"=")
 		file := fmt.Sprintf("%s/%04d-1.html", probe.PagesDir, n)
 		if err := os.WriteFile(filepath.Join(dir, file), []byte(testsites.StripMarkers(string(b))), 0o644); err != nil {
@@ -90,7 +90,7 @@ func TestRunExtractRunDir(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	saved, err := records.ReadRecords(f, records.RecordsFile)
 	if err != nil || len(saved) != len(recs) {
 		t.Fatalf("records.jsonl: %d records, err %v", len(saved), err)
@@ -153,7 +153,9 @@ func TestRunExtractBadInput(t *testing.T) {
 		t.Errorf("no probes.jsonl: %v", err)
 	}
 
-	os.WriteFile(filepath.Join(dir, probe.ProbesFile), []byte("{\"n\":1}\nnot json\n"), 0o644)
+	if err := os.WriteFile(filepath.Join(dir, probe.ProbesFile), []byte("{\"n\":1}\nnot json\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	err := runExtract(t.Context(), g, o, io.Discard)
 	var le *probe.ProbeLineError
 	if !errors.As(err, &le) || le.Line != 2 {
@@ -163,7 +165,9 @@ func TestRunExtractBadInput(t *testing.T) {
 	// a page file is missing: the other pages are extracted, the exit is partial
 	run := t.TempDir()
 	writeRunDir(t, run, map[string]string{"qzxwvkjptr": "nonsense"})
-	os.Remove(filepath.Join(run, "pages", "0002-1.html"))
+	if err := os.Remove(filepath.Join(run, "pages", "0002-1.html")); err != nil {
+		t.Fatal(err)
+	}
 	var out bytes.Buffer
 	o.RunDir = run
 	err = runExtract(t.Context(), g, o, &out)

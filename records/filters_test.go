@@ -1,0 +1,73 @@
+package records
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestListFilters checks why candidate lists are not records: the reason navigation
+// gives each list of small pages, one rule per case, with a counter-example that must
+// stay a list of records.
+func TestListFilters(t *testing.T) {
+	repeat := func(n int, f func(i int) string) string {
+		var b strings.Builder
+		for i := range n {
+			b.WriteString(f(i))
+		}
+		return b.String()
+	}
+	days := repeat(30, func(i int) string {
+		return `<div class="day"><span>June ` + strconv.Itoa(i+1) + `, 2024</span><b>` + strconv.Itoa(i+1) + `</b></div>`
+	})
+	trains := repeat(6, func(i int) string {
+		return `<div class="train"><b>Train ` + strconv.Itoa(410+i) + `</b> <span>departs ` + strconv.Itoa(i+6) + `:15</span> <span>arrives ` + strconv.Itoa(i+9) + `:40</span> <span>platform ` + strconv.Itoa(i+2) + `</span></div>`
+	})
+	tests := []struct {
+		name   string
+		body   string
+		parent string // absolute XPath of the list's parent
+		want   string // nav reason ("" for records)
+	}{
+		{"records", `<ul><li><a href="/a">Bleak House</a> <span>Dickens, 1853</span></li><li><a href="/b">Hard Times</a> <span>Dickens, 1854</span></li><li><a href="/c">Little Dorrit</a> <span>Dickens, 1857</span></li></ul>`,
+			"/html[1]/body[1]/ul[1]", ""},
+		{"header cells", `<table><tr><th>Title</th><th>Author</th><th>Year</th></tr><tr><td>Bleak House</td><td>Dickens</td><td>1853</td></tr></table>`,
+			"/html[1]/body[1]/table[1]/tbody[1]/tr[1]", "header cells"},
+		{"tabs with a responsive copy of their label", `<ul><li><b>Strength</b><a href="#s">Strength</a></li><li><b>Nutrition</b><a href="#n">Nutrition</a></li><li><b>Badges</b><a href="#b">Badges</a></li></ul>`,
+			"/html[1]/body[1]/ul[1]", "labels"},
+		{"gallery: image and caption are a record", `<div><figure><img src="a.jpg"><figcaption>Harbour</figcaption></figure><figure><img src="b.jpg"><figcaption>Lighthouse</figcaption></figure></div>`,
+			"/html[1]/body[1]/div[1]", ""},
+		{"calendar days", `<div class="month">` + days + `</div>`,
+			"/html[1]/body[1]/div[1]", "repeated widget"},
+		{"timetable: rows that differ by their numbers only", `<div class="trains">` + trains + `</div>`,
+			"/html[1]/body[1]/div[1]", ""},
+		{"modal dialog", `<div aria-modal="true"><ul><li><b>Analytics</b> <span>measure visits to the site</span></li><li><b>Marketing</b> <span>show offers on other sites</span></li></ul></div>`,
+			"/html[1]/body[1]/div[1]/ul[1]", "inside a modal dialog"},
+		{"filter panel", `<form>` + repeat(3, func(i int) string {
+			return `<details><summary>Facet ` + string(rune('A'+i)) + `</summary><ul>` + repeat(3, func(j int) string {
+				return `<li><label><input type="checkbox"> value ` + string(rune('a'+j)) + `</label></li>`
+			}) + `</ul><p>Pick any of the values of this facet to narrow the results down</p></details>`
+		}) + `</form>`,
+			"/html[1]/body[1]/form[1]", "filter groups"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := parsePage(tc.name, []byte("<html><body>"+tc.body+"</body></html>"), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := &sample{p: p, types: typeHashes(p, DefaultTypeAttributes), names: DefaultTypeAttributes}
+			findLists(s)
+			var got []string
+			for _, l := range s.lists {
+				if absXPath(p.elems[l.parent].n) == tc.parent {
+					if l.nav == tc.want {
+						return
+					}
+					got = append(got, l.nav)
+				}
+			}
+			t.Errorf("lists below %s: reasons %q, want %q", tc.parent, got, tc.want)
+		})
+	}
+}
