@@ -24,7 +24,7 @@ import (
 
 // ErrUnresponsive marks a page whose scripts keep the browser's main thread busy (an
 // endless loop): trawl cannot read it and closes its tab.
-var ErrUnresponsive = errors.New("probe: the page does not respond (a script keeps it busy)")
+var ErrUnresponsive = errors.New("probe: the page does not respond (a script keeps it busy, or it is too large to handle)")
 
 // ErrBlocked marks a navigation trawl refused: another origin, a non-HTTP(S) URL, a
 // path robots.txt disallows, or a page over the size limit.
@@ -60,13 +60,16 @@ type tab struct {
 	pol    *policy
 	log    *slog.Logger
 
-	mu      sync.Mutex
-	origin  string // allowed origin of main-frame documents; "" = any http(s)
-	docSeq  int    // main-frame document requests let through so far
-	resp    docResponse
-	blocked string   // why the last refused main-frame request was refused
-	dialogs []string // dialogs closed through the protocol
-	broken  bool
+	mu         sync.Mutex
+	origin     string // allowed origin of main-frame documents; "" = any http(s)
+	docSeq     int    // main-frame document requests let through so far
+	respSeq    int    // main-frame document responses (or failures) seen so far
+	pendingURL string // the URL of the last main-frame document request
+	resp       docResponse
+	blocked    string   // why the last refused main-frame request was refused
+	dialogs    []string // dialogs closed through the protocol
+	mainReqs   map[network.RequestID]string
+	broken     bool
 }
 
 // newTab opens a tab with trawl's instrumentation: request interception (origin,
@@ -140,6 +143,22 @@ func (t *tab) onEvent(ev any) {
 	switch ev := ev.(type) {
 	case *fetch.EventRequestPaused:
 		go t.onPaused(ev)
+	case *network.EventRequestWillBeSent:
+		if ev.Type == network.ResourceTypeDocument && ev.FrameID == t.frame && ev.Request != nil {
+			t.mu.Lock()
+			if t.mainReqs == nil || len(t.mainReqs) > 1000 {
+				t.mainReqs = map[network.RequestID]string{}
+			}
+			t.mainReqs[ev.RequestID] = ev.Request.URL
+			t.mu.Unlock()
+		}
+	case *network.EventLoadingFailed:
+		t.mu.Lock()
+		if u, ok := t.mainReqs[ev.RequestID]; ok && !ev.Canceled {
+			t.resp = docResponse{URL: u, Status: t.resp.Status, Err: ev.ErrorText}
+			t.respSeq = t.docSeq
+		}
+		t.mu.Unlock()
 	case *cdppage.EventJavascriptDialogOpening:
 		// initJS replaces alert/confirm/prompt; this catches the rest (beforeunload).
 		t.mu.Lock()
@@ -171,6 +190,7 @@ func (t *tab) onPaused(ev *fetch.EventRequestPaused) {
 		if main {
 			t.mu.Lock()
 			t.blocked = reason
+			t.respSeq = t.docSeq
 			t.mu.Unlock()
 		}
 		if _, err := chromedp.Call(ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonBlockedByClient}); err != nil && ctx.Err() == nil {
@@ -181,6 +201,7 @@ func (t *tab) onPaused(ev *fetch.EventRequestPaused) {
 		if main {
 			t.mu.Lock()
 			t.resp = docResponse{URL: ev.Request.URL, Status: int(ev.ResponseStatusCode), Err: string(ev.ResponseErrorReason)}
+			t.respSeq = t.docSeq
 			t.mu.Unlock()
 			if n := contentLength(ev.ResponseHeaders); n > t.pol.maxBytes {
 				fail(fmt.Sprintf("%s is %d bytes, over the limit of %d (MaxPageBytes)", ev.Request.URL, n, t.pol.maxBytes))
@@ -228,6 +249,7 @@ func (t *tab) onPaused(ev *fetch.EventRequestPaused) {
 	if main {
 		t.mu.Lock()
 		t.docSeq++
+		t.pendingURL = ev.Request.URL
 		t.mu.Unlock()
 	}
 	cont()
@@ -272,6 +294,17 @@ func (t *tab) navState() (seq int, resp docResponse, blocked string) {
 	return t.docSeq, t.resp, t.blocked
 }
 
+// awaiting returns the URL of a main-frame document request still waiting for its
+// response, or "". While one waits, the renderer may not answer scripts.
+func (t *tab) awaiting() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.docSeq > t.respSeq {
+		return t.pendingURL
+	}
+	return ""
+}
+
 func (t *tab) takeDialogs() []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -293,13 +326,14 @@ type docState struct {
 	URL       string   `json:"url"`
 }
 
-// eval evaluates a script in the page with a short deadline. A deadline hit marks the
-// tab broken and returns ErrUnresponsive.
+// eval evaluates a script in the page with a short deadline. A page that does not
+// answer in time (its own deadline or the step's) marks the tab broken and gives
+// ErrUnresponsive; an interrupt (ctx cancelled) gives ctx's error.
 func eval[T any](ctx context.Context, t *tab, expr string) (T, error) {
 	ectx, cancel := context.WithTimeout(ctx, evalTimeout)
 	defer cancel()
 	v, err := chromedp.Run(ectx, chromedp.Evaluate[T](expr))
-	if err != nil && ctx.Err() == nil && ectx.Err() != nil {
+	if err != nil && ectx.Err() != nil && !errors.Is(ctx.Err(), context.Canceled) {
 		t.mu.Lock()
 		t.broken = true
 		t.mu.Unlock()
@@ -367,6 +401,12 @@ func (t *tab) waitSettled(ctx context.Context, token string, seq0 int, noChange 
 		if err := ctx.Err(); err != nil {
 			return res, t.explainTimeout(err, res)
 		}
+		if u := t.awaiting(); u != "" {
+			// The server has not answered the new document yet: do not disturb the
+			// renderer, which may hold scripts until the navigation commits.
+			sleepCtx(ctx, 40*time.Millisecond)
+			continue
+		}
 		st, err := eval[docState](ctx, t, stateJS)
 		if err != nil {
 			if transient(err) || errors.Is(err, chromedp.ErrJSNull) {
@@ -374,7 +414,8 @@ func (t *tab) waitSettled(ctx context.Context, token string, seq0 int, noChange 
 				continue
 			}
 			if errors.Is(err, ErrUnresponsive) {
-				return res, ErrUnresponsive
+				_, resp, _ := t.navState()
+				return res, fmt.Errorf("%w%s", ErrUnresponsive, atURL(resp.URL))
 			}
 			if ctx.Err() != nil {
 				return res, t.explainTimeout(ctx.Err(), res)
@@ -439,18 +480,17 @@ func (t *tab) explainTimeout(err error, res settleResult) error {
 	if !errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
-	_, resp, _ := t.navState()
-	if !res.Navigated && res.State.Doc != "" {
-		return fmt.Errorf("no result page within the step timeout %v (the server did not answer%s): %w", t.b.opts.StepTimeout, lastURL(resp), err)
+	if u := t.awaiting(); u != "" {
+		return fmt.Errorf("no result page within the step timeout %v: the server did not answer %s: %w", t.b.opts.StepTimeout, u, err)
 	}
 	return fmt.Errorf("the page did not finish within the step timeout %v (readyState %q): %w", t.b.opts.StepTimeout, res.State.Ready, err)
 }
 
-func lastURL(r docResponse) string {
-	if r.URL == "" {
+func atURL(u string) string {
+	if u == "" {
 		return ""
 	}
-	return "; last response: " + r.URL
+	return " (" + u + ")"
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) {
@@ -498,11 +538,13 @@ func (t *tab) navigate(ctx context.Context, u string) (settleResult, error) {
 func (t *tab) capture(ctx context.Context, navigated bool) (Page, error) {
 	n, err := eval[int64](ctx, t, sizeJS)
 	if err != nil {
-		return Page{}, fmt.Errorf("measure the page: %w", err)
+		_, resp, _ := t.navState()
+		return Page{}, fmt.Errorf("measure the page%s: %w", atURL(resp.URL), err)
 	}
 	st, err := eval[docState](ctx, t, stateJS)
 	if err != nil {
-		return Page{}, fmt.Errorf("read the page state: %w", err)
+		_, resp, _ := t.navState()
+		return Page{}, fmt.Errorf("read the page state%s: %w", atURL(resp.URL), err)
 	}
 	if n > t.pol.maxBytes {
 		return Page{}, fmt.Errorf("%w: the page %s has %d characters, over the limit of %d (MaxPageBytes)", ErrBlocked, st.URL, n, t.pol.maxBytes)
@@ -511,13 +553,13 @@ func (t *tab) capture(ctx context.Context, navigated bool) (Page, error) {
 	defer cancel()
 	html, err := chromedp.Run(cctx, chromedp.Evaluate[string](htmlJS))
 	if err != nil {
-		if cctx.Err() != nil && ctx.Err() == nil {
+		if cctx.Err() != nil && !errors.Is(ctx.Err(), context.Canceled) {
 			t.mu.Lock()
 			t.broken = true
 			t.mu.Unlock()
-			return Page{}, ErrUnresponsive
+			return Page{}, fmt.Errorf("read the page %s: %w", st.URL, ErrUnresponsive)
 		}
-		return Page{}, fmt.Errorf("read the page: %w", err)
+		return Page{}, fmt.Errorf("read the page %s: %w", st.URL, err)
 	}
 	p := Page{URL: st.URL, HTML: html, Navigated: navigated}
 	if navigated {
