@@ -24,11 +24,11 @@ import (
 
 // ErrUnresponsive marks a page whose scripts keep the browser's main thread busy (an
 // endless loop): trawl cannot read it and closes its tab.
-var ErrUnresponsive = errors.New("probe: the page does not respond (a script keeps it busy, or it is too large to handle)")
+var ErrUnresponsive = errors.New("the page does not respond (a script keeps it busy, or it is too large to handle)")
 
 // ErrBlocked marks a navigation trawl refused: another origin, a non-HTTP(S) URL, a
 // path robots.txt disallows, or a page over the size limit.
-var ErrBlocked = errors.New("probe: request refused")
+var ErrBlocked = errors.New("request refused")
 
 // evalTimeout bounds one small script evaluation. A page whose main thread is stuck in
 // a loop never answers; the tab is then declared broken.
