@@ -45,7 +45,8 @@ type Options struct {
 	// taken as it is after this time, with a warning.
 	SettleTimeout time.Duration
 	// Quiet is how long the DOM must stay unchanged (with no fetch/XHR in flight) for a
-	// page to count as settled.
+	// page to count as settled, once its scripts made requests; a page whose scripts
+	// made none needs a third of it.
 	Quiet time.Duration
 	// Delay is the least time between two requests of trawl (page loads and script
 	// requests of the probed page) to one host. robots.txt Crawl-delay raises it.
@@ -70,6 +71,10 @@ type Options struct {
 	// Screenshots keeps a PNG of the form and of the first page of the first content
 	// probe.
 	Screenshots bool
+	// LoadImages loads images. Off by default: records are read from the DOM (an
+	// <img> keeps its src), and a page waits for its images before it is complete
+	// (a calibre result page has 25 thumbnails).
+	LoadImages bool
 	// UserAgent replaces the browser's User-Agent. Empty: Chromium's own, with
 	// " trawl/<version>" appended so that sites can tell who is probing.
 	UserAgent string
@@ -202,6 +207,9 @@ func Start(ctx context.Context, opts Options) (*Browser, error) {
 		chromedp.Flag("mute-audio", true),
 		chromedp.WindowSize(1280, 1024),
 	)
+	if !opts.LoadImages {
+		flags = append(flags, chromedp.Flag("blink-settings", "imagesEnabled=false"))
+	}
 	// The allocator's context is not the caller's: the browser must outlive a
 	// cancelled step and is ended by Close only (which AfterFunc calls on ctx's end).
 	allocCtx, allocCancel := chromedp.NewExecAllocator(context.WithoutCancel(ctx), flags...)

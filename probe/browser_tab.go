@@ -324,6 +324,7 @@ type docState struct {
 	Requests  int      `json:"requests"`
 	Dialogs   []string `json:"dialogs"`
 	URL       string   `json:"url"`
+	Size      int64    `json:"size"` // characters of the DOM (stateSizeJS only)
 }
 
 // eval evaluates a script in the page with a short deadline. A page that does not
@@ -438,7 +439,13 @@ func (t *tab) waitSettled(ctx context.Context, token string, seq0 int, noChange 
 			res.Changed = true
 			firstChange = time.Now()
 		}
-		settled := st.Ready == "complete" && st.Inflight == 0 && st.Quiet >= float64(o.Quiet.Milliseconds())
+		// A document whose scripts fetched nothing renders nothing late: a third of
+		// Quiet is enough there. After script requests, the full Quiet applies.
+		quiet := o.Quiet
+		if st.Requests == 0 {
+			quiet /= 3
+		}
+		settled := st.Ready == "complete" && st.Inflight == 0 && st.Quiet >= float64(quiet.Milliseconds())
 		switch {
 		case pending:
 			// wait for the new document
@@ -453,7 +460,7 @@ func (t *tab) waitSettled(ctx context.Context, token string, seq0 int, noChange 
 			res.Warnings = appendDialogs(res.Warnings, t.takeDialogs())
 			return res, nil
 		}
-		sleepCtx(ctx, 40*time.Millisecond)
+		sleepCtx(ctx, 25*time.Millisecond)
 	}
 }
 
@@ -536,16 +543,12 @@ func (t *tab) navigate(ctx context.Context, u string) (settleResult, error) {
 // capture reads the current document: its HTML (refused over MaxPageBytes), URL and,
 // for a navigated document, the HTTP status.
 func (t *tab) capture(ctx context.Context, navigated bool) (Page, error) {
-	n, err := eval[int64](ctx, t, sizeJS)
-	if err != nil {
-		_, resp, _ := t.navState()
-		return Page{}, fmt.Errorf("measure the page%s: %w", atURL(resp.URL), err)
-	}
-	st, err := eval[docState](ctx, t, stateJS)
+	st, err := eval[docState](ctx, t, stateSizeJS)
 	if err != nil {
 		_, resp, _ := t.navState()
 		return Page{}, fmt.Errorf("read the page state%s: %w", atURL(resp.URL), err)
 	}
+	n := st.Size
 	if n > t.pol.maxBytes {
 		return Page{}, fmt.Errorf("%w: the page %s has %d characters, over the limit of %d (MaxPageBytes)", ErrBlocked, st.URL, n, t.pol.maxBytes)
 	}
