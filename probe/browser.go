@@ -57,6 +57,9 @@ type Options struct {
 	MaxProbes        int
 	MaxPages         int
 	MaxPagesPerProbe int
+	// Harvest spends the probes left in MaxProbes after the plan on words taken from
+	// the result pages (KindHarvest), for coverage.
+	Harvest bool
 	// MaxPageBytes refuses result pages larger than this (by Content-Length, or by the
 	// size of the DOM when the length is not announced).
 	MaxPageBytes int64
@@ -93,6 +96,7 @@ func DefaultOptions() Options {
 		MaxProbes:        40,
 		MaxPages:         200,
 		MaxPagesPerProbe: 3,
+		Harvest:          true,
 		MaxPageBytes:     10 << 20,
 		Screenshots:      true,
 	}

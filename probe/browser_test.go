@@ -31,6 +31,7 @@ func testOptions() Options {
 	o.SettleTimeout = 3 * time.Second
 	o.Quiet = 100 * time.Millisecond
 	o.AllowPOST = true
+	o.Harvest = false // tests count probes; TestHarvest turns it on
 	if testing.Verbose() {
 		o.Logger = testLogger()
 	}

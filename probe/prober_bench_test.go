@@ -228,9 +228,10 @@ func BenchmarkProbeRun(b *testing.B) {
 	}
 }
 
-// BenchmarkCoverage runs the agnostic plan on a test site and reports the distinct
-// records seen (by the answer-key markers) after 5, 10, 20 and 40 probes; -v prints
-// the whole curve.
+// BenchmarkCoverage runs the agnostic plan (then harvested words, unless
+// TRAWL_BENCH_HARVEST=0) on a test site (TRAWL_BENCH_SITE, default catalogue) and
+// reports the distinct records seen (by the answer-key markers) after 5, 10, 20 and 40
+// probes; -v prints the whole curve.
 //
 //	TRAWL_BROWSER_TESTS=1 go test ./probe -run '^$' -bench Coverage -benchtime 1x -v
 func BenchmarkCoverage(b *testing.B) {
@@ -253,6 +254,7 @@ func BenchmarkCoverage(b *testing.B) {
 	o.MaxPagesPerProbe = 3
 	o.MaxPages = 1000
 	o.AllowPOST = true
+	o.Harvest = os.Getenv("TRAWL_BENCH_HARVEST") != "0"
 	br, err := Start(b.Context(), o)
 	if err != nil {
 		b.Fatal(err)
@@ -266,6 +268,10 @@ func BenchmarkCoverage(b *testing.B) {
 	}
 	po := DefaultPlanOptions()
 	po.Seed = 1
+	po.MaxProbes = o.MaxProbes
+	if o.Harvest {
+		po.MaxProbes = o.MaxProbes - o.MaxProbes/3 // leave a third to harvested words
+	}
 	plan := AgnosticPlan(d.Form(), po)
 	for b.Loop() {
 		rec := &memRecorder{}

@@ -25,6 +25,7 @@ type probeOptions struct {
 	Seed         uint64
 	JSON         bool
 	NoShots      bool
+	NoHarvest    bool
 	Probe        probe.Options
 	PlanMax      int
 	PagesPerProb int
@@ -38,7 +39,9 @@ submits it like a person — typing into the boxes, choosing options, clicking t
 search button — with domain-agnostic values: a nonsense word (to learn the error page),
 the empty form, stop words, single letters, each option of the selects, radio and
 checkbox groups, terms from the option texts and the text around the form, and pairs of
-options. It follows "next" links, and keeps every result page after its scripts ran.
+options; the last third of --max-probes goes to words taken from the result pages
+(--no-harvest turns that off). It follows "next" links, and keeps every result page
+after its scripts ran.
 --plan gives the values instead, as JSON: {"field": ["value", ...], ...}.
 
 It writes <out>/<source>/ (source is a slug of the URL's host and path):
@@ -95,6 +98,7 @@ func newProbeCommand(g *globalOptions) *cobra.Command {
 	f.StringVar(&o.Probe.ForceForm, "force-form", "", "probe this form even if it is not a search form: its index, id, name or XPath")
 	f.StringVar(&o.Probe.ChromePath, "chrome", "", "Chromium binary (default: $TRAWL_CHROME, then /usr/bin/chromium)")
 	f.BoolVar(&o.NoShots, "no-screenshots", false, "do not keep PNG screenshots")
+	f.BoolVar(&o.NoHarvest, "no-harvest", false, "do not spend the last third of --max-probes on words taken from the result pages")
 	f.BoolVar(&o.JSON, "json", false, "write a JSON summary on stdout")
 	return cmd
 }
@@ -137,6 +141,7 @@ type probeSettings struct {
 	MaxPagesPerProbe int    `json:"pages_per_probe"`
 	MaxPageBytes     int64  `json:"max_page_bytes"`
 	IgnoreRobots     bool   `json:"ignore_robots"`
+	Harvest          bool   `json:"harvest"`
 	AllowPOST        bool   `json:"allow_post"`
 	ForceForm        string `json:"force_form,omitempty"`
 	Lang             string `json:"lang"`
@@ -162,6 +167,7 @@ func runProbe(ctx context.Context, g globalOptions, o probeOptions, stdout io.Wr
 	po := o.Probe
 	po.Logger = log
 	po.Screenshots = !o.NoShots
+	po.Harvest = !o.NoHarvest && explicit == nil // an explicit plan is exactly what is submitted
 	if err := po.Validate(); err != nil {
 		return usageError("trawl probe: %v", err)
 	}
@@ -211,6 +217,9 @@ func runProbe(ctx context.Context, g globalOptions, o probeOptions, stdout io.Wr
 	} else {
 		pl := probe.DefaultPlanOptions()
 		pl.MaxProbes, pl.Lang, pl.Seed = po.MaxProbes, lang, o.Seed
+		if po.Harvest {
+			pl.MaxProbes = max(1, po.MaxProbes-po.MaxProbes/3) // a third is left to harvested words
+		}
 		plan = probe.AgnosticPlan(form, pl)
 		run.Plan = "agnostic"
 	}
@@ -236,7 +245,7 @@ func runProbe(ctx context.Context, g globalOptions, o probeOptions, stdout io.Wr
 	}
 	run.Options = probeSettings{Tabs: po.Tabs, StepTimeout: po.StepTimeout.String(), SettleTimeout: po.SettleTimeout.String(),
 		Quiet: po.Quiet.String(), Delay: po.Delay.String(), MaxProbes: po.MaxProbes, MaxPages: po.MaxPages,
-		MaxPagesPerProbe: po.MaxPagesPerProbe, MaxPageBytes: po.MaxPageBytes, IgnoreRobots: po.IgnoreRobots,
+		MaxPagesPerProbe: po.MaxPagesPerProbe, MaxPageBytes: po.MaxPageBytes, IgnoreRobots: po.IgnoreRobots, Harvest: po.Harvest,
 		AllowPOST: po.AllowPOST, ForceForm: po.ForceForm, Lang: lang, Seed: o.Seed}
 	log.Info("probing", "form", form.XPath, "class", form.Class, "method", form.Method, "action", form.Action, "probes", len(plan), "dir", dir)
 

@@ -20,6 +20,7 @@ func testProbeOptions(t *testing.T, url string) probeOptions {
 	o.Probe.SettleTimeout = 3 * time.Second
 	o.Probe.MaxProbes = 6
 	o.Probe.MaxPagesPerProbe = 2
+	o.NoHarvest = true // the tests count probes
 	return o
 }
 
