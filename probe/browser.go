@@ -343,6 +343,9 @@ type RenderOptions = Options
 // redirects). It starts and closes a browser: use a Prober to render many pages. Only
 // http and https URLs are accepted; robots.txt is honoured unless opts.IgnoreRobots.
 func RenderPage(ctx context.Context, url string, opts RenderOptions) (html string, finalURL string, err error) {
+	if _, err := checkURL(url); err != nil {
+		return "", "", err
+	}
 	opts.Tabs = 1
 	b, err := Start(ctx, opts)
 	if err != nil {

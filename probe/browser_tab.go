@@ -37,6 +37,7 @@ const evalTimeout = 3 * time.Second
 // policy is what a tab may load: it is checked for every main-frame document request,
 // and the delay applies to those and to the page's fetch/XHR requests.
 type policy struct {
+	opts     Options      // the prober's options (timeouts, settle times)
 	robots   *robotsCache // nil: robots.txt ignored
 	lim      *limiter
 	delay    time.Duration
@@ -394,7 +395,7 @@ type settleResult struct {
 // that keeps changing SettleTimeout after its first change, with a warning, and fails
 // when nothing happens at all (noChange) or the navigation failed.
 func (t *tab) waitSettled(ctx context.Context, token string, seq0 int, noChange time.Duration) (settleResult, error) {
-	o := t.b.opts
+	o := t.pol.opts
 	start := time.Now()
 	var firstChange time.Time
 	var res settleResult
@@ -488,9 +489,9 @@ func (t *tab) explainTimeout(err error, res settleResult) error {
 		return err
 	}
 	if u := t.awaiting(); u != "" {
-		return fmt.Errorf("no result page within the step timeout %v: the server did not answer %s: %w", t.b.opts.StepTimeout, u, err)
+		return fmt.Errorf("no result page within the step timeout %v: the server did not answer %s: %w", t.pol.opts.StepTimeout, u, err)
 	}
-	return fmt.Errorf("the page did not finish within the step timeout %v (readyState %q): %w", t.b.opts.StepTimeout, res.State.Ready, err)
+	return fmt.Errorf("the page did not finish within the step timeout %v (readyState %q): %w", t.pol.opts.StepTimeout, res.State.Ready, err)
 }
 
 func atURL(u string) string {
@@ -518,8 +519,11 @@ func (t *tab) navigate(ctx context.Context, u string) (settleResult, error) {
 	t.mu.Unlock()
 	res, err := chromedp.Call(ctx, cdppage.Navigate, cdppage.NavigateParams{URL: u})
 	if err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return settleResult{}, fmt.Errorf("open %s: no answer within the step timeout %v: %w", u, t.pol.opts.StepTimeout, ctx.Err())
+		}
 		if ctx.Err() != nil {
-			return settleResult{}, fmt.Errorf("open %s: no answer within the step timeout: %w", u, ctx.Err())
+			return settleResult{}, fmt.Errorf("open %s: interrupted: %w", u, ctx.Err())
 		}
 		return settleResult{}, fmt.Errorf("open %s: %w", u, err)
 	}

@@ -156,3 +156,21 @@ func TestBrowserLifecycle(t *testing.T) {
 		p.pool.release(t3)
 	})
 }
+
+func TestRenderPage(t *testing.T) {
+	needBrowser(t)
+	s := testsites.Hostile()
+	srv := s.NewServer()
+	defer srv.Close()
+	o := testOptions()
+	html, final, err := RenderPage(t.Context(), srv.URL+testsites.HostileJSForm, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if final != srv.URL+testsites.HostileJSForm || !strings.Contains(html, `action="/js-form/results"`) {
+		t.Errorf("final %s; the script-built form is missing from the DOM:\n%s", final, html)
+	}
+	if _, _, err := RenderPage(t.Context(), "file:///etc/passwd", o); err == nil {
+		t.Error("RenderPage accepted a file: URL")
+	}
+}

@@ -100,7 +100,7 @@ func NewProber(b *Browser, opts Options) (*Prober, error) {
 		return nil, err
 	}
 	log := opts.logger()
-	pol := &policy{lim: newLimiter(), delay: opts.Delay, maxBytes: opts.MaxPageBytes}
+	pol := &policy{opts: opts, lim: newLimiter(), delay: opts.Delay, maxBytes: opts.MaxPageBytes}
 	if !opts.IgnoreRobots {
 		pol.robots = newRobotsCache(b.ua, log)
 	}
@@ -405,7 +405,10 @@ func (p *Prober) runOne(ctx context.Context, t *tab, f Form, a Assignment, num, 
 	}
 	if err != nil {
 		pr.Error = err.Error()
-		p.log.Warn("probe failed", "probe", num, "err", err)
+		if ctx.Err() != nil {
+			pr.Error = "interrupted: " + pr.Error
+		}
+		p.log.Warn("probe failed", "probe", num, "err", pr.Error)
 	} else {
 		p.log.Info("probe done", "probe", num, "pages", len(sub.Pages), "url", pr.URL, "status", pr.Status, "elapsed", pr.Duration.Round(time.Millisecond))
 	}
