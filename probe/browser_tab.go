@@ -332,16 +332,29 @@ type docState struct {
 // answer in time (its own deadline or the step's) marks the tab broken and gives
 // ErrUnresponsive; an interrupt (ctx cancelled) gives ctx's error.
 func eval[T any](ctx context.Context, t *tab, expr string) (T, error) {
-	ectx, cancel := context.WithTimeout(ctx, evalTimeout)
+	v, err := evalWithin[T](ctx, t, expr, evalTimeout)
+	if errors.Is(err, ErrUnresponsive) {
+		t.markBroken()
+	}
+	return v, err
+}
+
+// evalWithin evaluates with deadline d and returns ErrUnresponsive when the page does
+// not answer in time (without marking the tab broken).
+func evalWithin[T any](ctx context.Context, t *tab, expr string, d time.Duration) (T, error) {
+	ectx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	v, err := chromedp.Run(ectx, chromedp.Evaluate[T](expr))
 	if err != nil && ectx.Err() != nil && !errors.Is(ctx.Err(), context.Canceled) {
-		t.mu.Lock()
-		t.broken = true
-		t.mu.Unlock()
 		return v, ErrUnresponsive
 	}
 	return v, err
+}
+
+func (t *tab) markBroken() {
+	t.mu.Lock()
+	t.broken = true
+	t.mu.Unlock()
 }
 
 // jsBody wraps a function body (helpersJS + … return …) with its format arguments into
@@ -399,6 +412,7 @@ func (t *tab) waitSettled(ctx context.Context, token string, seq0 int, noChange 
 	start := time.Now()
 	var firstChange time.Time
 	var res settleResult
+	var busy time.Duration // time the page did not answer, with no navigation under way
 	for {
 		if err := ctx.Err(); err != nil {
 			return res, t.explainTimeout(err, res)
@@ -409,13 +423,22 @@ func (t *tab) waitSettled(ctx context.Context, token string, seq0 int, noChange 
 			sleepCtx(ctx, 40*time.Millisecond)
 			continue
 		}
-		st, err := eval[docState](ctx, t, stateJS)
+		st, err := evalWithin[docState](ctx, t, stateJS, time.Second)
 		if err != nil {
 			if transient(err) || errors.Is(err, chromedp.ErrJSNull) {
 				sleepCtx(ctx, 50*time.Millisecond)
 				continue
 			}
 			if errors.Is(err, ErrUnresponsive) {
+				// A navigation that started meanwhile holds the page's scripts: wait
+				// for its response. Otherwise the page is stuck after evalTimeout.
+				if t.awaiting() != "" {
+					continue
+				}
+				if busy += time.Second; busy < evalTimeout {
+					continue
+				}
+				t.markBroken()
 				_, resp, _ := t.navState()
 				return res, fmt.Errorf("%w%s", ErrUnresponsive, atURL(resp.URL))
 			}
@@ -461,7 +484,7 @@ func (t *tab) waitSettled(ctx context.Context, token string, seq0 int, noChange 
 			res.Warnings = appendDialogs(res.Warnings, t.takeDialogs())
 			return res, nil
 		}
-		sleepCtx(ctx, 25*time.Millisecond)
+		sleepCtx(ctx, 15*time.Millisecond)
 	}
 }
 
