@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/css"
+	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
@@ -104,6 +106,15 @@ func (b *Browser) newTab(pol *policy) (*tab, error) {
 		}
 		if _, err := chromedp.Call(ctx, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: b.ua}); err != nil {
 			return fmt.Errorf("set the user agent: %w", err)
+		}
+		// trawl reads pages by script and acts through input events, never through
+		// chromedp's node queries: the DOM and CSS domains (which chromedp enables to
+		// mirror the node tree and the style sheets) only cost events.
+		if _, err := chromedp.Call(ctx, css.Disable, cdp.Empty{}); err != nil {
+			return fmt.Errorf("disable the CSS domain: %w", err)
+		}
+		if _, err := chromedp.Call(ctx, dom.Disable, cdp.Empty{}); err != nil {
+			return fmt.Errorf("disable the DOM domain: %w", err)
 		}
 		return nil
 	}
