@@ -258,7 +258,7 @@ func (b *Browser) Close() {
 		for pids := b.leftovers(); len(pids) > 0; pids = b.leftovers() {
 			if time.Now().After(deadline) {
 				for _, pid := range pids {
-					syscall.Kill(pid, syscall.SIGKILL)
+					_ = syscall.Kill(pid, syscall.SIGKILL) // it may have exited meanwhile
 				}
 				deadline = time.Now().Add(2 * time.Second)
 			}

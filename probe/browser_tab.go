@@ -3,7 +3,6 @@ package probe
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -399,9 +398,7 @@ func transient(err error) bool {
 
 // newToken returns a random document token.
 func newToken() string {
-	b := make([]byte, 8)
-	rand.Read(b)
-	return hex.EncodeToString(b)
+	return rand.Text()
 }
 
 // settleResult says how a wait ended.

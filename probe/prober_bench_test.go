@@ -100,7 +100,7 @@ func BenchmarkResultPagesCalibre(b *testing.B) {
 	if resp, err := http.Get(base); err != nil {
 		b.Skipf("calibre is not running at %s: %v", base, err)
 	} else {
-		resp.Body.Close()
+		_ = resp.Body.Close()
 	}
 	var urls []string
 	for _, q := range []string{"the", "a", "e", "s", "of", "and", "o", "i"} {
@@ -118,7 +118,7 @@ func benchPages(b *testing.B, urls []string, marker string, ignoreRobots bool) {
 		if err != nil {
 			return err
 		}
-		defer resp.Body.Close()
+		defer func() { _ = resp.Body.Close() }()
 		body, err := io.ReadAll(resp.Body)
 		if err != nil || !strings.Contains(string(body), marker) {
 			return fmt.Errorf("GET %s: %v (%d bytes)", u, err, len(body))

@@ -32,7 +32,7 @@ func TestProbeCalibre(t *testing.T) {
 	if err != nil {
 		t.Skipf("the calibre test site is not running at %s (%v): run ../shared/sites/calibre/setup.sh and start.sh, or set TRAWL_CALIBRE_URL", u, err)
 	}
-	resp.Body.Close()
+	_ = resp.Body.Close()
 
 	o := testOptions()
 	o.Delay = 50 * time.Millisecond

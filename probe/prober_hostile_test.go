@@ -34,7 +34,7 @@ func TestHostilePages(t *testing.T) {
 		t.Fatal(err)
 	}
 	closed := "http://" + l.Addr().String()
-	l.Close()
+	_ = l.Close()
 	noRobots := o
 	noRobots.IgnoreRobots = true
 	pNoRobots, _ := NewProber(b, noRobots)

@@ -71,7 +71,9 @@ func TestRunWritesTheRunDirectory(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rd.Close()
+			if err := rd.Close(); err != nil {
+				t.Fatal(err)
+			}
 			if sum.Probes != len(plan) || sum.Failed != 0 {
 				t.Errorf("summary %+v for a plan of %d", sum, len(plan))
 			}
@@ -173,7 +175,9 @@ func TestRunInterrupted(t *testing.T) {
 	start := time.Now()
 	sum, err := p.Run(ctx, d.Form(), AgnosticPlan(d.Form(), po), rd)
 	elapsed := time.Since(start)
-	rd.Close()
+	if cerr := rd.Close(); cerr != nil {
+		t.Fatal(cerr)
+	}
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("Run err = %v, want context.Canceled", err)
 	}

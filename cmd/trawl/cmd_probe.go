@@ -230,7 +230,7 @@ func runProbe(ctx context.Context, g globalOptions, o probeOptions, stdout io.Wr
 	if err != nil {
 		return err
 	}
-	defer rd.Close()
+	defer func() { _ = rd.Close() }()
 	if err := rd.WriteForm(form); err != nil {
 		return err
 	}

@@ -76,7 +76,9 @@ func TestRunProbe(t *testing.T) {
 		defer srv.Close()
 		o := testProbeOptions(t, srv.URL+s.FormPath)
 		o.PlanFile = filepath.Join(t.TempDir(), "plan.json")
-		os.WriteFile(o.PlanFile, []byte(`{"author": ["Tolkien", "Austen"], "language": ["English"]}`), 0o644)
+		if err := os.WriteFile(o.PlanFile, []byte(`{"author": ["Tolkien", "Austen"], "language": ["English"]}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
 		if err := runProbe(t.Context(), globalOptions{stderr: &bytes.Buffer{}}, o, &bytes.Buffer{}); err != nil {
 			t.Fatal(err)
 		}
@@ -85,7 +87,9 @@ func TestRunProbe(t *testing.T) {
 			t.Errorf("probes %+v, %v", ps, err)
 		}
 		o.PlanFile = filepath.Join(t.TempDir(), "bad.json")
-		os.WriteFile(o.PlanFile, []byte(`{"publisher": ["x"]}`), 0o644)
+		if err := os.WriteFile(o.PlanFile, []byte(`{"publisher": ["x"]}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
 		err = runProbe(t.Context(), globalOptions{stderr: &bytes.Buffer{}}, o, &bytes.Buffer{})
 		if code := exitCode(err, &bytes.Buffer{}); code != exitUsage || !strings.Contains(err.Error(), `"publisher"`) {
 			t.Errorf("unknown plan field: exit %d, %v", code, err)

@@ -31,7 +31,7 @@ func get(t *testing.T, c *http.Client, u string) (int, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	b, err := io.ReadAll(resp.Body)
 	if err != nil {
 		t.Fatal(err)
@@ -45,7 +45,7 @@ func postForm(t *testing.T, c *http.Client, u string, v url.Values) (int, string
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	b, err := io.ReadAll(resp.Body)
 	if err != nil {
 		t.Fatal(err)
@@ -339,7 +339,7 @@ func TestHostileServes(t *testing.T) {
 		t.Fatal(err)
 	}
 	n, _ := io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
+	_ = resp.Body.Close()
 	if n < HugeSize*99/100 || n > HugeSize || resp.ContentLength != n {
 		t.Errorf("huge page: %d bytes, Content-Length %d", n, resp.ContentLength)
 	}
@@ -348,7 +348,7 @@ func TestHostileServes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
+	_ = resp.Body.Close()
 	if resp.StatusCode != http.StatusFound {
 		t.Errorf("loop: status %d", resp.StatusCode)
 	}

@@ -54,6 +54,6 @@ func main() {
 	}
 	<-ctx.Done()
 	for _, srv := range servers {
-		srv.Close()
+		_ = srv.Close() // exiting anyway
 	}
 }
