@@ -45,7 +45,8 @@ type Options struct {
 	// taken as it is after this time, with a warning.
 	SettleTimeout time.Duration
 	// Quiet is how long the DOM must stay unchanged (with no fetch/XHR in flight) for a
-	// page to count as settled.
+	// page to count as settled, once its scripts made requests; a page whose scripts
+	// made none needs a third of it.
 	Quiet time.Duration
 	// Delay is the least time between two requests of trawl (page loads and script
 	// requests of the probed page) to one host. robots.txt Crawl-delay raises it.
@@ -56,6 +57,9 @@ type Options struct {
 	MaxProbes        int
 	MaxPages         int
 	MaxPagesPerProbe int
+	// Harvest spends the probes left in MaxProbes after the plan on words taken from
+	// the result pages (KindHarvest), for coverage.
+	Harvest bool
 	// MaxPageBytes refuses result pages larger than this (by Content-Length, or by the
 	// size of the DOM when the length is not announced).
 	MaxPageBytes int64
@@ -70,6 +74,10 @@ type Options struct {
 	// Screenshots keeps a PNG of the form and of the first page of the first content
 	// probe.
 	Screenshots bool
+	// LoadImages loads images. Off by default: records are read from the DOM (an
+	// <img> keeps its src), and a page waits for its images before it is complete
+	// (a calibre result page has 25 thumbnails).
+	LoadImages bool
 	// UserAgent replaces the browser's User-Agent. Empty: Chromium's own, with
 	// " trawl/<version>" appended so that sites can tell who is probing.
 	UserAgent string
@@ -88,6 +96,7 @@ func DefaultOptions() Options {
 		MaxProbes:        40,
 		MaxPages:         200,
 		MaxPagesPerProbe: 3,
+		Harvest:          true,
 		MaxPageBytes:     10 << 20,
 		Screenshots:      true,
 	}
@@ -202,6 +211,9 @@ func Start(ctx context.Context, opts Options) (*Browser, error) {
 		chromedp.Flag("mute-audio", true),
 		chromedp.WindowSize(1280, 1024),
 	)
+	if !opts.LoadImages {
+		flags = append(flags, chromedp.Flag("blink-settings", "imagesEnabled=false"))
+	}
 	// The allocator's context is not the caller's: the browser must outlive a
 	// cancelled step and is ended by Close only (which AfterFunc calls on ctx's end).
 	allocCtx, allocCancel := chromedp.NewExecAllocator(context.WithoutCancel(ctx), flags...)
@@ -246,7 +258,7 @@ func (b *Browser) Close() {
 		for pids := b.leftovers(); len(pids) > 0; pids = b.leftovers() {
 			if time.Now().After(deadline) {
 				for _, pid := range pids {
-					syscall.Kill(pid, syscall.SIGKILL)
+					_ = syscall.Kill(pid, syscall.SIGKILL) // it may have exited meanwhile
 				}
 				deadline = time.Now().Add(2 * time.Second)
 			}
@@ -331,6 +343,9 @@ type RenderOptions = Options
 // redirects). It starts and closes a browser: use a Prober to render many pages. Only
 // http and https URLs are accepted; robots.txt is honoured unless opts.IgnoreRobots.
 func RenderPage(ctx context.Context, url string, opts RenderOptions) (html string, finalURL string, err error) {
+	if _, err := checkURL(url); err != nil {
+		return "", "", err
+	}
 	opts.Tabs = 1
 	b, err := Start(ctx, opts)
 	if err != nil {

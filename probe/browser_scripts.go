@@ -1,5 +1,7 @@
 package probe
 
+import "fmt"
+
 // The scripts trawl runs in pages, evaluated with Runtime.evaluate; each gives a
 // JSON-serialisable value. Constants named …JS are expressions; constants that start
 // with helpersJS are function bodies (they end in a return statement) and go through
@@ -44,14 +46,15 @@ const initJS = `(() => {
   window.open = function (u) { note('window.open', u); return null; };
 })();`
 
-// stateJS reads the settle state of the current document.
-const stateJS = `(() => {
+// stateFmt reads the settle state of the current document; %s is the size expression.
+const stateFmt = `(() => {
   const T = window.__trawl;
   return {
     doc: T ? T.doc : '', hooked: !!T, ready: document.readyState,
     inflight: T ? T.inflight : 0, quiet: T ? performance.now() - T.last : 1e9,
     mutations: T ? T.mutations : 0, requests: T ? T.requests : 0,
-    dialogs: T ? T.dialogs.splice(0) : [], url: location.href
+    dialogs: T ? T.dialogs.splice(0) : [], url: location.href,
+    size: %s
   };
 })()`
 
@@ -64,8 +67,14 @@ const markJS = `(() => {
   return true;
 })()`
 
-// sizeJS returns the length of the serialised DOM in UTF-16 units.
+// sizeJS is the length of the serialised DOM in UTF-16 units (for stateSizeJS).
 const sizeJS = `(document.documentElement ? document.documentElement.outerHTML.length : 0)`
+
+// stateJS reads the settle state; stateSizeJS also measures the DOM.
+var (
+	stateJS     = fmt.Sprintf(stateFmt, "0")
+	stateSizeJS = fmt.Sprintf(stateFmt, sizeJS)
+)
 
 // htmlJS serialises the document: doctype and the root element's outerHTML.
 const htmlJS = `((document.doctype ? new XMLSerializer().serializeToString(document.doctype) + '\n' : '') +

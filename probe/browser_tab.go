@@ -3,7 +3,6 @@ package probe
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +14,8 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/css"
+	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
@@ -24,11 +25,11 @@ import (
 
 // ErrUnresponsive marks a page whose scripts keep the browser's main thread busy (an
 // endless loop): trawl cannot read it and closes its tab.
-var ErrUnresponsive = errors.New("probe: the page does not respond (a script keeps it busy)")
+var ErrUnresponsive = errors.New("the page does not respond (a script keeps it busy, or it is too large to handle)")
 
 // ErrBlocked marks a navigation trawl refused: another origin, a non-HTTP(S) URL, a
 // path robots.txt disallows, or a page over the size limit.
-var ErrBlocked = errors.New("probe: request refused")
+var ErrBlocked = errors.New("request refused")
 
 // evalTimeout bounds one small script evaluation. A page whose main thread is stuck in
 // a loop never answers; the tab is then declared broken.
@@ -37,6 +38,7 @@ const evalTimeout = 3 * time.Second
 // policy is what a tab may load: it is checked for every main-frame document request,
 // and the delay applies to those and to the page's fetch/XHR requests.
 type policy struct {
+	opts     Options      // the prober's options (timeouts, settle times)
 	robots   *robotsCache // nil: robots.txt ignored
 	lim      *limiter
 	delay    time.Duration
@@ -60,13 +62,16 @@ type tab struct {
 	pol    *policy
 	log    *slog.Logger
 
-	mu      sync.Mutex
-	origin  string // allowed origin of main-frame documents; "" = any http(s)
-	docSeq  int    // main-frame document requests let through so far
-	resp    docResponse
-	blocked string   // why the last refused main-frame request was refused
-	dialogs []string // dialogs closed through the protocol
-	broken  bool
+	mu         sync.Mutex
+	origin     string // allowed origin of main-frame documents; "" = any http(s)
+	docSeq     int    // main-frame document requests let through so far
+	respSeq    int    // main-frame document responses (or failures) seen so far
+	pendingURL string // the URL of the last main-frame document request
+	resp       docResponse
+	blocked    string   // why the last refused main-frame request was refused
+	dialogs    []string // dialogs closed through the protocol
+	mainReqs   map[network.RequestID]string
+	broken     bool
 }
 
 // newTab opens a tab with trawl's instrumentation: request interception (origin,
@@ -100,6 +105,15 @@ func (b *Browser) newTab(pol *policy) (*tab, error) {
 		}
 		if _, err := chromedp.Call(ctx, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: b.ua}); err != nil {
 			return fmt.Errorf("set the user agent: %w", err)
+		}
+		// trawl reads pages by script and acts through input events, never through
+		// chromedp's node queries: the DOM and CSS domains (which chromedp enables to
+		// mirror the node tree and the style sheets) only cost events.
+		if _, err := chromedp.Call(ctx, css.Disable, cdp.Empty{}); err != nil {
+			return fmt.Errorf("disable the CSS domain: %w", err)
+		}
+		if _, err := chromedp.Call(ctx, dom.Disable, cdp.Empty{}); err != nil {
+			return fmt.Errorf("disable the DOM domain: %w", err)
 		}
 		return nil
 	}
@@ -140,6 +154,22 @@ func (t *tab) onEvent(ev any) {
 	switch ev := ev.(type) {
 	case *fetch.EventRequestPaused:
 		go t.onPaused(ev)
+	case *network.EventRequestWillBeSent:
+		if ev.Type == network.ResourceTypeDocument && ev.FrameID == t.frame && ev.Request != nil {
+			t.mu.Lock()
+			if t.mainReqs == nil || len(t.mainReqs) > 1000 {
+				t.mainReqs = map[network.RequestID]string{}
+			}
+			t.mainReqs[ev.RequestID] = ev.Request.URL
+			t.mu.Unlock()
+		}
+	case *network.EventLoadingFailed:
+		t.mu.Lock()
+		if u, ok := t.mainReqs[ev.RequestID]; ok && !ev.Canceled {
+			t.resp = docResponse{URL: u, Status: t.resp.Status, Err: ev.ErrorText}
+			t.respSeq = t.docSeq
+		}
+		t.mu.Unlock()
 	case *cdppage.EventJavascriptDialogOpening:
 		// initJS replaces alert/confirm/prompt; this catches the rest (beforeunload).
 		t.mu.Lock()
@@ -171,6 +201,7 @@ func (t *tab) onPaused(ev *fetch.EventRequestPaused) {
 		if main {
 			t.mu.Lock()
 			t.blocked = reason
+			t.respSeq = t.docSeq
 			t.mu.Unlock()
 		}
 		if _, err := chromedp.Call(ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonBlockedByClient}); err != nil && ctx.Err() == nil {
@@ -181,6 +212,7 @@ func (t *tab) onPaused(ev *fetch.EventRequestPaused) {
 		if main {
 			t.mu.Lock()
 			t.resp = docResponse{URL: ev.Request.URL, Status: int(ev.ResponseStatusCode), Err: string(ev.ResponseErrorReason)}
+			t.respSeq = t.docSeq
 			t.mu.Unlock()
 			if n := contentLength(ev.ResponseHeaders); n > t.pol.maxBytes {
 				fail(fmt.Sprintf("%s is %d bytes, over the limit of %d (MaxPageBytes)", ev.Request.URL, n, t.pol.maxBytes))
@@ -228,6 +260,7 @@ func (t *tab) onPaused(ev *fetch.EventRequestPaused) {
 	if main {
 		t.mu.Lock()
 		t.docSeq++
+		t.pendingURL = ev.Request.URL
 		t.mu.Unlock()
 	}
 	cont()
@@ -272,6 +305,17 @@ func (t *tab) navState() (seq int, resp docResponse, blocked string) {
 	return t.docSeq, t.resp, t.blocked
 }
 
+// awaiting returns the URL of a main-frame document request still waiting for its
+// response, or "". While one waits, the renderer may not answer scripts.
+func (t *tab) awaiting() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.docSeq > t.respSeq {
+		return t.pendingURL
+	}
+	return ""
+}
+
 func (t *tab) takeDialogs() []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -291,21 +335,36 @@ type docState struct {
 	Requests  int      `json:"requests"`
 	Dialogs   []string `json:"dialogs"`
 	URL       string   `json:"url"`
+	Size      int64    `json:"size"` // characters of the DOM (stateSizeJS only)
 }
 
-// eval evaluates a script in the page with a short deadline. A deadline hit marks the
-// tab broken and returns ErrUnresponsive.
+// eval evaluates a script in the page with a short deadline. A page that does not
+// answer in time (its own deadline or the step's) marks the tab broken and gives
+// ErrUnresponsive; an interrupt (ctx cancelled) gives ctx's error.
 func eval[T any](ctx context.Context, t *tab, expr string) (T, error) {
-	ectx, cancel := context.WithTimeout(ctx, evalTimeout)
+	v, err := evalWithin[T](ctx, t, expr, evalTimeout)
+	if errors.Is(err, ErrUnresponsive) {
+		t.markBroken()
+	}
+	return v, err
+}
+
+// evalWithin evaluates with deadline d and returns ErrUnresponsive when the page does
+// not answer in time (without marking the tab broken).
+func evalWithin[T any](ctx context.Context, t *tab, expr string, d time.Duration) (T, error) {
+	ectx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	v, err := chromedp.Run(ectx, chromedp.Evaluate[T](expr))
-	if err != nil && ctx.Err() == nil && ectx.Err() != nil {
-		t.mu.Lock()
-		t.broken = true
-		t.mu.Unlock()
+	if err != nil && ectx.Err() != nil && !errors.Is(ctx.Err(), context.Canceled) {
 		return v, ErrUnresponsive
 	}
 	return v, err
+}
+
+func (t *tab) markBroken() {
+	t.mu.Lock()
+	t.broken = true
+	t.mu.Unlock()
 }
 
 // jsBody wraps a function body (helpersJS + … return …) with its format arguments into
@@ -339,9 +398,7 @@ func transient(err error) bool {
 
 // newToken returns a random document token.
 func newToken() string {
-	b := make([]byte, 8)
-	rand.Read(b)
-	return hex.EncodeToString(b)
+	return rand.Text()
 }
 
 // settleResult says how a wait ended.
@@ -359,22 +416,39 @@ type settleResult struct {
 // that keeps changing SettleTimeout after its first change, with a warning, and fails
 // when nothing happens at all (noChange) or the navigation failed.
 func (t *tab) waitSettled(ctx context.Context, token string, seq0 int, noChange time.Duration) (settleResult, error) {
-	o := t.b.opts
+	o := t.pol.opts
 	start := time.Now()
 	var firstChange time.Time
 	var res settleResult
+	var busy time.Duration // time the page did not answer, with no navigation under way
 	for {
 		if err := ctx.Err(); err != nil {
 			return res, t.explainTimeout(err, res)
 		}
-		st, err := eval[docState](ctx, t, stateJS)
+		if u := t.awaiting(); u != "" {
+			// The server has not answered the new document yet: do not disturb the
+			// renderer, which may hold scripts until the navigation commits.
+			sleepCtx(ctx, 40*time.Millisecond)
+			continue
+		}
+		st, err := evalWithin[docState](ctx, t, stateJS, time.Second)
 		if err != nil {
 			if transient(err) || errors.Is(err, chromedp.ErrJSNull) {
 				sleepCtx(ctx, 50*time.Millisecond)
 				continue
 			}
 			if errors.Is(err, ErrUnresponsive) {
-				return res, ErrUnresponsive
+				// A navigation that started meanwhile holds the page's scripts: wait
+				// for its response. Otherwise the page is stuck after evalTimeout.
+				if t.awaiting() != "" {
+					continue
+				}
+				if busy += time.Second; busy < evalTimeout {
+					continue
+				}
+				t.markBroken()
+				_, resp, _ := t.navState()
+				return res, fmt.Errorf("%w%s", ErrUnresponsive, atURL(resp.URL))
 			}
 			if ctx.Err() != nil {
 				return res, t.explainTimeout(ctx.Err(), res)
@@ -397,7 +471,13 @@ func (t *tab) waitSettled(ctx context.Context, token string, seq0 int, noChange 
 			res.Changed = true
 			firstChange = time.Now()
 		}
-		settled := st.Ready == "complete" && st.Inflight == 0 && st.Quiet >= float64(o.Quiet.Milliseconds())
+		// A document whose scripts fetched nothing renders nothing late: a third of
+		// Quiet is enough there. After script requests, the full Quiet applies.
+		quiet := o.Quiet
+		if st.Requests == 0 {
+			quiet /= 3
+		}
+		settled := st.Ready == "complete" && st.Inflight == 0 && st.Quiet >= float64(quiet.Milliseconds())
 		switch {
 		case pending:
 			// wait for the new document
@@ -412,7 +492,7 @@ func (t *tab) waitSettled(ctx context.Context, token string, seq0 int, noChange 
 			res.Warnings = appendDialogs(res.Warnings, t.takeDialogs())
 			return res, nil
 		}
-		sleepCtx(ctx, 40*time.Millisecond)
+		sleepCtx(ctx, 15*time.Millisecond)
 	}
 }
 
@@ -439,18 +519,17 @@ func (t *tab) explainTimeout(err error, res settleResult) error {
 	if !errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
-	_, resp, _ := t.navState()
-	if !res.Navigated && res.State.Doc != "" {
-		return fmt.Errorf("no result page within the step timeout %v (the server did not answer%s): %w", t.b.opts.StepTimeout, lastURL(resp), err)
+	if u := t.awaiting(); u != "" {
+		return fmt.Errorf("no result page within the step timeout %v: the server did not answer %s: %w", t.pol.opts.StepTimeout, u, err)
 	}
-	return fmt.Errorf("the page did not finish within the step timeout %v (readyState %q): %w", t.b.opts.StepTimeout, res.State.Ready, err)
+	return fmt.Errorf("the page did not finish within the step timeout %v (readyState %q): %w", t.pol.opts.StepTimeout, res.State.Ready, err)
 }
 
-func lastURL(r docResponse) string {
-	if r.URL == "" {
+func atURL(u string) string {
+	if u == "" {
 		return ""
 	}
-	return "; last response: " + r.URL
+	return " (" + u + ")"
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) {
@@ -471,8 +550,11 @@ func (t *tab) navigate(ctx context.Context, u string) (settleResult, error) {
 	t.mu.Unlock()
 	res, err := chromedp.Call(ctx, cdppage.Navigate, cdppage.NavigateParams{URL: u})
 	if err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return settleResult{}, fmt.Errorf("open %s: no answer within the step timeout %v: %w", u, t.pol.opts.StepTimeout, ctx.Err())
+		}
 		if ctx.Err() != nil {
-			return settleResult{}, fmt.Errorf("open %s: no answer within the step timeout: %w", u, ctx.Err())
+			return settleResult{}, fmt.Errorf("open %s: interrupted: %w", u, ctx.Err())
 		}
 		return settleResult{}, fmt.Errorf("open %s: %w", u, err)
 	}
@@ -496,14 +578,12 @@ func (t *tab) navigate(ctx context.Context, u string) (settleResult, error) {
 // capture reads the current document: its HTML (refused over MaxPageBytes), URL and,
 // for a navigated document, the HTTP status.
 func (t *tab) capture(ctx context.Context, navigated bool) (Page, error) {
-	n, err := eval[int64](ctx, t, sizeJS)
+	st, err := eval[docState](ctx, t, stateSizeJS)
 	if err != nil {
-		return Page{}, fmt.Errorf("measure the page: %w", err)
+		_, resp, _ := t.navState()
+		return Page{}, fmt.Errorf("read the page state%s: %w", atURL(resp.URL), err)
 	}
-	st, err := eval[docState](ctx, t, stateJS)
-	if err != nil {
-		return Page{}, fmt.Errorf("read the page state: %w", err)
-	}
+	n := st.Size
 	if n > t.pol.maxBytes {
 		return Page{}, fmt.Errorf("%w: the page %s has %d characters, over the limit of %d (MaxPageBytes)", ErrBlocked, st.URL, n, t.pol.maxBytes)
 	}
@@ -511,13 +591,13 @@ func (t *tab) capture(ctx context.Context, navigated bool) (Page, error) {
 	defer cancel()
 	html, err := chromedp.Run(cctx, chromedp.Evaluate[string](htmlJS))
 	if err != nil {
-		if cctx.Err() != nil && ctx.Err() == nil {
+		if cctx.Err() != nil && !errors.Is(ctx.Err(), context.Canceled) {
 			t.mu.Lock()
 			t.broken = true
 			t.mu.Unlock()
-			return Page{}, ErrUnresponsive
+			return Page{}, fmt.Errorf("read the page %s: %w", st.URL, ErrUnresponsive)
 		}
-		return Page{}, fmt.Errorf("read the page: %w", err)
+		return Page{}, fmt.Errorf("read the page %s: %w", st.URL, err)
 	}
 	p := Page{URL: st.URL, HTML: html, Navigated: navigated}
 	if navigated {

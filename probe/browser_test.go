@@ -31,6 +31,7 @@ func testOptions() Options {
 	o.SettleTimeout = 3 * time.Second
 	o.Quiet = 100 * time.Millisecond
 	o.AllowPOST = true
+	o.Harvest = false // tests count probes; TestHarvest turns it on
 	if testing.Verbose() {
 		o.Logger = testLogger()
 	}
@@ -154,4 +155,22 @@ func TestBrowserLifecycle(t *testing.T) {
 		}
 		p.pool.release(t3)
 	})
+}
+
+func TestRenderPage(t *testing.T) {
+	needBrowser(t)
+	s := testsites.Hostile()
+	srv := s.NewServer()
+	defer srv.Close()
+	o := testOptions()
+	html, final, err := RenderPage(t.Context(), srv.URL+testsites.HostileJSForm, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if final != srv.URL+testsites.HostileJSForm || !strings.Contains(html, `action="/js-form/results"`) {
+		t.Errorf("final %s; the script-built form is missing from the DOM:\n%s", final, html)
+	}
+	if _, _, err := RenderPage(t.Context(), "file:///etc/passwd", o); err == nil {
+		t.Error("RenderPage accepted a file: URL")
+	}
 }

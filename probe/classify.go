@@ -1,12 +1,23 @@
 package probe
 
 import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
 	"math"
-	"slices"
-	"strings"
-
-	"github.com/trawl-dev/trawl/internal/textnorm"
+	"sync"
 )
+
+// Form and field classification. Two linear models (multinomial logistic regression)
+// trained on the Formasaurus corpus: one gives the class of a form from its features,
+// the other the role of each field from the field's features and its form's class,
+// the two-stage design of Formasaurus (form type first, then field types with the form
+// type as a feature). The keyword boxes of a search form are its fields whose most
+// likely role is "keyword"; when none is, the text box with the highest keyword
+// probability above a threshold learned in training.
 
 // Field roles set by Classify.
 const (
@@ -26,14 +37,167 @@ const (
 var Classes = []Class{ClassSearch, ClassLogin, ClassRegistration, ClassPasswordRecovery,
 	ClassContact, ClassMailingList, ClassOrder, ClassOther}
 
-// Classify sets f.Class, f.Confidence, f.KeywordFields and the Role of every field.
-// It reads only f itself, so a form read back from form.json can be classified again.
+// Roles lists the field roles the field model predicts (RoleHidden is set from the
+// field type).
+var Roles = []string{RoleKeyword, RoleCategory, RoleUsername, RolePassword, RoleEmail,
+	RoleSubmit, RoleSort, RoleCaptcha, RoleOther}
+
+// Classifier holds a trained form model and field model.
+type Classifier struct {
+	form, field linear
+	// keywordMin is the keyword probability above which the best text box of a search
+	// form without a predicted keyword box becomes its keyword box.
+	keywordMin float64
+	about      string
+}
+
+// linear is a multinomial logistic regression over feature strings.
+type linear struct {
+	labels  []string
+	bias    []float64
+	weights map[string][]float64
+}
+
+// probs returns the probability of each label given the features.
+func (l *linear) probs(features []string) []float64 {
+	z := make([]float64, len(l.labels))
+	copy(z, l.bias)
+	for _, f := range features {
+		if w, ok := l.weights[f]; ok {
+			for k := range z {
+				z[k] += w[k]
+			}
+		}
+	}
+	mx := math.Inf(-1)
+	for _, v := range z {
+		mx = max(mx, v)
+	}
+	sum := 0.0
+	for k, v := range z {
+		z[k] = math.Exp(v - mx)
+		sum += z[k]
+	}
+	for k := range z {
+		z[k] /= sum
+	}
+	return z
+}
+
+// defaultClassifier is the model embedded in the binary (model_forms.json).
+var defaultClassifier = sync.OnceValues(func() (*Classifier, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(embeddedModel))
+	if err != nil {
+		return nil, fmt.Errorf("probe: embedded form model: %w", err)
+	}
+	return ReadClassifier(zr)
+})
+
+// DefaultClassifier returns the classifier trained on the Formasaurus corpus that is
+// embedded in trawl (probe/model_forms.json.gz, made by go generate).
+func DefaultClassifier() (*Classifier, error) { return defaultClassifier() }
+
+// Classify sets f.Class, f.Confidence, f.KeywordFields and the Role of every field
+// with the embedded classifier. It reads only f itself, so a form read back from
+// form.json can be classified again. It panics only if the embedded model is broken,
+// which the package tests rule out.
 func Classify(f *Form) {
-	scores := ruleScores(f)
-	best, conf := softmaxBest(scores)
-	f.Class = Classes[best]
-	f.Confidence = conf
-	setRoles(f)
+	c, err := defaultClassifier()
+	if err != nil {
+		panic(err)
+	}
+	c.Classify(f)
+}
+
+// Classify sets f.Class, f.Confidence, f.KeywordFields and the Role of every field.
+func (c *Classifier) Classify(f *Form) {
+	p := c.form.probs(formFeatures(f))
+	best := argmax(p)
+	f.Class = Class(c.form.labels[best])
+	f.Confidence = p[best]
+	c.setRoles(f)
+}
+
+// ClassProbabilities returns the probability of each class of Classes for f.
+func (c *Classifier) ClassProbabilities(f *Form) map[Class]float64 {
+	p := c.form.probs(formFeatures(f))
+	out := make(map[Class]float64, len(p))
+	for i, l := range c.form.labels {
+		out[Class(l)] = p[i]
+	}
+	return out
+}
+
+func argmax(p []float64) int {
+	best := 0
+	for i, v := range p {
+		if v > p[best] {
+			best = i
+		}
+	}
+	return best
+}
+
+// keywordCapable reports whether a field can be a keyword box.
+func keywordCapable(fl Field) bool {
+	switch fl.Type {
+	case "", "text", "search", "textarea", "email", "url", "tel", "number":
+		return !fl.Disabled && !fl.ReadOnly
+	}
+	return false
+}
+
+// setRoles sets the role of every field of f (whose class is set) and its keyword
+// boxes.
+func (c *Classifier) setRoles(f *Form) {
+	f.KeywordFields = []string{}
+	kw := indexOf(c.field.labels, RoleKeyword)
+	search := f.Class == ClassSearch
+	bestKW, bestP := -1, 0.0
+	anyKW := false
+	for i := range f.Fields {
+		fl := &f.Fields[i]
+		switch {
+		case fl.Type == "hidden":
+			fl.Role = RoleHidden
+			continue
+		case fl.Type == "password":
+			fl.Role = RolePassword
+			continue
+		}
+		p := c.field.probs(fieldFeatures(f, i, f.Class))
+		capable := search && keywordCapable(*fl)
+		if kw >= 0 && !capable {
+			p[kw] = 0
+		}
+		r := argmax(p)
+		fl.Role = c.field.labels[r]
+		if fl.Role == RoleKeyword {
+			anyKW = true
+		}
+		if capable && kw >= 0 && p[kw] > bestP {
+			bestKW, bestP = i, p[kw]
+		}
+	}
+	if search && !anyKW && bestKW >= 0 && bestP >= c.keywordMin {
+		f.Fields[bestKW].Role = RoleKeyword
+	}
+	seen := map[string]bool{}
+	for _, fl := range f.Fields {
+		if fl.Role == RoleKeyword && fl.Name != "" && !seen[fl.Name] {
+			seen[fl.Name] = true
+			f.KeywordFields = append(f.KeywordFields, fl.Name)
+		}
+	}
+}
+
+func indexOf(list []string, s string) int {
+	for i, v := range list {
+		if v == s {
+			return i
+		}
+	}
+	return -1
 }
 
 // BestSearchForm returns the index of the form of forms that trawl should probe, and
@@ -64,263 +228,108 @@ func BestSearchForm(forms []Form) (int, bool) {
 	return best, best >= 0
 }
 
-// softmaxBest returns the index of the highest score and its softmax probability.
-func softmaxBest(scores []float64) (int, float64) {
-	best := 0
-	for i, s := range scores {
-		if s > scores[best] {
-			best = i
-		}
-	}
-	sum := 0.0
-	for _, s := range scores {
-		sum += math.Exp(s - scores[best])
-	}
-	return best, 1 / sum
+// The model file: JSON, weights rounded to 4 decimals, features whose weights all
+// round to zero left out.
+
+type modelFile struct {
+	FeatureVersion int         `json:"feature_version"`
+	About          string      `json:"about"`
+	KeywordMin     float64     `json:"keyword_min"`
+	Form           linearModel `json:"form"`
+	Field          linearModel `json:"field"`
 }
 
-// formCounts counts the visible controls of a form by kind.
-type formCounts struct {
-	text, password, email, textarea, selects, checkbox, radio, file, submit, visible int
+type linearModel struct {
+	Labels  []string             `json:"labels"`
+	Bias    []float64            `json:"bias"`
+	Weights map[string][]float64 `json:"weights"`
 }
 
-func countFields(f *Form) formCounts {
-	var c formCounts
-	for _, fl := range f.Fields {
-		switch fl.Type {
-		case "hidden":
-			continue
-		case "text", "search", "tel", "url", "number":
-			c.text++
-		case "password":
-			c.password++
-		case "email":
-			c.email++
-		case "textarea":
-			c.textarea++
-		case "select", "select-multiple":
-			c.selects++
-		case "checkbox":
-			c.checkbox++
-		case "radio":
-			c.radio++
-		case "file":
-			c.file++
-		}
-		if fl.Submit {
-			c.submit++
-		}
-		c.visible++
+// ErrModelVersion is returned by ReadClassifier for a model made by another version
+// of the feature extraction.
+var ErrModelVersion = errors.New("probe: form model was trained with other features (run go generate ./probe)")
+
+// ReadClassifier reads a classifier written by WriteJSON.
+func ReadClassifier(r io.Reader) (*Classifier, error) {
+	var m modelFile
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("probe: read form model: %w", err)
 	}
-	return c
-}
-
-// Words that point to each class, matched inside the folded text of a form.
-var classWords = map[Class][]string{
-	ClassLogin: {"login", "log in", "signin", "sign in", "log on", "logon", "anmelden", "connexion",
-		"se connecter", "iniciar sesion", "entrar", "accedi", "inloggen", "войти", "вход", "登录", "ログイン"},
-	ClassRegistration: {"register", "registration", "sign up", "signup", "create account",
-		"create an account", "join", "registrieren", "inscription", "registrarse", "registrati",
-		"регистрация", "注册"},
-	ClassPasswordRecovery: {"forgot", "forgotten", "reset password", "recover", "lost password",
-		"passwort vergessen", "mot de passe oublie", "remind"},
-	ClassContact: {"contact", "message", "comment", "feedback", "enquiry", "inquiry", "kontakt",
-		"nachricht", "reply", "review"},
-	ClassMailingList: {"newsletter", "subscribe", "mailing list", "sign up for", "updates",
-		"abonnieren", "s'abonner", "suscribir"},
-	ClassOrder: {"cart", "basket", "add to bag", "buy", "checkout", "quantity", "qty", "warenkorb",
-		"panier", "carrito", "order"},
-}
-
-// ruleScores scores a form for each class of Classes with hand-set weights.
-func ruleScores(f *Form) []float64 {
-	c := countFields(f)
-	var attrs, labels []string
-	attrs = append(attrs, f.ID, f.Name, f.CSSClass, f.Action)
-	for _, fl := range f.Fields {
-		if fl.Type == "hidden" {
-			continue
-		}
-		attrs = append(attrs, fl.Name, fl.ID, fl.CSSClass)
-		labels = append(labels, fl.Label, fl.Placeholder, fl.Title)
+	if m.FeatureVersion != featureVersion {
+		return nil, fmt.Errorf("%w: model version %d, code version %d", ErrModelVersion, m.FeatureVersion, featureVersion)
 	}
-	attrText := textnorm.Fold(strings.Join(attrs, " "))
-	labelText := textnorm.Fold(strings.Join(labels, " ") + " " + f.Text + " " + strings.Join(f.Links, " "))
-	has := func(cl Class, text string) bool {
-		for _, w := range classWords[cl] {
-			if strings.Contains(text, w) {
-				return true
+	c := &Classifier{keywordMin: m.KeywordMin, about: m.About}
+	for _, x := range []struct {
+		in   linearModel
+		out  *linear
+		name string
+		want []string
+	}{
+		{m.Form, &c.form, "form", classNames()},
+		{m.Field, &c.field, "field", Roles},
+	} {
+		if len(x.in.Labels) < 2 || len(x.in.Bias) != len(x.in.Labels) {
+			return nil, fmt.Errorf("probe: form model: %s model has %d labels and %d biases", x.name, len(x.in.Labels), len(x.in.Bias))
+		}
+		for _, l := range x.in.Labels {
+			if indexOf(x.want, l) < 0 {
+				return nil, fmt.Errorf("probe: form model: unknown %s label %q", x.name, l)
 			}
 		}
-		return false
-	}
-	s := make([]float64, len(Classes))
-	// search
-	search := 0.0
-	if f.Landmark == "search" {
-		search += 3
-	}
-	for _, fl := range f.Fields {
-		if fl.Type == "search" {
-			search += 3
-			break
+		for f, w := range x.in.Weights {
+			if len(w) != len(x.in.Labels) {
+				return nil, fmt.Errorf("probe: form model: %s feature %q has %d weights for %d labels", x.name, f, len(w), len(x.in.Labels))
+			}
 		}
+		*x.out = linear{labels: x.in.Labels, bias: x.in.Bias, weights: x.in.Weights}
 	}
-	if hasSearchWord(attrText) {
-		search += 2.5
-	}
-	if hasSearchWord(labelText) {
-		search += 2
-	}
-	if c.text+c.selects+c.radio >= 1 && c.password == 0 && c.textarea == 0 && c.email == 0 {
-		search += 1
-	}
-	if c.password > 0 {
-		search -= 5
-	}
-	if c.textarea > 0 || c.file > 0 {
-		search -= 3
-	}
-	if c.email > 0 {
-		search -= 2
-	}
-	if c.text > 4 {
-		search -= 2
-	}
-	if f.Method == "POST" {
-		search -= 0.5
-	}
-	s[0] = search
-	// login
-	login := 0.0
-	if c.password == 1 && c.text+c.email <= 2 {
-		login += 4
-	}
-	if has(ClassLogin, attrText) || has(ClassLogin, labelText) {
-		login += 1.5
-	}
-	if c.password == 0 {
-		login -= 4
-	}
-	s[1] = login
-	// registration
-	reg := 0.0
-	if c.password >= 2 {
-		reg += 4
-	}
-	if c.password >= 1 && c.text+c.email >= 3 {
-		reg += 2.5
-	}
-	if has(ClassRegistration, attrText) || has(ClassRegistration, labelText) {
-		reg += 1.5
-	}
-	if c.password == 0 {
-		reg -= 2
-	}
-	s[2] = reg
-	// password recovery
-	rec := 0.0
-	if has(ClassPasswordRecovery, attrText) || has(ClassPasswordRecovery, labelText) {
-		rec += 3
-	}
-	if c.password == 0 && c.text+c.email == 1 {
-		rec += 0.5
-	} else {
-		rec -= 2
-	}
-	s[3] = rec
-	// contact
-	con := 0.0
-	if c.textarea > 0 {
-		con += 3
-	}
-	if has(ClassContact, attrText) || has(ClassContact, labelText) {
-		con += 1.5
-	}
-	if c.password > 0 {
-		con -= 3
-	}
-	s[4] = con
-	// mailing list
-	ml := 0.0
-	if has(ClassMailingList, attrText) || has(ClassMailingList, labelText) {
-		ml += 3
-	}
-	if c.email+c.text >= 1 && c.email+c.text <= 3 && c.password == 0 && c.textarea == 0 {
-		ml += 0.5
-	}
-	if c.email == 0 && !strings.Contains(attrText, "mail") {
-		ml -= 1.5
-	}
-	s[5] = ml
-	// order
-	ord := 0.0
-	if has(ClassOrder, attrText) || has(ClassOrder, labelText) {
-		ord += 2.5
-	}
-	if c.password > 0 || c.textarea > 0 {
-		ord -= 2
-	}
-	s[6] = ord
-	// other: the baseline every class must beat
-	s[7] = 1
-	return s
+	return c, nil
 }
 
-// setRoles sets Field.Role from types and the form class, and the keyword boxes of a
-// search form.
-func setRoles(f *Form) {
-	f.KeywordFields = []string{}
-	kw := -1
-	if f.Class == ClassSearch {
-		kw = keywordBox(f)
+func classNames() []string {
+	out := make([]string, len(Classes))
+	for i, c := range Classes {
+		out[i] = string(c)
 	}
-	for i := range f.Fields {
-		fl := &f.Fields[i]
-		switch {
-		case i == kw:
-			fl.Role = RoleKeyword
-		case fl.Type == "hidden":
-			fl.Role = RoleHidden
-		case fl.Submit:
-			fl.Role = RoleSubmit
-		case fl.Type == "password":
-			fl.Role = RolePassword
-		case fl.Type == "email" || fl.Autocomplete == "email":
-			fl.Role = RoleEmail
-		case fl.Autocomplete == "username":
-			fl.Role = RoleUsername
-		case f.Class == ClassSearch && (fl.Tag == "select" || fl.Type == "radio"):
-			fl.Role = RoleCategory
-		default:
-			fl.Role = RoleOther
-		}
-	}
-	if kw >= 0 && f.Fields[kw].Name != "" {
-		f.KeywordFields = append(f.KeywordFields, f.Fields[kw].Name)
-	}
+	return out
 }
 
-// keywordBox returns the index of the keyword box of a search form, or -1: the text
-// box whose markup says search, else the first visible text box.
-func keywordBox(f *Form) int {
-	var boxes []int
-	for i, fl := range f.Fields {
-		if (fl.Type == "text" || fl.Type == "search") && !fl.Disabled && !fl.ReadOnly {
-			boxes = append(boxes, i)
-		}
+// WriteJSON writes the classifier as JSON (keys sorted, so the output is reproducible).
+func (c *Classifier) WriteJSON(w io.Writer) error {
+	m := modelFile{
+		FeatureVersion: featureVersion,
+		About:          c.about,
+		KeywordMin:     round4(c.keywordMin),
+		Form:           c.form.export(),
+		Field:          c.field.export(),
 	}
-	if len(boxes) == 0 {
-		return -1
-	}
-	if i := slices.IndexFunc(boxes, func(i int) bool { return f.Fields[i].Type == "search" }); i >= 0 {
-		return boxes[i]
-	}
-	for _, i := range boxes {
-		fl := f.Fields[i]
-		if hasSearchWord(fl.Name, fl.ID, fl.Label, fl.Placeholder, fl.CSSClass) {
-			return i
-		}
-	}
-	return boxes[0]
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(m)
 }
+
+func (l *linear) export() linearModel {
+	out := linearModel{Labels: l.labels, Bias: make([]float64, len(l.bias)), Weights: map[string][]float64{}}
+	for i, b := range l.bias {
+		out.Bias[i] = round4(b)
+	}
+	for f, w := range l.weights {
+		r := make([]float64, len(w))
+		keep := false
+		for i, v := range w {
+			r[i] = round4(v)
+			keep = keep || r[i] != 0
+		}
+		if keep {
+			out.Weights[f] = r
+		}
+	}
+	return out
+}
+
+func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
+
+// About describes how the classifier was trained.
+func (c *Classifier) About() string { return c.about }

@@ -11,4 +11,11 @@
 //
 // Method: M. Oita, "Deriving semantic objects from the structured web", PhD thesis,
 // Télécom ParisTech 2012, ch. 3 §3.1–3.2.
+//
+// Form understanding (ParseForms, Classify) works on HTML alone. Labels follow the HTML
+// label association and accessible-name sources, then nearby text (as in HiWE,
+// Raghavan & Garcia-Molina, VLDB 2001). The form and field classifier follows the
+// two-stage design of Formasaurus (TeamHG-Memex/Formasaurus: form type by logistic
+// regression over bags of words and character n-grams, then field types with the form
+// type as a feature), re-implemented in Go and trained on its annotated pages.
 package probe

@@ -142,14 +142,14 @@ func ParseForms(doc *html.Node, pageURL string) ([]Form, error) {
 
 	var forms []Form
 	for i, fn := range p.forms {
-		f := p.buildForm(fn, p.owned[fn])
+		f := p.buildForm(fn, fn, p.owned[fn])
 		idx := i
 		f.Index = &idx
 		f.PageURL = pageURL
 		forms = append(forms, f)
 	}
 	for _, g := range p.formlessGroups() {
-		f := p.buildForm(nil, g.controls)
+		f := p.buildForm(nil, g.root, g.controls)
 		f.XPath = p.xp.xpath(g.root)
 		f.Text = joinText(f.TextBefore, renderedText(g.root, textOptions{skipControls: true, limit: maxFormText}))
 		f.PageURL = pageURL
@@ -353,8 +353,9 @@ const (
 )
 
 // buildForm makes the Form of the form element fn (nil for a formless group) with its
-// controls in document order.
-func (p *page) buildForm(fn *html.Node, controls []control) Form {
+// controls in document order. scope bounds the search for label text: the form
+// element, or the container of a formless group.
+func (p *page) buildForm(fn, scope *html.Node, controls []control) Form {
 	f := Form{Method: "GET", Fields: []Field{}, KeywordFields: []string{}}
 	if fn != nil {
 		f.XPath = p.xp.xpath(fn)
@@ -389,7 +390,7 @@ func (p *page) buildForm(fn *html.Node, controls []control) Form {
 	}
 	// Owned controls outside the form element (form attribute, emptied table forms)
 	// may add link texts only through their container; that is left out.
-	f.Fields = p.fields(fn, controls)
+	f.Fields = p.fields(scope, controls)
 	return f
 }
 

@@ -76,6 +76,7 @@ var uiWords = map[string]bool{
 	"none": true, "select": true, "choose": true, "show": true, "page": true, "per": true, "more": true,
 	"less": true, "and": true, "or": true, "not": true, "enter": true, "type": true, "keywords": true,
 	"keyword": true, "field": true, "fields": true, "stars": true, "up": true,
+	"next": true, "previous": true, "prev": true, "first": true, "last": true, "back": true, "home": true,
 }
 
 // textFields returns the fields a word can be typed into: visible text and search

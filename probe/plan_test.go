@@ -20,7 +20,7 @@ func staticForm(t *testing.T, s *testsites.Site, base string) Form {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	b, err := io.ReadAll(resp.Body)
 	if err != nil {
 		t.Fatal(err)
@@ -262,5 +262,29 @@ func TestCheckForm(t *testing.T) {
 				t.Errorf("%v does not wrap ErrRefused", err)
 			}
 		})
+	}
+}
+
+func TestHarvester(t *testing.T) {
+	page := func(words string) []Page {
+		return []Page{{HTML: "<html><head><title>Shop</title><script>var secret = 1;</script></head><body><nav>Home About</nav><p>" +
+			words + "</p><select><option>Paperback</option></select></body></html>"}}
+	}
+	h := newHarvester()
+	h.use("the")
+	for _, words := range []string{"dragon tattoo girl", "girl train", "dragon fire", "lonely planet", "moon", "sun"} {
+		h.add(page(words))
+	}
+	got := h.next(10)
+	want := []string{"dragon", "girl"} // in 2 of 6 probes; shop, home, about: template; secret, paperback: not text
+	if !slices.Equal(got, want) {
+		t.Errorf("next = %v, want %v", got, want)
+	}
+	h.use("dragon")
+	if got := h.next(10); !slices.Equal(got, []string{"girl"}) {
+		t.Errorf("after use: %v", got)
+	}
+	if got := newHarvester().next(5); got != nil {
+		t.Errorf("empty harvester: %v", got)
 	}
 }

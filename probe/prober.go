@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/trawl-dev/trawl/internal/textnorm"
 )
 
 var (
@@ -98,7 +100,7 @@ func NewProber(b *Browser, opts Options) (*Prober, error) {
 		return nil, err
 	}
 	log := opts.logger()
-	pol := &policy{lim: newLimiter(), delay: opts.Delay, maxBytes: opts.MaxPageBytes}
+	pol := &policy{opts: opts, lim: newLimiter(), delay: opts.Delay, maxBytes: opts.MaxPageBytes}
 	if !opts.IgnoreRobots {
 		pol.robots = newRobotsCache(b.ua, log)
 	}
@@ -211,17 +213,21 @@ type Summary struct {
 	Probes int `json:"probes"`
 	Failed int `json:"failed"`
 	Pages  int `json:"pages"`
-	// Planned is the length of the plan; Stopped says why a run ended before its
-	// plan did ("" when it did not).
-	Planned int    `json:"planned"`
-	Stopped string `json:"stopped,omitempty"`
+	// Planned is the length of the plan; Harvested counts the probes with harvested
+	// words run after it; Stopped says why a run ended before its plan did ("" when it
+	// did not).
+	Planned   int    `json:"planned"`
+	Harvested int    `json:"harvested"`
+	Stopped   string `json:"stopped,omitempty"`
 }
 
 // Run submits the form once per assignment of the plan (at most MaxProbes), in
 // parallel tabs, keeping at most MaxPages pages, and records every probe with rec as
-// soon as it ends (so an interrupted run keeps what it did). The form guard applies
-// first. A failed probe is recorded with its error and does not stop the run; an error
-// of rec or the end of ctx does.
+// soon as it ends (so an interrupted run keeps what it did). With Options.Harvest, the
+// probes left in the MaxProbes budget after the plan query words harvested from the
+// result pages (see KindHarvest). The form guard applies first. A failed probe is
+// recorded with its error and does not stop the run; an error of rec or the end of ctx
+// does.
 func (p *Prober) Run(ctx context.Context, f Form, plan Plan, rec Recorder) (Summary, error) {
 	sum := Summary{Planned: len(plan)}
 	if err := CheckForm(f, p.opts); err != nil {
@@ -238,31 +244,45 @@ func (p *Prober) Run(ctx context.Context, f Form, plan Plan, rec Recorder) (Summ
 		n        int
 		shotDone = !p.opts.Screenshots
 		recErr   error
+		h        = newHarvester()
 	)
+	kws := keywordFields(f)
+	harvest := p.opts.Harvest && len(kws) > 0
+	stops := textnorm.StopWords(detectLang(f))
 	for _, a := range plan {
+		for _, fd := range f.Fields {
+			if v := a.Values[fd.Name]; v != "" && fillKind(fd) == "text" {
+				h.use(v)
+			}
+		}
+	}
+	// dispatch starts one probe in a tab; it returns false when the run must stop.
+	dispatch := func(a Assignment) bool {
 		if ctx.Err() != nil {
 			sum.Stopped = "interrupted"
-			break
+			return false
 		}
 		mu.Lock()
 		stop := recErr != nil
 		budget := min(p.opts.MaxPagesPerProbe, p.opts.MaxPages-pagesGot)
 		mu.Unlock()
 		if stop {
-			break
+			return false
 		}
 		if budget < 1 {
 			sum.Stopped = fmt.Sprintf("the page budget (MaxPages %d) is spent", p.opts.MaxPages)
-			break
+			return false
 		}
 		t, err := p.pool.acquire(ctx)
 		if err != nil {
 			if ctx.Err() != nil {
 				sum.Stopped = "interrupted"
-				break
+			} else {
+				mu.Lock()
+				recErr = fmt.Errorf("probe: %w", err)
+				mu.Unlock()
 			}
-			wg.Wait()
-			return sum, fmt.Errorf("probe: %w", err)
+			return false
 		}
 		mu.Lock()
 		// The budget may have changed while waiting for a tab.
@@ -273,7 +293,7 @@ func (p *Prober) Run(ctx context.Context, f Form, plan Plan, rec Recorder) (Summ
 			if budget < 1 {
 				sum.Stopped = fmt.Sprintf("the page budget (MaxPages %d) is spent", p.opts.MaxPages)
 			}
-			break
+			return false
 		}
 		pagesGot += budget
 		n++
@@ -286,6 +306,13 @@ func (p *Prober) Run(ctx context.Context, f Form, plan Plan, rec Recorder) (Summ
 		wg.Go(func() {
 			defer p.pool.release(t)
 			pr, pages := p.runOne(ctx, t, f, a, num, budget, shot)
+			if harvest && pr.Error == "" && a.Kind != KindNonsense {
+				h2 := newHarvester()
+				h2.add(pages) // parse outside the lock
+				mu.Lock()
+				h.merge(h2)
+				mu.Unlock()
+			}
 			mu.Lock()
 			defer mu.Unlock()
 			pagesGot -= budget - len(pages)
@@ -301,7 +328,43 @@ func (p *Prober) Run(ctx context.Context, f Form, plan Plan, rec Recorder) (Summ
 			if pr.Error != "" {
 				sum.Failed++
 			}
+			if a.Kind == KindHarvest {
+				sum.Harvested++
+			}
 		})
+		return true
+	}
+	queue := plan
+	for {
+		ok := true
+		for len(queue) > 0 && ok {
+			ok = dispatch(queue[0])
+			queue = queue[1:]
+		}
+		if !ok || !harvest {
+			break
+		}
+		// Let the probes under way end, so that their pages feed the harvest.
+		wg.Wait()
+		mu.Lock()
+		left := p.opts.MaxProbes - n
+		terms := h.next(min(left, 2*p.opts.Tabs))
+		h.use(terms...)
+		mu.Unlock()
+		if left <= 0 || len(terms) == 0 {
+			break
+		}
+		filler := firstFitting(stops, kws)
+		for _, term := range terms {
+			if v, ok := fitText(kws[0], term); ok {
+				a := Assignment{Kind: KindHarvest, Values: map[string]string{kws[0].Name: v}}
+				completeRequired(f, &a, filler)
+				queue = append(queue, a)
+			}
+		}
+		if len(queue) == 0 {
+			break
+		}
 	}
 	wg.Wait()
 	if recErr != nil {
@@ -342,7 +405,10 @@ func (p *Prober) runOne(ctx context.Context, t *tab, f Form, a Assignment, num, 
 	}
 	if err != nil {
 		pr.Error = err.Error()
-		p.log.Warn("probe failed", "probe", num, "err", err)
+		if ctx.Err() != nil {
+			pr.Error = "interrupted: " + pr.Error
+		}
+		p.log.Warn("probe failed", "probe", num, "err", pr.Error)
 	} else {
 		p.log.Info("probe done", "probe", num, "pages", len(sub.Pages), "url", pr.URL, "status", pr.Status, "elapsed", pr.Duration.Round(time.Millisecond))
 	}

@@ -214,7 +214,7 @@ func (c *robotsCache) fetch(ctx context.Context, origin string) *Robots {
 		c.log.Warn("robots.txt unreachable: assuming complete disallow (RFC 9309)", "url", u, "err", err)
 		return &Robots{all: true, reason: fmt.Sprintf("%s is unreachable (%v), so RFC 9309 says to assume complete disallow", u, err)}
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	switch {
 	case resp.StatusCode >= 500:
 		return &Robots{all: true, reason: fmt.Sprintf("%s answered %s, so RFC 9309 says to assume complete disallow", u, resp.Status)}

@@ -86,7 +86,7 @@ func TestRobotsFetch(t *testing.T) {
 					t.Errorf("User-Agent %q does not name trawl", ua)
 				}
 				w.WriteHeader(tc.status)
-				w.Write([]byte(tc.body))
+				_, _ = w.Write([]byte(tc.body))
 			}))
 			defer srv.Close()
 			c := newRobotsCache("test trawl/0", DefaultOptions().logger())
@@ -109,7 +109,7 @@ func TestRobotsFetch(t *testing.T) {
 		var n atomic.Int32
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			n.Add(1)
-			w.Write([]byte("User-agent: *\nDisallow:\n"))
+			_, _ = w.Write([]byte("User-agent: *\nDisallow:\n"))
 		}))
 		defer srv.Close()
 		c := newRobotsCache("trawl/0", DefaultOptions().logger())
@@ -132,7 +132,9 @@ func TestLimiterSpacesRequests(t *testing.T) {
 		done := make(chan int)
 		for i := range 4 {
 			go func() {
-				l.wait(ctx, "h:1", 500*time.Millisecond)
+				if err := l.wait(ctx, "h:1", 500*time.Millisecond); err != nil {
+					t.Error(err)
+				}
 				times[i] = time.Since(start)
 				done <- i
 			}()
@@ -151,7 +153,9 @@ func TestLimiterSpacesRequests(t *testing.T) {
 		}
 		// Another host is not held up.
 		t0 := time.Now()
-		l.wait(ctx, "other:1", 500*time.Millisecond)
+		if err := l.wait(ctx, "other:1", 500*time.Millisecond); err != nil {
+			t.Error(err)
+		}
 		if time.Since(t0) != 0 {
 			t.Errorf("other host waited %v", time.Since(t0))
 		}

@@ -108,11 +108,14 @@ func (d *RunDir) WriteFile(name string, data []byte) error {
 
 // WriteJSON writes v as indented JSON to a file of the run directory.
 func (d *RunDir) WriteJSON(name string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
 		return fmt.Errorf("probe: encode %s: %w", name, err)
 	}
-	return d.WriteFile(name, append(b, '\n'))
+	return d.WriteFile(name, buf.Bytes())
 }
 
 // WriteForm writes form.json.
@@ -139,16 +142,19 @@ func (d *RunDir) AddProbe(p Probe, pages []Page) (Probe, error) {
 	if p.Pages == nil {
 		p.Pages = []PageRef{}
 	}
-	line, err := json.Marshal(p)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf) // ends the line with \n
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(p); err != nil {
 		return p, fmt.Errorf("probe: encode probe %d: %w", p.N, err)
 	}
+	line := buf.Bytes()
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.probes == nil {
 		return p, errors.New("probe: the run directory is closed")
 	}
-	if _, err := d.probes.Write(append(line, '\n')); err != nil {
+	if _, err := d.probes.Write(line); err != nil {
 		return p, fmt.Errorf("probe: write %s: %w", ProbesFile, err)
 	}
 	if err := d.probes.Sync(); err != nil {

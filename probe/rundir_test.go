@@ -81,7 +81,9 @@ func TestRunDir(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d2.Close()
+	if err := d2.Close(); err != nil {
+		t.Fatal(err)
+	}
 	if ps, _ := ReadProbes(dir); len(ps) != 0 {
 		t.Errorf("old probes kept: %d", len(ps))
 	}
@@ -89,7 +91,9 @@ func TestRunDir(t *testing.T) {
 		t.Errorf("old pages kept: %v", old)
 	}
 	// A bad line is located.
-	os.WriteFile(filepath.Join(dir, ProbesFile), []byte("{\"n\":1}\nnot json\n"), 0o644)
+	if err := os.WriteFile(filepath.Join(dir, ProbesFile), []byte("{\"n\":1}\nnot json\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	_, err = ReadProbes(dir)
 	var le *ProbeLineError
 	if !errors.As(err, &le) || le.Line != 2 {

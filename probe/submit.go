@@ -135,10 +135,10 @@ func (p *Prober) submit(ctx context.Context, t *tab, f Form, values map[string]s
 		Fields []fieldSpec `json:"fields"`
 	}{f.XPath, orEmpty(specs)})))
 	if err != nil {
-		return sub, fmt.Errorf("fill the form: %w", err)
+		return sub, fmt.Errorf("fill the form at %s: %w", f.PageURL, err)
 	}
 	if !fr.Found || len(fr.Errors) > 0 {
-		return sub, fmt.Errorf("fill the form: %s", strings.Join(fr.Errors, "; "))
+		return sub, fmt.Errorf("fill the form at %s: %s", f.PageURL, strings.Join(fr.Errors, "; "))
 	}
 	var texts []fieldSpec
 	for _, s := range specs {
@@ -167,7 +167,7 @@ func (p *Prober) submit(ctx context.Context, t *tab, f Form, values map[string]s
 		}
 	}
 	if msg, err := eval[string](sctx, t, jsBody(validateJS, f.XPath)); err != nil {
-		return sub, fmt.Errorf("validate the form: %w", err)
+		return sub, fmt.Errorf("validate the form at %s: %w", f.PageURL, err)
 	} else if msg != "" {
 		return sub, fmt.Errorf("the browser refuses the values (%s)", msg)
 	}
@@ -188,7 +188,7 @@ func (p *Prober) submit(ctx context.Context, t *tab, f Form, values map[string]s
 		Text   int        `json:"text"`
 	}{f.XPath, submitControl(f), kwIndex})))
 	if err != nil {
-		return sub, fmt.Errorf("find the submit control: %w", err)
+		return sub, fmt.Errorf("find the submit control at %s: %w", f.PageURL, err)
 	}
 	token := newToken()
 	seq0, _, _ := t.navState()

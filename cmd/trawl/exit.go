@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/trawl-dev/trawl/probe"
 )
 
 // Exit codes are part of the CLI contract; the README lists them.
@@ -52,7 +54,7 @@ func exitCode(err error, stderr io.Writer) int {
 		return exitInterrupted
 	case errors.Is(err, errUsage):
 		code = exitUsage
-	case errors.Is(err, errRefused):
+	case errors.Is(err, errRefused) || errors.Is(err, probe.ErrRefused):
 		code = exitRefused
 	case errors.Is(err, errPartial):
 		code = exitPartial

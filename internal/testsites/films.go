@@ -89,7 +89,9 @@ func newFilms() *Site {
 			out.Items = append(out.Items, item{rec.ID, rec.Values["title"], rec.Values["year"], rec.Values["director"], rec.Values["country"], rec.Values["genre"]})
 		}
 		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(out)
+		if err := json.NewEncoder(w).Encode(out); err != nil {
+			return // the client went away
+		}
 	})
 	staticPages(mux, s, "")
 	s.Handler = s.serve(mux)

@@ -13,7 +13,7 @@ import (
 const (
 	HostileNoForm        = "/no-form"        // a page without any form
 	HostileLoginOnly     = "/login-only"     // only a login form and a newsletter form
-	HostileUnsettled     = "/unsettled"      // a search form; form and result pages change their DOM forever
+	HostileUnsettled     = "/unsettled"      // a search form; form and result pages change their DOM every 10 ms and poll the server forever
 	HostileRedirectLoop  = "/redirect-loop"  // a search form whose action redirects to itself forever
 	HostileHuge          = "/huge"           // a search form whose result page is 50 MB (with Content-Length)
 	HostileHugeChunked   = "/huge-chunked"   // the same, streamed without Content-Length
@@ -112,8 +112,8 @@ func Hostile() *Site {
 		page(w, "Newsletter", "<p>No.</p>")
 	})
 	const churn = `<div id="ticker">0</div><script>
-var n = 0; setInterval(function () { n++; document.getElementById('ticker').textContent = 'tick ' + n; }, 40);
-setInterval(function () { fetch('/unsettled/poll').catch(function () {}); }, 200);
+var n = 0; setInterval(function () { n++; document.getElementById('ticker').textContent = 'tick ' + n; }, 10);
+setInterval(function () { fetch('/unsettled/poll').catch(function () {}); }, 100);
 </script>`
 	mux.HandleFunc("GET "+HostileUnsettled, func(w http.ResponseWriter, r *http.Request) {
 		page(w, "Unsettled", "<h1>Live search</h1>"+form(HostileUnsettled+"/results", "")+churn)
@@ -122,6 +122,7 @@ setInterval(function () { fetch('/unsettled/poll').catch(function () {}); }, 200
 		page(w, "Unsettled results", results(r.URL.Query())+churn)
 	})
 	mux.HandleFunc("GET "+HostileUnsettled+"/poll", func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(60 * time.Millisecond) // a request is in flight most of the time
 		fmt.Fprint(w, "{}")
 	})
 	mux.HandleFunc("GET "+HostileRedirectLoop, func(w http.ResponseWriter, r *http.Request) {

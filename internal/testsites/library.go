@@ -2,7 +2,6 @@ package testsites
 
 import (
 	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -48,9 +47,7 @@ func newLibrary() *Site {
 	var mu sync.Mutex
 	sessions := map[string]string{} // session id → CSRF token
 	newToken := func() string {
-		b := make([]byte, 16)
-		rand.Read(b)
-		return hex.EncodeToString(b)
+		return rand.Text() // 26 base32 characters, 130 bits
 	}
 	// session returns the token of the request's session, creating a session if needed.
 	session := func(w http.ResponseWriter, r *http.Request) string {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 )
 
@@ -88,8 +89,7 @@ func newPortal() *Site {
 			writePage(w, http.StatusOK, s.Description, "Search", b.String())
 			return
 		}
-		start := 0
-		fmt.Sscan(v.Get("start"), &start)
+		start, _ := strconv.Atoi(v.Get("start")) // a bad value is page 1
 		start = max(0, min(start, len(res)-1)) / s.PageSize * s.PageSize
 		end := min(start+s.PageSize, len(res))
 		fmt.Fprintf(&b, "<h2>%d books</h2>\n<ul class=\"books\">\n", len(res))

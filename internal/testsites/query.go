@@ -9,9 +9,23 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/trawl-dev/trawl/internal/textnorm"
 )
+
+// folded memoises textnorm.Fold of record values (the same values are folded for every
+// request).
+var folded sync.Map
+
+func fold(s string) string {
+	if v, ok := folded.Load(s); ok {
+		return v.(string)
+	}
+	f := textnorm.Fold(s)
+	folded.Store(s, f)
+	return f
+}
 
 // filter returns the records that every field accepts, in catalogue order.
 func filter(recs []Record, fields []Field, v url.Values) []Record {
@@ -50,7 +64,7 @@ func accepts(r Record, f Field, vals []string) bool {
 		if len(set) == 0 {
 			return true
 		}
-		return slices.Contains(set, textnorm.Fold(r.Values[f.Attributes[0]]))
+		return slices.Contains(set, fold(r.Values[f.Attributes[0]]))
 	}
 	if val == "" {
 		return true
@@ -61,7 +75,7 @@ func accepts(r Record, f Field, vals []string) bool {
 		for _, w := range words {
 			found := false
 			for _, a := range f.Attributes {
-				if strings.Contains(textnorm.Fold(r.Values[a]), w) {
+				if strings.Contains(fold(r.Values[a]), w) {
 					found = true
 					break
 				}
@@ -72,7 +86,7 @@ func accepts(r Record, f Field, vals []string) bool {
 		}
 		return true
 	case MatchExact:
-		return textnorm.Fold(r.Values[f.Attributes[0]]) == textnorm.Fold(val)
+		return fold(r.Values[f.Attributes[0]]) == textnorm.Fold(val)
 	case MatchDecade:
 		d, err1 := strconv.Atoi(val)
 		y, err2 := strconv.Atoi(r.Values[f.Attributes[0]])
@@ -115,7 +129,7 @@ func sortRecords(recs []Record, key string) []Record {
 		})
 	default:
 		slices.SortStableFunc(out, func(a, b Record) int {
-			return cmp.Compare(textnorm.Fold(a.Values[key]), textnorm.Fold(b.Values[key]))
+			return cmp.Compare(fold(a.Values[key]), fold(b.Values[key]))
 		})
 	}
 	return out

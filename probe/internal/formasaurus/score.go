@@ -92,9 +92,11 @@ func Score(exs []Example, pred []probe.Form) Scores {
 		for _, n := range p.KeywordFields {
 			predKW[n] = true
 		}
+		// the role of a name is the role of its first visible field (Rails pairs a
+		// checkbox with a hidden input of the same name)
 		roleOf := map[string]string{}
 		for _, fl := range p.Fields {
-			if fl.Name != "" && roleOf[fl.Name] == "" {
+			if fl.Name != "" && fl.Type != "hidden" && roleOf[fl.Name] == "" {
 				roleOf[fl.Name] = fl.Role
 			}
 		}
@@ -150,4 +152,38 @@ func (s Scores) Write(w io.Writer) {
 	}
 	fmt.Fprintf(w, "keyword box (KeywordFields): precision %.3f recall %.3f f1 %.3f (%d gold boxes, %d fields in %d forms)\n",
 		s.Keyword.Precision(), s.Keyword.Recall(), s.Keyword.F1(), s.Keyword.Support(), s.KeywordFields, s.KeywordForms)
+}
+
+// WriteErrors lists the forms whose search/non-search decision or keyword boxes are
+// wrong, with their page, for error analysis.
+func WriteErrors(w io.Writer, pages []Page, exs []Example, pred []probe.Form) {
+	for i, ex := range exs {
+		if ex.Class == "" {
+			continue
+		}
+		p := pred[i]
+		gold := ex.Class == probe.ClassSearch
+		got := p.Class == probe.ClassSearch
+		var goldKW []string
+		for n, r := range ex.Roles {
+			if r == probe.RoleKeyword {
+				goldKW = append(goldKW, n)
+			}
+		}
+		slices.Sort(goldKW)
+		predKW := slices.Sorted(slices.Values(p.KeywordFields))
+		kwWrong := ex.Roles != nil && !slices.Equal(goldKW, predKW)
+		if gold == got && !kwWrong {
+			continue
+		}
+		var fields []string
+		for _, fl := range p.Fields {
+			if fl.Type == "hidden" {
+				continue
+			}
+			fields = append(fields, fmt.Sprintf("%s:%s[%s]", fl.Type, fl.Name, fl.Role))
+		}
+		fmt.Fprintf(w, "%s form %d: gold %s %v, predicted %s (%.2f) %v\n    action %s | fields %v | text %.100q\n",
+			pages[ex.Page].Key, *p.Index, ex.Class, goldKW, p.Class, p.Confidence, predKW, p.Action, fields, p.Text)
+	}
 }

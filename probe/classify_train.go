@@ -1,0 +1,159 @@
+package probe
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+
+	"github.com/trawl-dev/trawl/probe/internal/logreg"
+)
+
+// TrainingForm is an annotated form: a parsed form with its class and the roles of
+// its fields.
+type TrainingForm struct {
+	Form Form
+	// Class is the annotated class, "" when the form's class is not annotated.
+	Class Class
+	// Roles maps field names to roles (one of Roles); nil when the fields are not
+	// annotated. Fields whose role is "" are not annotated.
+	Roles map[string]string
+}
+
+// TrainOptions configures TrainClassifier. Start from DefaultTrainOptions.
+type TrainOptions struct {
+	// FormLambda and FieldLambda are the L2 penalties of the form and field models
+	// (1/C in scikit-learn's terms).
+	FormLambda, FieldLambda float64
+	// MinCount drops the features seen in fewer training examples.
+	MinCount int
+	// KeywordMin is the keyword probability above which the best text box of a search
+	// form with no predicted keyword box is taken as its keyword box.
+	KeywordMin float64
+	// About is stored in the model file to say what it was trained on.
+	About string
+	// Logger receives training progress; nil discards it.
+	Logger *slog.Logger
+}
+
+// DefaultTrainOptions returns the settings chosen by grouped cross-validation on the
+// shared Formasaurus pages (docs/benchmarks.md).
+func DefaultTrainOptions() TrainOptions {
+	return TrainOptions{FormLambda: 0.5, FieldLambda: 0.25, MinCount: 8, KeywordMin: 0.1}
+}
+
+// Validate reports the first invalid option.
+func (o TrainOptions) Validate() error {
+	switch {
+	case o.FormLambda <= 0 || o.FieldLambda <= 0:
+		return fmt.Errorf("probe: TrainOptions: lambdas must be > 0, got %g and %g", o.FormLambda, o.FieldLambda)
+	case o.MinCount < 1:
+		return fmt.Errorf("probe: TrainOptions: MinCount must be ≥ 1, got %d", o.MinCount)
+	case o.KeywordMin < 0 || o.KeywordMin > 1:
+		return fmt.Errorf("probe: TrainOptions: KeywordMin must be in [0,1], got %g", o.KeywordMin)
+	}
+	return nil
+}
+
+// TrainClassifier trains the form model on the forms with a class, and the field model
+// on the annotated fields of the forms that have both a class and field roles (the
+// annotated class stands for the form class feature, as in Formasaurus).
+func TrainClassifier(ctx context.Context, data []TrainingForm, o TrainOptions) (*Classifier, error) {
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	log := o.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	var formX [][]string
+	var formY []int
+	var fieldX [][]string
+	var fieldY []int
+	for _, d := range data {
+		if d.Class == "" {
+			continue
+		}
+		ci := slices.Index(Classes, d.Class)
+		if ci < 0 {
+			return nil, fmt.Errorf("probe: training form %s: unknown class %q", d.Form.XPath, d.Class)
+		}
+		f := d.Form
+		formX = append(formX, formFeatures(&f))
+		formY = append(formY, ci)
+		if d.Roles == nil {
+			continue
+		}
+		for i, fl := range f.Fields {
+			role := d.Roles[fl.Name]
+			if fl.Name == "" || role == "" || fl.Type == "hidden" {
+				continue
+			}
+			ri := slices.Index(Roles, role)
+			if ri < 0 {
+				return nil, fmt.Errorf("probe: training form %s field %q: unknown role %q", f.XPath, fl.Name, role)
+			}
+			fieldX = append(fieldX, fieldFeatures(&f, i, d.Class))
+			fieldY = append(fieldY, ri)
+		}
+	}
+	if len(formX) == 0 || len(fieldX) == 0 {
+		return nil, errors.New("probe: TrainClassifier: no annotated forms or fields")
+	}
+	c := &Classifier{keywordMin: o.KeywordMin, about: o.About}
+	var err error
+	c.form, err = trainLinear(ctx, formX, formY, classNames(), o.FormLambda, o.MinCount)
+	if err != nil {
+		return nil, fmt.Errorf("probe: train form model: %w", err)
+	}
+	log.Info("form model trained", "forms", len(formX), "features", len(c.form.weights))
+	c.field, err = trainLinear(ctx, fieldX, fieldY, Roles, o.FieldLambda, o.MinCount)
+	if err != nil {
+		return nil, fmt.Errorf("probe: train field model: %w", err)
+	}
+	log.Info("field model trained", "fields", len(fieldX), "features", len(c.field.weights))
+	return c, nil
+}
+
+// trainLinear fits a softmax model over the features seen in at least minCount examples.
+func trainLinear(ctx context.Context, xs [][]string, ys []int, labels []string, lambda float64, minCount int) (linear, error) {
+	df := map[string]int{}
+	for _, x := range xs {
+		for _, f := range x {
+			df[f]++
+		}
+	}
+	index := map[string]int32{}
+	var names []string
+	for _, x := range xs { // first-seen order keeps the result reproducible
+		for _, f := range x {
+			if _, ok := index[f]; !ok && df[f] >= minCount {
+				index[f] = int32(len(names))
+				names = append(names, f)
+			}
+		}
+	}
+	samples := make([]logreg.Sample, len(xs))
+	for i, x := range xs {
+		var idx []int32
+		for _, f := range x {
+			if j, ok := index[f]; ok {
+				idx = append(idx, j)
+			}
+		}
+		samples[i] = logreg.Sample{Index: idx, Class: ys[i]}
+	}
+	o := logreg.DefaultOptions()
+	o.Lambda = lambda
+	m, _, err := logreg.Train(ctx, samples, len(names), len(labels), o)
+	if err != nil {
+		return linear{}, err
+	}
+	k := len(labels)
+	l := linear{labels: labels, bias: m.Bias, weights: make(map[string][]float64, len(names))}
+	for j, n := range names {
+		l.weights[n] = m.W[j*k : j*k+k]
+	}
+	return l, nil
+}

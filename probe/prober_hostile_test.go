@@ -1,0 +1,257 @@
+package probe
+
+import (
+	"errors"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/trawl-dev/trawl/internal/testsites"
+)
+
+// TestHostilePages: every kind of bad input ends in bounded time with a clear message,
+// and a run keeps the probes it did.
+func TestHostilePages(t *testing.T) {
+	needBrowser(t)
+	s := testsites.Hostile()
+	srv := s.NewServer()
+	defer srv.Close()
+	o := testOptions()
+	o.StepTimeout = 6 * time.Second
+	o.SettleTimeout = 2 * time.Second
+	o.MaxPageBytes = 5 << 20
+	o.Tabs = 1
+	b := startBrowser(t, o)
+	p, err := NewProber(b, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	// A closed port that Chromium does not refuse as unsafe.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + l.Addr().String()
+	_ = l.Close()
+	noRobots := o
+	noRobots.IgnoreRobots = true
+	pNoRobots, _ := NewProber(b, noRobots)
+	defer pNoRobots.Close()
+
+	// probeOnce discovers the form of a hostile page and runs a plan of the given
+	// keyword values, returning the recorded probes.
+	var lastPages map[int]string // probe number → HTML of its pages, of the last probeOnce
+	probeOnce := func(t *testing.T, path string, values ...string) []Probe {
+		t.Helper()
+		d, err := p.Discover(t.Context(), srv.URL+path)
+		if err != nil {
+			t.Fatalf("Discover %s: %v", path, err)
+		}
+		var plan Plan
+		for _, v := range values {
+			plan = append(plan, Assignment{Kind: KindPlan, Values: map[string]string{"q": v}})
+		}
+		rec := &memRecorder{}
+		sum, err := p.Run(t.Context(), d.Form(), plan, rec)
+		if err != nil {
+			t.Fatalf("Run %s: %v", path, err)
+		}
+		if sum.Probes != len(values) || len(rec.probes) != len(values) {
+			t.Fatalf("Run %s: summary %+v, %d recorded, want %d", path, sum, len(rec.probes), len(values))
+		}
+		lastPages = map[int]string{}
+		for i, pr := range rec.probes {
+			for _, pg := range rec.pages[i] {
+				lastPages[pr.N] += pg.HTML
+			}
+		}
+		return rec.probes
+	}
+	wantErr := func(t *testing.T, err error, parts ...string) {
+		t.Helper()
+		if err == nil {
+			t.Fatalf("no error, want one with %q", parts)
+		}
+		for _, part := range parts {
+			if !strings.Contains(err.Error(), part) {
+				t.Errorf("error %q does not say %q", err, part)
+			}
+		}
+	}
+	wantProbeErr := func(t *testing.T, pr Probe, parts ...string) {
+		t.Helper()
+		if pr.Error == "" {
+			t.Fatalf("probe %d has no error, want one with %q (warnings %v)", pr.N, parts, pr.Warnings)
+		}
+		wantErr(t, errors.New(pr.Error), parts...)
+	}
+	hasWarning := func(pr Probe, part string) bool {
+		for _, w := range pr.Warnings {
+			if strings.Contains(w, part) {
+				return true
+			}
+		}
+		return false
+	}
+
+	tests := []struct {
+		name  string
+		limit time.Duration
+		run   func(t *testing.T)
+	}{
+		{"unreachable URL, robots on", 20 * time.Second, func(t *testing.T) {
+			_, err := p.Open(t.Context(), closed+"/search")
+			wantErr(t, err, closed+"/robots.txt", "unreachable", "complete disallow")
+			if !errors.Is(err, ErrBlocked) {
+				t.Errorf("%v is not ErrBlocked", err)
+			}
+		}},
+		{"unreachable URL, robots off", 20 * time.Second, func(t *testing.T) {
+			_, err := pNoRobots.Open(t.Context(), closed+"/search")
+			wantErr(t, err, closed+"/search", "ERR_CONNECTION_REFUSED")
+		}},
+		{"not http", time.Second, func(t *testing.T) {
+			_, err := p.Open(t.Context(), "file:///etc/passwd")
+			wantErr(t, err, "only http and https")
+		}},
+		{"no form", 10 * time.Second, func(t *testing.T) {
+			_, err := p.Discover(t.Context(), srv.URL+testsites.HostileNoForm)
+			if !errors.Is(err, ErrNoForm) {
+				t.Fatalf("err = %v, want ErrNoForm", err)
+			}
+			wantErr(t, err, testsites.HostileNoForm)
+		}},
+		{"only non-search forms", 10 * time.Second, func(t *testing.T) {
+			d, err := p.Discover(t.Context(), srv.URL+testsites.HostileLoginOnly)
+			if !errors.Is(err, ErrNotSearchForm) || !errors.Is(err, ErrRefused) {
+				t.Fatalf("err = %v, want ErrNotSearchForm", err)
+			}
+			wantErr(t, err, "login", "--force-form")
+			if len(d.Forms) != 2 {
+				t.Errorf("%d forms reported, want 2", len(d.Forms))
+			}
+		}},
+		{"a page that never settles", 25 * time.Second, func(t *testing.T) {
+			pr := probeOnce(t, testsites.HostileUnsettled, "the")[0]
+			if pr.Error != "" || len(pr.Pages) != 1 {
+				t.Fatalf("probe error %q, %d pages", pr.Error, len(pr.Pages))
+			}
+			if !hasWarning(pr, "did not settle") {
+				t.Errorf("no settle warning: %v", pr.Warnings)
+			}
+		}},
+		{"redirect loop", 20 * time.Second, func(t *testing.T) {
+			wantProbeErr(t, probeOnce(t, testsites.HostileRedirectLoop, "the")[0], "ERR_TOO_MANY_REDIRECTS")
+		}},
+		{"50 MB page with Content-Length", 20 * time.Second, func(t *testing.T) {
+			wantProbeErr(t, probeOnce(t, testsites.HostileHuge, "the")[0], "over the limit", "MaxPageBytes")
+		}},
+		{"50 MB page without Content-Length", 40 * time.Second, func(t *testing.T) {
+			// Depending on how far Chromium got: the DOM is over the limit, or the
+			// renderer is still busy parsing it.
+			pr := probeOnce(t, testsites.HostileHugeChunked, "the")[0]
+			wantProbeErr(t, pr, "/huge-chunked/results")
+			if !strings.Contains(pr.Error, "over the limit") && !strings.Contains(pr.Error, "too large") {
+				t.Errorf("error %q says neither over the limit nor too large", pr.Error)
+			}
+		}},
+		{"JS infinite loop on the result page", 40 * time.Second, func(t *testing.T) {
+			probes := probeOnce(t, testsites.HostileBusy, "the", "a")
+			for _, pr := range probes {
+				wantProbeErr(t, pr, "does not respond")
+			}
+			if _, err := p.Open(t.Context(), srv.URL+testsites.HostileNoForm); err != nil {
+				t.Errorf("the prober does not recover: %v", err)
+			}
+		}},
+		{"JS infinite loop while loading", 30 * time.Second, func(t *testing.T) {
+			_, err := p.Open(t.Context(), srv.URL+testsites.HostileBusyLoad)
+			wantErr(t, err, testsites.HostileBusyLoad)
+			if _, err := p.Open(t.Context(), srv.URL+testsites.HostileNoForm); err != nil {
+				t.Errorf("the prober does not recover: %v", err)
+			}
+		}},
+		{"dialogs", 15 * time.Second, func(t *testing.T) {
+			d, err := p.Discover(t.Context(), srv.URL+testsites.HostileDialog)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(strings.Join(d.Page.Warnings, " "), "alert: Welcome") {
+				t.Errorf("form page warnings %v", d.Page.Warnings)
+			}
+			pr := probeOnce(t, testsites.HostileDialog, "harry")[0]
+			if pr.Error != "" || len(recordIDs(lastPages[pr.N])) == 0 {
+				t.Errorf("probe error %q", pr.Error)
+			}
+			for _, w := range []string{"confirm: Search now?", "alert: Here are your results"} {
+				if !hasWarning(pr, w) {
+					t.Errorf("no warning %q in %v", w, pr.Warnings)
+				}
+			}
+		}},
+		{"a result page that never answers", 20 * time.Second, func(t *testing.T) {
+			wantProbeErr(t, probeOnce(t, testsites.HostileSlow, "the")[0], "no result page within the step timeout")
+		}},
+		{"robots.txt disallows the action", 15 * time.Second, func(t *testing.T) {
+			wantProbeErr(t, probeOnce(t, testsites.HostileRobotsBlocked, "the")[0], "robots.txt", "disallows /blocked/search")
+		}},
+		{"action on another origin", 10 * time.Second, func(t *testing.T) {
+			d, err := p.Discover(t.Context(), srv.URL+testsites.HostileOffsite)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = p.Run(t.Context(), d.Form(), Plan{{Kind: KindPlan, Values: map[string]string{"q": "a"}}}, &memRecorder{})
+			if !errors.Is(err, ErrRefused) {
+				t.Fatalf("err = %v, want ErrRefused", err)
+			}
+			wantErr(t, err, "outside the origin")
+		}},
+		{"redirect to another origin", 15 * time.Second, func(t *testing.T) {
+			wantProbeErr(t, probeOnce(t, testsites.HostileOffsiteRedir, "the")[0], "outside the form's origin")
+		}},
+		{"form built by a script", 15 * time.Second, func(t *testing.T) {
+			pr := probeOnce(t, testsites.HostileJSForm, "harry")[0]
+			if pr.Error != "" || len(recordIDs(lastPages[pr.N])) == 0 {
+				t.Errorf("probe error %q", pr.Error)
+			}
+		}},
+		{"controls outside a form", 15 * time.Second, func(t *testing.T) {
+			d, err := p.Discover(t.Context(), srv.URL+testsites.HostileFormless)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Form().Index != nil {
+				t.Errorf("chose form %s, want the formless box", d.Form().XPath)
+			}
+			pages, err := p.Submit(t.Context(), d.Form(), map[string]string{"q": "harry"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(pages) != 1 || len(recordIDs(pages[0].HTML)) == 0 || !strings.Contains(pages[0].URL, "/formless/results?q=harry") {
+				t.Errorf("pages %d, url %s", len(pages), pages[0].URL)
+			}
+		}},
+		{"404 and 500 result pages", 15 * time.Second, func(t *testing.T) {
+			if pr := probeOnce(t, testsites.HostileNotFound, "the")[0]; pr.Status != 404 || pr.Error != "" {
+				t.Errorf("404 page: status %d, error %q", pr.Status, pr.Error)
+			}
+			if pr := probeOnce(t, testsites.HostileServerError, "the")[0]; pr.Status != 500 || pr.Error != "" {
+				t.Errorf("500 page: status %d, error %q", pr.Status, pr.Error)
+			}
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			start := time.Now()
+			tc.run(t)
+			if d := time.Since(start); d > tc.limit {
+				t.Errorf("took %v, more than %v", d, tc.limit)
+			}
+		})
+	}
+	if v := s.Violations(); len(v) != 0 {
+		t.Errorf("violations: %v", v)
+	}
+}
