@@ -1,14 +1,234 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/trawl-dev/trawl/align"
+	"github.com/trawl-dev/trawl/graph"
+	"github.com/trawl-dev/trawl/internal/testsites"
+	"github.com/trawl-dev/trawl/probe"
+	"github.com/trawl-dev/trawl/schema"
+)
+
+const demoLong = `Run the whole pipeline on the built-in demo site and the built-in demo KB.
+
+trawl serves "Bookfinder" on 127.0.0.1 — an advanced book search (keywords, title,
+author, language, sort) with a members' login form on the same page, result cards of
+which part is filled in by a script, and numbered result pages — and runs 'trawl run'
+against it with the embedded demo KB: probing, FOREST, the output schema and the
+mapping of the form's fields, the labeled graph, the PARIS alignment, one round of
+ontology-guided probing, the enrichment and the report. The login form is never
+submitted (the site counts it as a violation and the demo fails if it happens).
+
+It prints what it understood — which attribute is which KB relation, which form field
+takes which kind of value — checks that every N-Triples file it wrote parses, and
+prints the path of report.html. Needs Chromium (apt-get install -y chromium).`
+
+// demoOptions are the flags of 'trawl demo'.
+type demoOptions struct {
+	Out  string
+	Port int
+	JSON bool
+	Keep bool
+}
 
 func newDemoCommand(g *globalOptions) *cobra.Command {
-	return &cobra.Command{
+	var o demoOptions
+	cmd := &cobra.Command{
 		Use:     "demo [--out DIR]",
 		Short:   "Run the whole pipeline on the built-in demo site and demo KB",
-		Example: example("trawl demo --out /tmp/trawl-demo"),
+		Long:    demoLong,
+		Example: example("trawl demo", "trawl demo --out /tmp/trawl-demo --json"),
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return notBuilt("demo", 7)
+			gg := *g
+			if gg.stderr == nil {
+				gg.stderr = cmd.ErrOrStderr()
+			}
+			return runDemo(cmd.Context(), gg, o, cmd.OutOrStdout())
 		},
+	}
+	cmd.Flags().StringVar(&o.Out, "out", "trawl-demo", "output directory")
+	cmd.Flags().IntVar(&o.Port, "port", 18090, "port of the demo site on 127.0.0.1 (another free port is taken if it is busy)")
+	cmd.Flags().BoolVar(&o.JSON, "json", false, "print the summary as JSON on stdout")
+	cmd.Flags().BoolVar(&o.Keep, "keep", false, "keep the results of an earlier demo in --out (default: start afresh)")
+	return cmd
+}
+
+// demoPipelineOptions are the pipeline settings of the demo: a local site of our own,
+// so no delay between requests, and budgets that keep the whole run well under a
+// minute on two cores.
+func demoPipelineOptions() pipelineOptions {
+	o := defaultPipelineOptions()
+	o.Probe.Delay = 0
+	o.Probe.MaxProbes = 15
+	o.Probe.MaxPages = 40
+	o.Probe.MaxPagesPerProbe = 3
+	o.Probe.Tabs = 2
+	o.Schema.MaxSubmissions = 24
+	o.Rounds = 1
+	o.GuidedValues = 4
+	return o
+}
+
+// demoUnderstanding is what the demo must show.
+type demoUnderstanding struct {
+	Fields  []demoField      `json:"fields"`
+	Files   []demoFile       `json:"ntriples"`
+	Summary *pipelineSummary `json:"summary"`
+}
+
+type demoField struct {
+	Field    string  `json:"field"`
+	Label    string  `json:"label,omitempty"`
+	Feature  string  `json:"feature"`
+	Relation string  `json:"kb_relation,omitempty"`
+	Conf     float64 `json:"confidence,omitempty"`
+}
+
+type demoFile struct {
+	File    string `json:"file"`
+	Triples int    `json:"triples"`
+}
+
+func runDemo(ctx context.Context, g globalOptions, o demoOptions, stdout io.Writer) error {
+	site := testsites.Demo()
+	ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", o.Port))
+	if err != nil {
+		if ln, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
+			return fmt.Errorf("trawl demo: serve the demo site: %w", err)
+		}
+	}
+	srv := &http.Server{Handler: site.Handler, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+	}()
+	siteURL := "http://" + ln.Addr().String() + site.FormPath
+	stderr := g.stderr
+	if !g.Quiet {
+		fmt.Fprintf(stderr, "trawl demo: serving %s (%s, %d books) at %s\n", site.Description, "advanced search with a login form", len(site.Records), siteURL)
+	}
+
+	po := demoPipelineOptions()
+	po.URL = siteURL
+	po.Dir = filepath.Join(o.Out, probe.Source(siteURL))
+	if !o.Keep {
+		if err := os.RemoveAll(po.Dir); err != nil {
+			return fmt.Errorf("trawl demo: clear %s: %w", po.Dir, err)
+		}
+	}
+	if !g.Quiet && !o.JSON {
+		po.Progress = stagePrinter(stderr)
+	}
+	p := newPipeline(po, g.logger())
+	defer p.close()
+	sum, err := p.run(ctx)
+	if err != nil {
+		return fmt.Errorf("trawl demo: %w", err)
+	}
+	if v := site.Violations(); len(v) > 0 {
+		return fmt.Errorf("trawl demo: the demo site saw forbidden requests: %s", strings.Join(v, "; "))
+	}
+	und, err := demoCheck(po.Dir)
+	if err != nil {
+		return fmt.Errorf("trawl demo: %w", err)
+	}
+	und.Summary = sum
+	if o.JSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(und)
+	}
+	printSummary(stdout, sum)
+	fmt.Fprintln(stdout, "\nWhat the form's fields take, in the KB's terms:")
+	for _, f := range und.Fields {
+		rel := "(no KB relation)"
+		if f.Relation != "" {
+			rel = fmt.Sprintf("%s  (confidence %.2f)", f.Relation, f.Conf)
+		}
+		fmt.Fprintf(stdout, "  field %-10s %-12q → feature %-14s → %s\n", f.Field, f.Label, f.Feature, rel)
+	}
+	fmt.Fprintln(stdout, "\nN-Triples written (each parsed back):")
+	for _, f := range und.Files {
+		fmt.Fprintf(stdout, "  %-60s %6d triples\n", f.File, f.Triples)
+	}
+	return nil
+}
+
+// demoCheck reads what the demo run understood about the form's fields and checks that
+// every N-Triples file of the run directory parses.
+func demoCheck(dir string) (*demoUnderstanding, error) {
+	s, err := schema.Load(filepath.Join(dir, "schema.json"))
+	if err != nil {
+		return nil, err
+	}
+	var u align.Understanding
+	if err := readJSONFile(filepath.Join(dir, "understanding.json"), &u); err != nil {
+		return nil, err
+	}
+	ns, err := graph.NewNamespace(graph.DefaultBase, s.Source.ID)
+	if err != nil {
+		return nil, err
+	}
+	byPred := map[string]*align.RelationScore{}
+	for i := range u.Relations {
+		byPred[u.Relations[i].Relation] = u.Relations[i].Aligned
+	}
+	out := &demoUnderstanding{}
+	for _, m := range s.Mapping {
+		f := demoField{Field: m.Field, Label: m.FieldLabel, Feature: m.Feature}
+		if a := byPred[ns.Predicate(m.Feature).Value]; a != nil {
+			f.Relation, f.Conf = a.Relation, a.Confidence
+		}
+		out.Fields = append(out.Fields, f)
+	}
+	sort.SliceStable(out.Fields, func(i, j int) bool { return out.Fields[i].Field < out.Fields[j].Field })
+	for _, name := range []string{graph.GraphFile, "links.nt", "enrichment.nt"} {
+		path := filepath.Join(dir, name)
+		n, err := countTriples(path)
+		if err != nil {
+			return nil, err
+		}
+		out.Files = append(out.Files, demoFile{File: path, Triples: n})
+	}
+	return out, nil
+}
+
+// countTriples parses an N-Triples file and returns its number of triples, or the
+// first error with its line.
+func countTriples(path string) (int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	r := graph.NewReader(f, path)
+	n := 0
+	for {
+		_, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+		n++
 	}
 }

@@ -1,0 +1,445 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/trawl-dev/trawl/align"
+	"github.com/trawl-dev/trawl/graph"
+	"github.com/trawl-dev/trawl/internal/textnorm"
+	"github.com/trawl-dev/trawl/probe"
+	"github.com/trawl-dev/trawl/records"
+	"github.com/trawl-dev/trawl/schema"
+)
+
+// Ontology-guided probing (thesis ch. 3 §3.6, the cross-fertilisation): once a form's
+// text field maps to a record feature that aligned to a KB relation (a title field to
+// rdfs:label, an author field to schema:author / rdfs:label), the KB knows values worth
+// typing into it. Each round takes such values from instances of the aligned class,
+// probes with them, and runs extraction, schema, graph and alignment again; rounds
+// stop when the alignment no longer improves or the budget is spent.
+//
+// Resumability: a round's plan is fixed in .trawl/round-<r>.plan.json before its probes
+// run, the guided probes replace (not add to) the probes of the same round, and the
+// state of the rounds is in .trawl/rounds.json, so a run killed at any moment resumes
+// with the same plan and ends with the same files.
+
+const roundsFile = markerDir + "/rounds.json"
+
+// roundState is .trawl/rounds.json.
+type roundState struct {
+	// Completed is the last completed guided round (0: only the agnostic round).
+	Completed int `json:"completed"`
+	// History has one summary per completed round, the agnostic round first.
+	History []roundSummary `json:"history"`
+	// Stopped says why no further round runs, once decided.
+	Stopped string `json:"stopped,omitempty"`
+}
+
+// roundSummary measures the alignment after one round.
+type roundSummary struct {
+	Round   int `json:"round"`
+	Probes  int `json:"probes"`
+	Records int `json:"records"`
+	// Links is the number of records linked to KB entities (sameAs ≥ threshold).
+	Links int `json:"links"`
+	// Relations is the number of record features aligned to a KB relation or join;
+	// Confidence their mean confidence.
+	Relations  int     `json:"relations"`
+	Confidence float64 `json:"confidence"`
+	// Plan is what the round probed: field → KB values (nil for the agnostic round).
+	Plan map[string][]string `json:"plan,omitempty"`
+}
+
+// improves reports whether this round's alignment is better than prev's: more aligned
+// relations, more links, or a higher mean relation confidence.
+func (s roundSummary) improves(prev roundSummary) bool {
+	return s.Relations > prev.Relations || s.Links > prev.Links || s.Confidence > prev.Confidence+0.005
+}
+
+func readRoundState(dir string) (roundState, error) {
+	var st roundState
+	err := readJSONFile(filepath.Join(dir, roundsFile), &st)
+	if errors.Is(err, fs.ErrNotExist) {
+		return roundState{}, nil
+	}
+	return st, err
+}
+
+func writeRoundState(dir string, st roundState) error {
+	b, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(dir, roundsFile), append(b, '\n'))
+}
+
+// measureRound reads the outcome of a round from the run directory.
+func measureRound(dir string, r int, plan *guidedPlan) (roundSummary, error) {
+	sum := roundSummary{Round: r}
+	if plan != nil {
+		sum.Plan = plan.Values
+	}
+	probes, err := probe.ReadProbes(dir)
+	if err != nil {
+		return sum, err
+	}
+	sum.Probes = len(probes)
+	var u align.Understanding
+	if err := readJSONFile(filepath.Join(dir, "understanding.json"), &u); err != nil {
+		return sum, err
+	}
+	sum.Records, sum.Links = u.Records, u.Linked
+	total := 0.0
+	for _, rel := range u.Relations {
+		if rel.Aligned != nil {
+			sum.Relations++
+			total += rel.Aligned.Confidence
+		}
+	}
+	if sum.Relations > 0 {
+		sum.Confidence = total / float64(sum.Relations)
+	}
+	return sum, nil
+}
+
+// guidedPlan is .trawl/round-<r>.plan.json: the KB values a round types into the
+// form's mapped text fields.
+type guidedPlan struct {
+	Round int `json:"round"`
+	// Values maps a field name to the values to submit, one probe each.
+	Values map[string][]string `json:"values"`
+	// Paths says, per field, which KB class and relation the values come from.
+	Paths map[string]string `json:"paths,omitempty"`
+	// Reason says why the plan is empty.
+	Reason string `json:"reason,omitempty"`
+}
+
+func planFile(r int) string { return filepath.Join(markerDir, fmt.Sprintf("round-%d.plan.json", r)) }
+
+// guidedPlan returns the plan of round r: the saved one if the round already started,
+// otherwise a new one made from the run directory's current alignment, then saved.
+func (p *pipeline) guidedPlan(ctx context.Context, r int) (*guidedPlan, error) {
+	path := filepath.Join(p.o.Dir, planFile(r))
+	var saved guidedPlan
+	if err := readJSONFile(path, &saved); err == nil {
+		return &saved, nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	plan, err := p.makeGuidedPlan(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.MarshalIndent(plan, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return plan, writeFileAtomic(path, append(b, '\n'))
+}
+
+// makeGuidedPlan chooses, for every text field mapped to a feature that aligned to a
+// KB relation or join, values of that relation on instances of the aligned KB class
+// that the source has not shown yet.
+func (p *pipeline) makeGuidedPlan(ctx context.Context, r int) (*guidedPlan, error) {
+	plan := &guidedPlan{Round: r, Values: map[string][]string{}, Paths: map[string]string{}}
+	dir := p.o.Dir
+	kb, err := p.reference(ctx)
+	if err != nil {
+		return nil, err
+	}
+	form, err := probe.ReadForm(dir)
+	if err != nil {
+		return nil, err
+	}
+	l, s, err := p.labeled(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var u align.Understanding
+	if err := readJSONFile(filepath.Join(dir, "understanding.json"), &u); err != nil {
+		return nil, err
+	}
+	class := ""
+	for _, c := range u.Classes {
+		if c.Aligned != "" {
+			class = c.Aligned
+		}
+	}
+	if class == "" {
+		plan.Reason = "the records' class aligned to no KB class, so the KB cannot say which values to try"
+		return plan, nil
+	}
+	aligned := map[string]*align.RelationScore{}
+	for i := range u.Relations {
+		if a := u.Relations[i].Aligned; a != nil {
+			aligned[u.Relations[i].Relation] = a
+		}
+	}
+	known := knownValues(dir, s)
+	fields := map[string]probe.Field{}
+	for _, f := range form.Fields {
+		fields[f.Name] = f
+	}
+	// Values already planned in earlier rounds are not tried again.
+	tried := map[string]bool{}
+	for q := 1; q < r; q++ {
+		var prev guidedPlan
+		if err := readJSONFile(filepath.Join(dir, planFile(q)), &prev); err == nil {
+			for f, vs := range prev.Values {
+				for _, v := range vs {
+					tried[f+"\x00"+textnorm.Literal(v)] = true
+				}
+			}
+		}
+	}
+	mappings := slices.Clone(s.Mapping)
+	sort.SliceStable(mappings, func(i, j int) bool { return mappings[i].Field < mappings[j].Field })
+	for _, m := range mappings {
+		fd, ok := fields[m.Field]
+		if !ok || !fd.IsText() || fd.Type == "number" || m.Relation != schema.RelContains {
+			continue
+		}
+		if _, done := plan.Values[m.Field]; done {
+			continue
+		}
+		a := aligned[l.NS.Predicate(m.Feature).Value]
+		if a == nil {
+			continue
+		}
+		path, ok := align.ParsePathName(kb, a.Relation)
+		if !ok {
+			continue
+		}
+		vals, err := kbValues(ctx, kb, class, path, 40*p.o.GuidedValues)
+		if err != nil {
+			return nil, err
+		}
+		var pick []string
+		for _, v := range vals {
+			key := textnorm.Literal(v)
+			if key == "" || known[m.Feature][key] || tried[m.Field+"\x00"+key] || probe.CheckValue(fd, v) != nil {
+				continue
+			}
+			tried[m.Field+"\x00"+key] = true
+			pick = append(pick, v)
+			if len(pick) == p.o.GuidedValues {
+				break
+			}
+		}
+		if len(pick) > 0 {
+			plan.Values[m.Field] = pick
+			plan.Paths[m.Field] = class + " → " + a.Relation
+		}
+	}
+	if len(plan.Values) == 0 {
+		plan.Reason = "no text field maps to a feature aligned with the KB, or the KB has no value left to try"
+	}
+	return plan, nil
+}
+
+// knownValues returns, per feature name, the normal forms of the values the records
+// already show.
+func knownValues(dir string, s *schema.Schema) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	f, err := os.Open(filepath.Join(dir, records.RecordsFile))
+	if err != nil {
+		return out
+	}
+	defer f.Close()
+	recs, err := records.ReadRecords(f, records.RecordsFile)
+	if err != nil {
+		return out
+	}
+	for _, rec := range recs {
+		for i, vs := range s.Values(rec) {
+			if i >= len(s.Features) {
+				break
+			}
+			name := s.Features[i].Name
+			if out[name] == nil {
+				out[name] = map[string]bool{}
+			}
+			for _, v := range vs {
+				out[name][textnorm.Literal(v)] = true
+			}
+		}
+	}
+	return out
+}
+
+// classSampler is what the Badger store offers for sampling instances quickly.
+type classSampler interface {
+	SampleClass(ctx context.Context, c graph.ID, n int) ([]graph.ID, error)
+}
+
+// kbValues returns the literal values reached along path from up to n instances of
+// the KB class, in a deterministic order spread over the class.
+func kbValues(ctx context.Context, kb align.KB, class string, path align.Path, n int) ([]string, error) {
+	c, ok, err := kb.Lookup(ctx, graph.NewIRI(class))
+	if err != nil || !ok {
+		return nil, err
+	}
+	var inst []graph.ID
+	if cs, ok := kb.(classSampler); ok {
+		if inst, err = cs.SampleClass(ctx, c, n); err != nil {
+			return nil, err
+		}
+	} else {
+		var all []graph.ID
+		for id, err := range kb.Instances(ctx, c) {
+			if err != nil {
+				return nil, err
+			}
+			all = append(all, id)
+		}
+		step := max(1, len(all)/max(n, 1))
+		for i := 0; i < len(all) && len(inst) < n; i += step {
+			inst = append(inst, all[i])
+		}
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, x := range inst {
+		nodes := []graph.ID{x}
+		for _, rel := range path.Steps() {
+			var next []graph.ID
+			for _, nd := range nodes {
+				for e, err := range kb.Edges(ctx, nd) {
+					if err != nil {
+						return nil, err
+					}
+					if e.Rel == rel {
+						next = append(next, e.Node)
+					}
+				}
+			}
+			nodes = next
+		}
+		for _, nd := range nodes {
+			if !kb.IsLiteral(nd) {
+				continue
+			}
+			t, err := kb.Term(ctx, nd)
+			if err != nil {
+				return nil, err
+			}
+			if v := strings.TrimSpace(t.Value); v != "" && !seen[v] {
+				seen[v] = true
+				out = append(out, v)
+			}
+		}
+	}
+	return out, nil
+}
+
+// guideStage probes the form with the values of round r's plan.
+func (p *pipeline) guideStage(r int) stage {
+	return stage{
+		name:    fmt.Sprintf("guide-%d", r),
+		inputs:  []string{planFile(r)},
+		outputs: []string{probe.ProbesFile},
+		run: func(ctx context.Context) error {
+			var plan guidedPlan
+			if err := readJSONFile(filepath.Join(p.o.Dir, planFile(r)), &plan); err != nil {
+				return err
+			}
+			form, err := probe.ReadForm(p.o.Dir)
+			if err != nil {
+				return err
+			}
+			pl, err := probe.ExplicitPlan(form, plan.Values)
+			if err != nil {
+				return err
+			}
+			pr, err := p.theProber(ctx)
+			if err != nil {
+				return err
+			}
+			rec, err := newRoundRecorder(p.o.Dir, fmt.Sprintf("guided-%d", r))
+			if err != nil {
+				return err
+			}
+			sum, err := pr.Run(ctx, form, pl, rec)
+			if err != nil {
+				return err
+			}
+			p.log.Info("guided probes", "round", r, "probes", sum.Probes, "pages", sum.Pages, "failed", sum.Failed)
+			return rec.commit()
+		},
+	}
+}
+
+// roundRecorder records the probes of one guided round: it numbers them after the
+// run's earlier probes, writes their pages, and on commit rewrites probes.jsonl as the
+// earlier probes (without any of this round's, from an interrupted attempt) followed by
+// the new ones, atomically.
+type roundRecorder struct {
+	dir  string
+	kind string
+	base int
+	keep []probe.Probe
+
+	mu  sync.Mutex
+	new []probe.Probe
+}
+
+func newRoundRecorder(dir, kind string) (*roundRecorder, error) {
+	probes, err := probe.ReadProbes(dir)
+	if err != nil {
+		return nil, err
+	}
+	rr := &roundRecorder{dir: dir, kind: kind}
+	for _, pr := range probes {
+		if pr.Kind == kind {
+			continue
+		}
+		rr.keep = append(rr.keep, pr)
+		rr.base = max(rr.base, pr.N)
+	}
+	return rr, nil
+}
+
+// AddProbe implements probe.Recorder.
+func (rr *roundRecorder) AddProbe(pr probe.Probe, pages []probe.Page) (probe.Probe, error) {
+	pr.N += rr.base
+	pr.Kind = rr.kind
+	pr.Pages = []probe.PageRef{}
+	for k, pg := range pages {
+		name := fmt.Sprintf("%s/%04d-%d.html", probe.PagesDir, pr.N, k+1)
+		if err := writeFileAtomic(filepath.Join(rr.dir, name), []byte(pg.HTML)); err != nil {
+			return pr, err
+		}
+		pr.Pages = append(pr.Pages, probe.PageRef{File: name, URL: pg.URL, Status: pg.Status, Bytes: len(pg.HTML), Elapsed: pg.Elapsed})
+	}
+	rr.mu.Lock()
+	rr.new = append(rr.new, pr)
+	rr.mu.Unlock()
+	return pr, nil
+}
+
+func (rr *roundRecorder) commit() error {
+	rr.mu.Lock()
+	defer rr.mu.Unlock()
+	all := append(slices.Clone(rr.keep), rr.new...)
+	sort.SliceStable(all, func(i, j int) bool { return all[i].N < all[j].N })
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	for _, pr := range all {
+		if err := enc.Encode(pr); err != nil {
+			return err
+		}
+	}
+	return writeFileAtomic(filepath.Join(rr.dir, probe.ProbesFile), buf.Bytes())
+}
