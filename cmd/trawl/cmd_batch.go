@@ -1,14 +1,369 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/trawl-dev/trawl/probe"
+)
+
+const batchLong = `Run the pipeline of 'trawl run' on many forms, several at a time, in one Chromium.
+
+JOBS.txt has one job per line: a URL, then optional per-source settings as key=value
+(blank lines and lines starting with # are ignored):
+
+  http://127.0.0.1:18082/mobile  ignore-robots=true  max-probes=30
+  https://example.org/search     rounds=0  delay=2s  force-form=1
+
+Keys: max-probes, max-pages, pages-per-probe, rounds, guided-values, delay,
+ignore-robots, allow-post, force-form, kb, resubmit. Flags set the defaults of every job.
+
+Each source goes to <out>/<source>/ as with 'trawl run'. The batch is resumable: kill it
+at any moment (even with kill -9) and run the same command again; finished stages and
+finished sources are not redone, and nothing already written is lost. One failing source
+does not stop the others; the batch then exits with code 3. A status table is printed at
+the end, and <out>/batch.json holds the state of every job.`
+
+// batchOptions are the flags of 'trawl batch'.
+type batchOptions struct {
+	Jobs        string
+	Out         string
+	Concurrency int
+	JSON        bool
+	defaults    pipelineOptions
+}
 
 func newBatchCommand(g *globalOptions) *cobra.Command {
-	return &cobra.Command{
-		Use:     "batch JOBS.txt --out DIR",
+	o := batchOptions{defaults: defaultPipelineOptions()}
+	var delay time.Duration
+	cmd := &cobra.Command{
+		Use:     "batch JOBS.txt [--out DIR] [--concurrency N]",
 		Short:   "Run the pipeline on many forms, concurrently and resumably",
-		Example: example("trawl batch jobs.txt --out runs --concurrency 2"),
+		Long:    batchLong,
+		Example: example("trawl batch jobs.txt --out runs --concurrency 2", "trawl batch jobs.txt --out runs --kb /data/yago --json"),
+		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return notBuilt("batch", 7)
+			o.Jobs = args[0]
+			o.defaults.Probe.Delay = delay
+			gg := *g
+			if gg.stderr == nil {
+				gg.stderr = cmd.ErrOrStderr()
+			}
+			return runBatch(cmd.Context(), gg, o, cmd.OutOrStdout())
 		},
 	}
+	f := cmd.Flags()
+	d := o.defaults
+	f.StringVar(&o.Out, "out", "runs", "output directory")
+	f.IntVar(&o.Concurrency, "concurrency", 2, "sources processed at the same time")
+	f.StringVar(&o.defaults.KB, "kb", "", "reference KB of every job (default: the embedded demo KB)")
+	f.IntVar(&o.defaults.Rounds, "rounds", d.Rounds, "most guided probing rounds per source")
+	f.IntVar(&o.defaults.Probe.MaxProbes, "max-probes", d.Probe.MaxProbes, "most submissions of a source's agnostic round")
+	f.IntVar(&o.defaults.Probe.Tabs, "tabs", 1, "browser tabs per source")
+	f.DurationVar(&delay, "delay", d.Probe.Delay, "least time between two requests to a host")
+	f.BoolVar(&o.defaults.Probe.IgnoreRobots, "ignore-robots", false, "do not read robots.txt (only for your own sites)")
+	f.StringVar(&o.defaults.Probe.ChromePath, "chrome", "", "Chromium binary (default: $TRAWL_CHROME, then /usr/bin/chromium)")
+	f.BoolVar(&o.defaults.NoReport, "no-report", false, "do not write report.html")
+	f.BoolVar(&o.JSON, "json", false, "print the final status as JSON on stdout")
+	return cmd
+}
+
+// batchJob is one line of the jobs file.
+type batchJob struct {
+	Line int    `json:"line"`
+	URL  string `json:"url"`
+	Dir  string `json:"dir"`
+	opts pipelineOptions
+}
+
+// batchStatus is the state of one job, in batch.json and the final table.
+type batchStatus struct {
+	Line     int              `json:"line"`
+	URL      string           `json:"url"`
+	Dir      string           `json:"dir"`
+	State    string           `json:"state"` // pending, running, done, failed
+	Stage    string           `json:"stage,omitempty"`
+	Error    string           `json:"error,omitempty"`
+	Seconds  float64          `json:"seconds,omitempty"`
+	Summary  *pipelineSummary `json:"summary,omitempty"`
+	Finished *time.Time       `json:"finished,omitempty"`
+}
+
+// readJobs parses a jobs file. Errors name the file and line.
+func readJobs(path string, defaults pipelineOptions, out string) ([]batchJob, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, usageError("trawl batch: %v", err)
+	}
+	defer f.Close()
+	var jobs []batchJob
+	seen := map[string]int{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		fields := strings.Fields(line)
+		job := batchJob{Line: n, URL: fields[0], opts: defaults}
+		if err := checkURL("batch", job.URL); err != nil {
+			return nil, usageError("%s:%d: %q is not an http(s) URL", path, n, job.URL)
+		}
+		for _, kv := range fields[1:] {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok {
+				return nil, usageError("%s:%d: %q is not key=value", path, n, kv)
+			}
+			if err := setJobOption(&job.opts, k, v); err != nil {
+				return nil, usageError("%s:%d: %s: %v", path, n, k, err)
+			}
+		}
+		job.opts.URL = job.URL
+		job.Dir = filepath.Join(out, probe.Source(job.URL))
+		job.opts.Dir = job.Dir
+		if prev, dup := seen[job.Dir]; dup {
+			return nil, usageError("%s:%d: %s goes to the same directory as line %d (%s)", path, n, job.URL, prev, job.Dir)
+		}
+		seen[job.Dir] = n
+		if err := job.opts.Probe.Validate(); err != nil {
+			return nil, usageError("%s:%d: %v", path, n, err)
+		}
+		jobs = append(jobs, job)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("trawl batch: read %s: %w", path, err)
+	}
+	if len(jobs) == 0 {
+		return nil, usageError("trawl batch: %s lists no URL", path)
+	}
+	return jobs, nil
+}
+
+// setJobOption applies one key=value setting of a job line.
+func setJobOption(o *pipelineOptions, k, v string) error {
+	atoi := func(dst *int) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return fmt.Errorf("want a whole number ≥ 0, got %q", v)
+		}
+		*dst = n
+		return nil
+	}
+	bool_ := func(dst *bool) error {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("want true or false, got %q", v)
+		}
+		*dst = b
+		return nil
+	}
+	switch k {
+	case "max-probes":
+		return atoi(&o.Probe.MaxProbes)
+	case "max-pages":
+		return atoi(&o.Probe.MaxPages)
+	case "pages-per-probe":
+		return atoi(&o.Probe.MaxPagesPerProbe)
+	case "rounds":
+		return atoi(&o.Rounds)
+	case "guided-values":
+		return atoi(&o.GuidedValues)
+	case "delay":
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 {
+			return fmt.Errorf("want a duration such as 1s, got %q", v)
+		}
+		o.Probe.Delay = d
+	case "ignore-robots":
+		return bool_(&o.Probe.IgnoreRobots)
+	case "allow-post":
+		return bool_(&o.Probe.AllowPOST)
+	case "resubmit":
+		return bool_(&o.Resubmit)
+	case "force-form":
+		o.Probe.ForceForm = v
+	case "kb":
+		o.KB = v
+	default:
+		return fmt.Errorf("unknown key (known: max-probes, max-pages, pages-per-probe, rounds, guided-values, delay, ignore-robots, allow-post, resubmit, force-form, kb)")
+	}
+	return nil
+}
+
+func runBatch(ctx context.Context, g globalOptions, o batchOptions, stdout io.Writer) error {
+	if o.Concurrency < 1 {
+		return usageError("trawl batch: --concurrency must be ≥ 1")
+	}
+	jobs, err := readJobs(o.Jobs, o.defaults, o.Out)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(o.Out, 0o755); err != nil {
+		return err
+	}
+	log := g.logger()
+	stderr := g.stderr
+
+	status := make([]batchStatus, len(jobs))
+	for i, j := range jobs {
+		status[i] = batchStatus{Line: j.Line, URL: j.URL, Dir: j.Dir, State: "pending"}
+	}
+	var mu sync.Mutex
+	save := func() error {
+		mu.Lock()
+		b, err := json.MarshalIndent(status, "", "  ")
+		mu.Unlock()
+		if err != nil {
+			return err
+		}
+		return writeFileAtomic(filepath.Join(o.Out, "batch.json"), append(b, '\n'))
+	}
+	if err := save(); err != nil {
+		return err
+	}
+
+	// One Chromium for the whole batch, started when the first job needs it.
+	var (
+		browserOnce sync.Once
+		browser     *probe.Browser
+		browserErr  error
+	)
+	startBrowser := func() (*probe.Browser, error) {
+		browserOnce.Do(func() {
+			po := o.defaults.Probe
+			po.Logger = log
+			browser, browserErr = probe.Start(ctx, po)
+		})
+		return browser, browserErr
+	}
+	defer func() {
+		if browser != nil {
+			browser.Close()
+		}
+	}()
+
+	eg := errgroup.Group{}
+	eg.SetLimit(o.Concurrency)
+	var done, failed int
+	for i, j := range jobs {
+		if ctx.Err() != nil {
+			break
+		}
+		eg.Go(func() error {
+			start := time.Now()
+			mu.Lock()
+			status[i].State = "running"
+			mu.Unlock()
+			_ = save()
+			jo := j.opts
+			if needsBrowser(j.Dir, jo) {
+				b, err := startBrowser()
+				if err != nil {
+					return err // no browser: no job can run
+				}
+				jo.Browser = b
+			}
+			jo.Progress = func(ev stageEvent) {
+				mu.Lock()
+				status[i].Stage = ev.Stage
+				mu.Unlock()
+				if !g.Quiet && !ev.Skipped && ev.Err == nil {
+					fmt.Fprintf(stderr, "[%s] %s done in %v\n", j.Dir, ev.Stage, ev.Elapsed.Round(time.Millisecond))
+				}
+			}
+			p := newPipeline(jo, log.With("source", j.Dir))
+			sum, err := p.run(ctx)
+			p.close()
+			now := time.Now().UTC()
+			mu.Lock()
+			status[i].Seconds = time.Since(start).Seconds()
+			status[i].Finished = &now
+			if err != nil {
+				status[i].State, status[i].Error = "failed", err.Error()
+				failed++
+			} else {
+				status[i].State, status[i].Summary = "done", sum
+				done++
+			}
+			counts := fmt.Sprintf("%d done, %d failed, %d total", done, failed, len(jobs))
+			mu.Unlock()
+			if !g.Quiet {
+				if err != nil {
+					fmt.Fprintf(stderr, "[%s] failed: %v (%s)\n", j.Dir, err, counts)
+				} else {
+					fmt.Fprintf(stderr, "[%s] done: %d records, %d links (%s)\n", j.Dir, sum.Records, sum.Links, counts)
+				}
+			}
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return save()
+		})
+	}
+	werr := eg.Wait()
+	if err := save(); err != nil && werr == nil {
+		werr = err
+	}
+	if werr == nil && ctx.Err() != nil {
+		werr = ctx.Err()
+	}
+	if werr != nil {
+		return werr
+	}
+	if o.JSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(status); err != nil {
+			return err
+		}
+	} else {
+		printBatchTable(stdout, status)
+	}
+	if failed > 0 {
+		return fmt.Errorf("%w: %d of %d sources failed (see %s)", errPartial, failed, len(jobs), filepath.Join(o.Out, "batch.json"))
+	}
+	return nil
+}
+
+// needsBrowser reports whether a job has stages left that drive the browser; a
+// finished job is re-checked without starting Chromium.
+func needsBrowser(dir string, o pipelineOptions) bool {
+	st, err := readRoundState(dir)
+	if err != nil || st.Stopped == "" {
+		return true
+	}
+	_, err = os.Stat(filepath.Join(dir, "report.html"))
+	return !o.NoReport && errors.Is(err, os.ErrNotExist)
+}
+
+// printBatchTable writes the final status of every job.
+func printBatchTable(w io.Writer, status []batchStatus) {
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "LINE\tSTATE\tRECORDS\tLINKS\tRELATIONS\tSECONDS\tDIR\tERROR")
+	for _, s := range status {
+		rec, links, rels := "-", "-", "-"
+		if s.Summary != nil {
+			rec, links, rels = strconv.Itoa(s.Summary.Records), strconv.Itoa(s.Summary.Links), strconv.Itoa(len(s.Summary.Relations))
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%.1f\t%s\t%s\n", s.Line, s.State, rec, links, rels, s.Seconds, s.Dir, s.Error)
+	}
+	_ = tw.Flush()
 }

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cespare/xxhash/v2"
+
 	"github.com/trawl-dev/trawl/align"
 	"github.com/trawl-dev/trawl/graph"
 	"github.com/trawl-dev/trawl/ontology"
@@ -119,6 +121,11 @@ type pipeline struct {
 func newPipeline(o pipelineOptions, log *slog.Logger) *pipeline {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
+	}
+	if o.Plan.Seed == 0 {
+		// The same source gets the same nonsense word on every run, so that a resumed or
+		// repeated run makes the same probes.
+		o.Plan.Seed = xxhash.Sum64String(o.URL) | 1
 	}
 	return &pipeline{o: o, log: log, browser: o.Browser}
 }

@@ -1,0 +1,292 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/trawl-dev/trawl/align"
+	"github.com/trawl-dev/trawl/internal/testsites"
+	"github.com/trawl-dev/trawl/probe"
+)
+
+// TestMain lets a test run the trawl command in a child process: with
+// TRAWL_TEST_MAIN=1 the test binary is trawl, its arguments after "--".
+func TestMain(m *testing.M) {
+	if os.Getenv("TRAWL_TEST_MAIN") == "1" {
+		args := os.Args[1:]
+		if i := slices.Index(args, "--"); i >= 0 {
+			args = args[i+1:]
+		}
+		root := newRootCommand()
+		root.SetArgs(args)
+		os.Exit(exitCode(root.ExecuteContext(context.Background()), os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// trawlCmd returns a command that runs trawl with args in a child process.
+func trawlCmd(args ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^$", "--"}, args...)...)
+	cmd.Env = append(os.Environ(), "TRAWL_TEST_MAIN=1")
+	return cmd
+}
+
+func needBrowser(t *testing.T) {
+	t.Helper()
+	if os.Getenv("TRAWL_BROWSER_TESTS") == "" {
+		t.Skip("set TRAWL_BROWSER_TESTS=1 (and install chromium) to run the pipeline in a real browser")
+	}
+	if _, err := probe.FindChrome(""); err != nil {
+		t.Fatalf("TRAWL_BROWSER_TESTS is set but: %v", err)
+	}
+}
+
+// TestDemo runs `trawl demo` as a user would and checks what it must show: title
+// aligned to rdfs:label, author to a join through the author's label, the search field
+// that takes authors named as such, valid N-Triples, and no login submitted.
+func TestDemo(t *testing.T) {
+	needBrowser(t)
+	out := t.TempDir()
+	cmd := trawlCmd("demo", "--out", out, "--port", "0", "--json")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("trawl demo: %v\n%s", err, stderr.String())
+	}
+	t.Logf("trawl demo took %v", time.Since(start).Round(time.Millisecond))
+	var got demoUnderstanding
+	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+		t.Fatalf("demo --json output: %v\n%s", err, stdout.String())
+	}
+	rel := map[string]string{}
+	for _, r := range got.Summary.Relations {
+		name, target, _ := strings.Cut(r, " ⊆ ")
+		rel[name] = target
+	}
+	if !strings.HasPrefix(rel["title"], "http://www.w3.org/2000/01/rdf-schema#label ") {
+		t.Errorf("title aligned to %q, want rdfs:label (relations: %v)", rel["title"], got.Summary.Relations)
+	}
+	if !strings.HasPrefix(rel["author"], "http://schema.org/author / http://www.w3.org/2000/01/rdf-schema#label ") {
+		t.Errorf("author aligned to %q, want schema:author / rdfs:label", rel["author"])
+	}
+	var authorField *demoField
+	for i, f := range got.Fields {
+		if f.Field == "author" {
+			authorField = &got.Fields[i]
+		}
+	}
+	if authorField == nil || authorField.Relation != "http://schema.org/author / http://www.w3.org/2000/01/rdf-schema#label" {
+		t.Errorf("the author field is not understood as taking authors: %+v (all: %+v)", authorField, got.Fields)
+	}
+	for _, f := range got.Files {
+		if f.Triples == 0 {
+			t.Errorf("%s is empty", f.File)
+		}
+		if _, err := exec.LookPath("rapper"); err == nil && !strings.HasSuffix(f.File, "enrichment.nt") {
+			// rapper (raptor 2) predates RDF 1.2 triple terms, which enrichment.nt uses.
+			if out, err := exec.Command("rapper", "-q", "-i", "ntriples", "-c", f.File).CombinedOutput(); err != nil {
+				t.Errorf("rapper rejects %s: %v\n%s", f.File, err, out)
+			}
+		}
+	}
+	if got.Summary.Links == 0 || got.Summary.NewFacts == 0 {
+		t.Errorf("links %d, new facts %d: want both", got.Summary.Links, got.Summary.NewFacts)
+	}
+	if _, err := os.Stat(got.Summary.Report); err != nil {
+		t.Errorf("report: %v", err)
+	}
+}
+
+// batchSites serves the local test sites and writes a jobs file for them.
+func batchSites(t *testing.T) (jobs string) {
+	t.Helper()
+	var lines []string
+	for _, s := range testsites.All() {
+		srv := httptest.NewServer(s.Handler)
+		t.Cleanup(srv.Close)
+		opts := "max-probes=8 pages-per-probe=2 rounds=1 guided-values=2 delay=0s"
+		if s.Method == "POST" {
+			opts += " allow-post=true"
+		}
+		lines = append(lines, srv.URL+s.FormPath+" "+opts)
+		t.Cleanup(func() {
+			if v := s.Violations(); len(v) > 0 {
+				t.Errorf("%s: forbidden requests: %v", s.Name, v)
+			}
+		})
+	}
+	jobs = filepath.Join(t.TempDir(), "jobs.txt")
+	if err := os.WriteFile(jobs, []byte("# the local test sites\n"+strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return jobs
+}
+
+// comparable returns the files of a batch output that must not depend on
+// interruptions, with the run-specific times taken out.
+func comparable(t *testing.T, out string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	dirs, _ := filepath.Glob(filepath.Join(out, "*"))
+	for _, d := range dirs {
+		if st, err := os.Stat(d); err != nil || !st.IsDir() {
+			continue
+		}
+		for _, name := range []string{"records.jsonl", "alignment.tsv", "links.nt", "enrichment.nt", "graph.nt"} {
+			b, err := os.ReadFile(filepath.Join(d, name))
+			if err != nil {
+				files[filepath.Base(d)+"/"+name] = "missing"
+				continue
+			}
+			var keep []string
+			sc := bufio.NewScanner(bytes.NewReader(b))
+			sc.Buffer(make([]byte, 1<<20), 16<<20)
+			for sc.Scan() {
+				l := sc.Text()
+				// Times of probes and runs differ between runs by nature.
+				if strings.Contains(l, "XMLSchema#dateTime") {
+					continue
+				}
+				keep = append(keep, l)
+			}
+			slices.Sort(keep)
+			files[filepath.Base(d)+"/"+name] = strings.Join(keep, "\n")
+		}
+	}
+	return files
+}
+
+// TestBatchKillResume: a batch of the local test sites, killed twice at random moments
+// (SIGKILL) and resumed, gives the same outputs as an uninterrupted batch.
+func TestBatchKillResume(t *testing.T) {
+	needBrowser(t)
+	if testing.Short() {
+		t.Skip("-short: the kill-and-resume batch takes minutes")
+	}
+	jobs := batchSites(t)
+	run := func(out string) {
+		t.Helper()
+		cmd := trawlCmd("batch", jobs, "--out", out, "--concurrency", "2", "-q")
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("trawl batch: %v\n%s", err, b)
+		}
+	}
+	want := t.TempDir()
+	start := time.Now()
+	run(want)
+	full := time.Since(start)
+	t.Logf("uninterrupted batch: %v", full.Round(time.Millisecond))
+
+	got := t.TempDir()
+	for kill := range 2 {
+		cmd := trawlCmd("batch", jobs, "--out", got, "--concurrency", "2", "-q")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		at := time.Duration(rand.Int64N(int64(full*3/4))) + full/10
+		time.Sleep(at)
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		_ = cmd.Wait()
+		t.Logf("kill %d after %v", kill+1, at.Round(time.Millisecond))
+	}
+	run(got)
+	w, g := comparable(t, want), comparable(t, got)
+	if len(w) == 0 {
+		t.Fatal("the uninterrupted batch wrote nothing")
+	}
+	for name, wv := range w {
+		if g[name] != wv {
+			t.Errorf("%s differs after kills and resume (%d vs %d bytes)", name, len(g[name]), len(wv))
+		}
+	}
+	// Every source finished, and the state says so.
+	var status []batchStatus
+	if err := readJSONFile(filepath.Join(got, "batch.json"), &status); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range status {
+		if s.State != "done" {
+			t.Errorf("%s: state %s (%s)", s.URL, s.State, s.Error)
+		}
+	}
+}
+
+func TestReadJobsErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ text, want string }{
+		{"", "lists no URL"},
+		{"file:///etc/passwd\n", "jobs.txt:1"},
+		{"# c\nhttp://a.example/ max-probes=x\n", "jobs.txt:2: max-probes"},
+		{"http://a.example/ colour=red\n", "unknown key"},
+		{"http://a.example/ rounds\n", "not key=value"},
+		{"http://a.example/s\nhttp://a.example/s\n", "same directory as line 1"},
+	} {
+		path := filepath.Join(dir, "jobs.txt")
+		if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := readJobs(path, defaultPipelineOptions(), dir)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("readJobs(%q) = %v, want an error with %q", tc.text, err, tc.want)
+		}
+	}
+	path := filepath.Join(dir, "jobs.txt")
+	if err := os.WriteFile(path, []byte("http://a.example/s  max-probes=3 ignore-robots=true kb=/x\n\n# done\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := readJobs(path, defaultPipelineOptions(), dir)
+	if err != nil || len(jobs) != 1 || jobs[0].opts.Probe.MaxProbes != 3 || !jobs[0].opts.Probe.IgnoreRobots || jobs[0].opts.KB != "/x" {
+		t.Fatalf("readJobs = %+v, %v", jobs, err)
+	}
+}
+
+func TestRunRefusesNonHTTP(t *testing.T) {
+	for _, u := range []string{"file:///etc/passwd", "ftp://x/", "not a url", "/relative"} {
+		o := runOptions{Out: t.TempDir(), pipeline: defaultPipelineOptions()}
+		o.pipeline.URL = u
+		err := runRun(t.Context(), globalOptions{Quiet: true}, o, nil)
+		if err == nil || exitCode(err, &bytes.Buffer{}) != exitUsage {
+			t.Errorf("trawl run %s: %v, want a usage error", u, err)
+		}
+	}
+}
+
+// TestGuidedPlanValues checks kbValues on the demo KB: book titles from instances of
+// schema:Book, author names through schema:author / rdfs:label.
+func TestGuidedPlanValues(t *testing.T) {
+	p := newPipeline(defaultPipelineOptions(), nil)
+	defer p.close()
+	kb, err := p.reference(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, ok := align.ParsePathName(kb, "http://schema.org/author / http://www.w3.org/2000/01/rdf-schema#label")
+	if !ok {
+		t.Fatal("the demo KB lacks schema:author or rdfs:label")
+	}
+	vals, err := kbValues(t.Context(), kb, "http://schema.org/Book", path, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vals) < 5 {
+		t.Fatalf("%d author names from 20 books: %v", len(vals), vals)
+	}
+	again, _ := kbValues(t.Context(), kb, "http://schema.org/Book", path, 20)
+	if fmt.Sprint(vals) != fmt.Sprint(again) {
+		t.Error("kbValues is not deterministic")
+	}
+}
