@@ -22,7 +22,9 @@ type formsOptions struct {
 	Page    string // a saved page (.html, .html.gz) or an http(s) URL
 	BaseURL string // the address of a saved page, to resolve form actions
 	Compact bool   // one line of JSON instead of an indented document
-	// render fetches live pages; nil until the browser side of probe is wired in.
+	// IgnoreRobots renders a live page even if robots.txt disallows it.
+	IgnoreRobots bool
+	// render renders live pages; nil means headless Chromium (probe.RenderPage).
 	render pageRenderer
 }
 
@@ -55,6 +57,7 @@ func newFormsCommand(g *globalOptions) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&o.BaseURL, "url", "", "address of a saved page, to resolve relative form actions")
 	cmd.Flags().BoolVar(&o.Compact, "compact", false, "write the JSON on one line")
+	cmd.Flags().BoolVar(&o.IgnoreRobots, "ignore-robots", false, "render a live page even if robots.txt disallows it (only for your own sites)")
 	return cmd
 }
 
@@ -75,7 +78,9 @@ func runForms(ctx context.Context, g globalOptions, o formsOptions, stdout io.Wr
 			return usageError("trawl forms: %q: only http and https URLs are fetched; pass a saved page as a file path", o.Page)
 		}
 		if o.render == nil {
-			return fmt.Errorf("%w: trawl forms %s: a live page must be rendered in headless Chromium (its scripts build forms), and the browser side of probe is not wired in yet (issue 4); save the page and pass the file instead", errNotBuilt, o.Page)
+			ro := probe.DefaultOptions()
+			ro.Logger, ro.IgnoreRobots = log, o.IgnoreRobots
+			o.render = func(ctx context.Context, u string) (string, string, error) { return probe.RenderPage(ctx, u, ro) }
 		}
 		dom, final, err := o.render(ctx, u.String())
 		if err != nil {

@@ -73,12 +73,15 @@ func TestRunFormsErrors(t *testing.T) {
 	}{
 		{"missing file", filepath.Join(t.TempDir(), "nope.html"), nil, "nope.html"},
 		{"file URL", "file:///etc/passwd", errUsage, "only http and https"},
-		{"live page without the browser", "http://127.0.0.1:1/", errNotBuilt, "Chromium"},
+		{"live page that cannot be rendered", "http://127.0.0.1:1/", nil, "127.0.0.1:1"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer
-			err := runForms(t.Context(), g, formsOptions{Page: tc.page}, &out)
+			fail := func(context.Context, string) (string, string, error) {
+				return "", "", errors.New("connection refused")
+			}
+			err := runForms(t.Context(), g, formsOptions{Page: tc.page, render: fail}, &out)
 			if err == nil || !strings.Contains(err.Error(), tc.mention) || (tc.is != nil && !errors.Is(err, tc.is)) {
 				t.Fatalf("err = %v, want one mentioning %q (%v)", err, tc.mention, tc.is)
 			}

@@ -16,7 +16,6 @@ const (
 	exitUsage       = 2   // bad flags or arguments
 	exitPartial     = 3   // finished, but some inputs failed (see stderr)
 	exitRefused     = 4   // the form guard refused to submit a form that is not a search form
-	exitNotBuilt    = 5   // the command exists in the design but is not implemented yet
 	exitInterrupted = 130 // SIGINT or SIGTERM
 )
 
@@ -27,19 +26,11 @@ var (
 	errPartial = errors.New("some inputs failed")
 	// errRefused marks a refusal of the form guard.
 	errRefused = errors.New("refused")
-	// errNotBuilt marks a command whose implementation has not landed yet.
-	errNotBuilt = errors.New("not built yet")
 )
 
 // usageError wraps a message as a usage error.
 func usageError(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", errUsage, fmt.Sprintf(format, args...))
-}
-
-// notBuilt is what a command that is designed but not yet implemented returns: it says
-// so plainly instead of pretending.
-func notBuilt(command string, issue int) error {
-	return fmt.Errorf("%w: 'trawl %s' is designed but not implemented yet (tracked in issue %d)", errNotBuilt, command, issue)
 }
 
 // exitCode maps an error to the process exit code, printing it once to stderr.
@@ -58,8 +49,6 @@ func exitCode(err error, stderr io.Writer) int {
 		code = exitRefused
 	case errors.Is(err, errPartial):
 		code = exitPartial
-	case errors.Is(err, errNotBuilt):
-		code = exitNotBuilt
 	}
 	fmt.Fprintln(stderr, "trawl:", err)
 	return code

@@ -290,3 +290,33 @@ func TestGuidedPlanValues(t *testing.T) {
 		t.Error("kbValues is not deterministic")
 	}
 }
+
+// TestFormsLivePage renders a live page in Chromium: the portal site's login,
+// newsletter and search forms are told apart.
+func TestFormsLivePage(t *testing.T) {
+	needBrowser(t)
+	site, err := testsites.ByName("portal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(site.Handler)
+	defer srv.Close()
+	var out bytes.Buffer
+	if err := runForms(t.Context(), globalOptions{Quiet: true}, formsOptions{Page: srv.URL + "/"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	var doc formsOutput
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	classes := map[probe.Class]int{}
+	for _, f := range doc.Forms {
+		classes[f.Class]++
+		if f.Class == probe.ClassSearch && !slices.Equal(f.KeywordFields, []string{"keywords"}) {
+			t.Errorf("search form keyword fields %v, want [keywords]", f.KeywordFields)
+		}
+	}
+	if classes[probe.ClassSearch] != 1 || classes[probe.ClassLogin] != 1 {
+		t.Errorf("classes %v, want one search and one login form", classes)
+	}
+}

@@ -47,7 +47,6 @@ Exit codes:
   2    bad flags or arguments
   3    finished, but some inputs failed (see stderr)
   4    refused: the form is not a search form (use --force-form to override)
-  5    the command is designed but not implemented yet
   130  interrupted`
 
 func newRootCommand() *cobra.Command {
