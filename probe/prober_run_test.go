@@ -44,11 +44,7 @@ func TestRunWritesTheRunDirectory(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer p.Close()
-			d, err := p.Discover(t.Context(), srv.URL+s.FormPath)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f := d.Form()
+			f := discoverSite(t, p, s, srv.URL)
 			po := DefaultPlanOptions()
 			po.MaxProbes = 10
 			plan := AgnosticPlan(f, po)
@@ -160,10 +156,7 @@ func TestRunInterrupted(t *testing.T) {
 	}
 	defer closeAndCheck(t, b)
 	p, _ := NewProber(b, o)
-	d, err := p.Discover(ctx, srv.URL+s.FormPath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := discoverSite(t, p, s, srv.URL)
 	po := DefaultPlanOptions()
 	po.MaxProbes = 30
 	dir := t.TempDir()
@@ -173,7 +166,7 @@ func TestRunInterrupted(t *testing.T) {
 	}
 	time.AfterFunc(2500*time.Millisecond, cancel)
 	start := time.Now()
-	sum, err := p.Run(ctx, d.Form(), AgnosticPlan(d.Form(), po), rd)
+	sum, err := p.Run(ctx, f, AgnosticPlan(f, po), rd)
 	elapsed := time.Since(start)
 	if cerr := rd.Close(); cerr != nil {
 		t.Fatal(cerr)
