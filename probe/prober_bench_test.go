@@ -262,10 +262,7 @@ func BenchmarkCoverage(b *testing.B) {
 	f := discoverSite(b, p, s, srv.URL)
 	po := DefaultPlanOptions()
 	po.Seed = 1
-	po.MaxProbes = o.MaxProbes
-	if o.Harvest {
-		po.MaxProbes = o.MaxProbes - o.MaxProbes/3 // leave a third to harvested words
-	}
+	po.MaxProbes = o.MaxProbes // with harvesting, Run holds back the last third
 	plan := AgnosticPlan(f, po)
 	for b.Loop() {
 		rec := &memRecorder{}

@@ -199,3 +199,62 @@ func TestRunInterrupted(t *testing.T) {
 		t.Error("the browser is still open after the interrupt")
 	}
 }
+
+// TestHarvest: with Harvest, the last third of MaxProbes queries words of the result
+// pages not queried before; when the harvest finds none, the rest of the plan fills the
+// budget.
+func TestHarvest(t *testing.T) {
+	needBrowser(t)
+	b := startBrowser(t, testOptions())
+	s, _ := testsites.ByName("bookshop")
+	srv := s.NewServer()
+	defer srv.Close()
+	for _, tc := range []struct {
+		maxProbes     int
+		wantHarvested bool
+		wantAllProbes bool
+	}{{12, true, true}, {4, false, true}} {
+		t.Run(fmt.Sprint(tc.maxProbes), func(t *testing.T) {
+			o := testOptions()
+			o.Harvest = true
+			o.MaxProbes = tc.maxProbes
+			o.MaxPagesPerProbe = 1
+			p, _ := NewProber(b, o)
+			defer p.Close()
+			f := discoverSite(t, p, s, srv.URL)
+			po := DefaultPlanOptions()
+			po.MaxProbes = tc.maxProbes
+			plan := AgnosticPlan(f, po)
+			rec := &memRecorder{}
+			sum, err := p.Run(t.Context(), f, plan, rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sum.Probes != tc.maxProbes || sum.Failed != 0 {
+				t.Errorf("summary %+v, want %d probes", sum, tc.maxProbes)
+			}
+			if (sum.Harvested > 0) != tc.wantHarvested {
+				t.Errorf("%d harvested probes", sum.Harvested)
+			}
+			used := map[string]bool{}
+			for _, a := range plan {
+				used[a.Values["q"]] = true
+			}
+			harvested := 0
+			for _, pr := range rec.probes {
+				if pr.Kind != KindHarvest {
+					continue
+				}
+				harvested++
+				w := pr.Assignment["q"]
+				if used[w] || isStop(w) || len(w) < 3 {
+					t.Errorf("harvested word %q was planned already, or is a stop word", w)
+				}
+				used[w] = true
+			}
+			if harvested != sum.Harvested {
+				t.Errorf("%d harvest probes recorded, summary says %d", harvested, sum.Harvested)
+			}
+		})
+	}
+}
