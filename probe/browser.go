@@ -57,8 +57,8 @@ type Options struct {
 	MaxProbes        int
 	MaxPages         int
 	MaxPagesPerProbe int
-	// Harvest spends the probes left in MaxProbes after the plan on words taken from
-	// the result pages (KindHarvest), for coverage.
+	// Harvest spends the last third of MaxProbes on words taken from the result pages
+	// (KindHarvest), for coverage, before the rest of the plan.
 	Harvest bool
 	// MaxPageBytes refuses result pages larger than this (by Content-Length, or by the
 	// size of the DOM when the length is not announced).

@@ -155,6 +155,7 @@ func (c *Classifier) setRoles(f *Form) {
 	search := f.Class == ClassSearch
 	bestKW, bestP := -1, 0.0
 	anyKW := false
+	lay := newLayout(f)
 	for i := range f.Fields {
 		fl := &f.Fields[i]
 		switch {
@@ -165,7 +166,7 @@ func (c *Classifier) setRoles(f *Form) {
 			fl.Role = RolePassword
 			continue
 		}
-		p := c.field.probs(fieldFeatures(f, i, f.Class))
+		p := c.field.probs(fieldFeatures(f, lay, i, f.Class))
 		capable := search && keywordCapable(*fl)
 		if kw >= 0 && !capable {
 			p[kw] = 0

@@ -240,9 +240,32 @@ func formFeatures(f *Form) []string {
 	return s.list
 }
 
+// layout holds the positions of a form's fields, computed once per form.
+type layout struct {
+	visible, texts int   // numbers of visible fields and of text boxes
+	pos, textPos   []int // position of each field among the visible ones / the text boxes (-1: none)
+}
+
+func newLayout(f *Form) layout {
+	l := layout{pos: make([]int, len(f.Fields)), textPos: make([]int, len(f.Fields))}
+	for j, o := range f.Fields {
+		l.pos[j], l.textPos[j] = -1, -1
+		if o.Type == "hidden" {
+			continue
+		}
+		l.pos[j] = l.visible
+		l.visible++
+		if k := kind(o); k == "text" || k == "search" {
+			l.textPos[j] = l.texts
+			l.texts++
+		}
+	}
+	return l
+}
+
 // fieldFeatures returns the features of field i of f for the field classifier, given
-// the class of the form.
-func fieldFeatures(f *Form, i int, class Class) []string {
+// the class of the form and the form's layout.
+func fieldFeatures(f *Form, l layout, i int, class Class) []string {
 	fl := f.Fields[i]
 	s := newFeatureSet()
 	k := kind(fl)
@@ -290,32 +313,17 @@ func fieldFeatures(f *Form, i int, class Class) []string {
 		}
 	}
 	// position among the visible fields and among the text boxes
-	visible, texts, pos, textPos := 0, 0, -1, -1
-	for j, o := range f.Fields {
-		if o.Type == "hidden" {
-			continue
-		}
-		if j == i {
-			pos = visible
-		}
-		visible++
-		if kind(o) == "text" || kind(o) == "search" {
-			if j == i {
-				textPos = texts
-			}
-			texts++
-		}
-	}
+	pos, textPos := l.pos[i], l.textPos[i]
 	switch {
 	case pos == 0:
 		s.add("first")
-	case pos == visible-1:
+	case pos == l.visible-1:
 		s.add("last")
 	}
-	s.add("texts:" + bucket(texts))
+	s.add("texts:" + bucket(l.texts))
 	if textPos >= 0 {
 		s.add(c + "|textpos:" + bucket(textPos))
-		s.add(c + "|texts:" + bucket(texts))
+		s.add(c + "|texts:" + bucket(l.texts))
 		if textPos == 0 {
 			s.add("firsttext")
 		}

@@ -85,6 +85,7 @@ func TrainClassifier(ctx context.Context, data []TrainingForm, o TrainOptions) (
 		if d.Roles == nil {
 			continue
 		}
+		lay := newLayout(&f)
 		for i, fl := range f.Fields {
 			role := d.Roles[fl.Name]
 			if fl.Name == "" || role == "" || fl.Type == "hidden" {
@@ -94,7 +95,7 @@ func TrainClassifier(ctx context.Context, data []TrainingForm, o TrainOptions) (
 			if ri < 0 {
 				return nil, fmt.Errorf("probe: training form %s field %q: unknown role %q", f.XPath, fl.Name, role)
 			}
-			fieldX = append(fieldX, fieldFeatures(&f, i, d.Class))
+			fieldX = append(fieldX, fieldFeatures(&f, lay, i, d.Class))
 			fieldY = append(fieldY, ri)
 		}
 	}

@@ -2,12 +2,14 @@ package probe
 
 import (
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"net/url"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -135,10 +137,6 @@ func ParseForms(doc *html.Node, pageURL string) ([]Form, error) {
 		}
 	}
 	p.assignOwners()
-	p.tableOf = map[*html.Node]*html.Node{}
-	for i, f := range p.emptied.forms {
-		p.tableOf[f] = p.emptied.table[i]
-	}
 
 	var forms []Form
 	for i, fn := range p.forms {
@@ -178,7 +176,6 @@ type page struct {
 	baseHref string
 	base     *url.URL
 	xp       xpather
-	emptied  tableFormSet
 	tableOf  map[*html.Node]*html.Node // emptied form → its table
 }
 
@@ -243,7 +240,7 @@ func indexPage(doc *html.Node) *page {
 // assignOwners sets the form owner of every control and fills p.owned.
 func (p *page) assignOwners() {
 	inTable := p.tableForms()
-	p.emptied = inTable
+	p.tableOf = inTable.tableOf
 	for i := range p.controls {
 		c := &p.controls[i]
 		if ref := attr(c.n, "form"); hasAttr(c.n, "form") {
@@ -275,13 +272,12 @@ func (p *page) assignOwners() {
 // the form's end tag, so the form is taken to own the controls that follow it inside the
 // same table, up to the next form.
 type tableFormSet struct {
-	p     *page
-	forms []*html.Node // emptied forms, document order
-	table []*html.Node // the table each one sits in
+	p       *page
+	tableOf map[*html.Node]*html.Node // emptied form → the table it sits in
 }
 
 func (p *page) tableForms() tableFormSet {
-	s := tableFormSet{p: p}
+	s := tableFormSet{p: p, tableOf: map[*html.Node]*html.Node{}}
 	for _, f := range p.forms {
 		if f.Parent == nil {
 			continue
@@ -301,8 +297,7 @@ func (p *page) tableForms() tableFormSet {
 		if t == nil {
 			continue
 		}
-		s.forms = append(s.forms, f)
-		s.table = append(s.table, t)
+		s.tableOf[f] = t
 	}
 	return s
 }
@@ -324,24 +319,20 @@ func hasControlDescendant(n *html.Node) bool {
 
 // ownerOf returns the emptied table form that owns c, or nil.
 func (s tableFormSet) ownerOf(c *control) *html.Node {
-	if len(s.forms) == 0 {
+	if len(s.tableOf) == 0 {
 		return nil
 	}
 	// the last form of the whole page that starts before c
-	var prev *html.Node
-	for _, f := range s.p.forms {
-		if s.p.formPos[f] > c.pos {
-			break
-		}
-		prev = f
-	}
-	if prev == nil {
+	forms := s.p.forms
+	i, _ := slices.BinarySearchFunc(forms, c.pos, func(f *html.Node, pos int) int {
+		return cmp.Compare(s.p.formPos[f], pos)
+	})
+	if i == 0 {
 		return nil
 	}
-	for i, f := range s.forms {
-		if f == prev && isAncestor(s.table[i], c.n) {
-			return f
-		}
+	prev := forms[i-1]
+	if t, ok := s.tableOf[prev]; ok && isAncestor(t, c.n) {
+		return prev
 	}
 	return nil
 }

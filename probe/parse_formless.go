@@ -52,6 +52,11 @@ func (p *page) formlessGroups() []formlessGroup {
 		}
 	}
 	used := make([]bool, len(stray))
+	button := make([]bool, len(stray))
+	for j, d := range stray {
+		button[j] = isButton(d.n)
+	}
+	rejected := map[*html.Node]bool{}
 	var groups []formlessGroup
 	for i, c := range stray {
 		if used[i] || !textBox(c.n) || hasAttr(c.n, "disabled") {
@@ -59,8 +64,13 @@ func (p *page) formlessGroups() []formlessGroup {
 		}
 		var root *html.Node
 		var members []int
+		skip := false
 		for a, level := c.n.Parent, 0; a != nil && level < maxClimb; a, level = a.Parent, level+1 {
 			if a.Type != html.ElementNode || a.Data == "body" || a.Data == "html" {
+				break
+			}
+			if rejected[a] {
+				skip = true // this box would end in a container already refused
 				break
 			}
 			members = members[:0]
@@ -68,7 +78,7 @@ func (p *page) formlessGroups() []formlessGroup {
 			for _, j := range under[a] {
 				if !used[j] {
 					members = append(members, j)
-					if isButton(stray[j].n) {
+					if button[j] {
 						hasButton = true
 					}
 				}
@@ -81,6 +91,9 @@ func (p *page) formlessGroups() []formlessGroup {
 				break
 			}
 		}
+		if skip {
+			continue
+		}
 		if root == nil {
 			if !strongSearchBox(c.n) {
 				continue
@@ -88,7 +101,12 @@ func (p *page) formlessGroups() []formlessGroup {
 			root = c.n.Parent
 			members = []int{i}
 		}
+		if rejected[root] {
+			continue
+		}
 		if !p.saysSearch(root, stray, members) {
+			// the other boxes of this container would meet the same button
+			rejected[root] = true
 			continue
 		}
 		g := formlessGroup{root: root}

@@ -345,8 +345,65 @@ func TestParseFormsDeepAndWide(t *testing.T) {
 	for range 2000 {
 		b.WriteString(`<div><input type=text placeholder=search><button>Go</button></div>`)
 	}
+	// many text boxes sharing one container and a button that says nothing of search
+	b.WriteString("<div>")
+	for range 5000 {
+		b.WriteString(`<input type=text name=x>`)
+	}
+	b.WriteString("<button>Save</button></div>")
+	// many forms emptied by tables
+	for range 3000 {
+		b.WriteString(`<table><form action=/t><tr><td><input name=t></td></tr></form></table>`)
+	}
 	forms = parseString(t, b.String(), "http://example.com/")
-	if len(forms) != 1+2000 || len(forms[0].Fields) != 40000 {
+	if len(forms) != 1+3000+2000 || len(forms[0].Fields) != 40000 || len(forms[1].Fields) != 1 {
 		t.Fatalf("wide page: %d forms", len(forms))
 	}
+	Classify(&forms[0])
+	if forms[0].Class == "" {
+		t.Fatal("the 40000-field form was not classified")
+	}
+}
+
+// FuzzParseForms checks that no input makes ReadHTML, ParseForms or Classify panic, and
+// that every form they return is well formed.
+func FuzzParseForms(f *testing.F) {
+	seeds := []string{
+		"",
+		"<form><input name=q></form>",
+		"<table><form><tr><td><input name=a><td><select name=s><option selected>1<option selected>2</select></form></table>",
+		"<input form=f name=x><form id=f><input type=radio name=r checked><input type=radio name=r checked></form>",
+		"<div role=search><input type=search><button>Go</button></div>",
+		"<label for=a>A<select><option>x</select></label><input id=a aria-labelledby='b c'><span id=b>B</span>",
+		"<form><textarea name=t>\n\nx</textarea><fieldset disabled><legend><input name=l></legend><input name=d></fieldset></form>",
+		"<base href='::'><form action='http://[::1'><input name=q></form>",
+	}
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, page string) {
+		doc, err := ReadHTML(strings.NewReader(page), "")
+		if err != nil {
+			return // refused (too deep): a clear error is fine
+		}
+		forms, err := ParseForms(doc, "http://example.com/a/b")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range forms {
+			Classify(&forms[i])
+			fm := forms[i]
+			if fm.Class == "" || fm.Confidence <= 0 || fm.Confidence > 1 || fm.Fields == nil || fm.KeywordFields == nil {
+				t.Fatalf("form %d badly formed: %+v", i, fm)
+			}
+			if fm.Method != "GET" && fm.Method != "POST" && fm.Method != "DIALOG" {
+				t.Fatalf("form %d method %q", i, fm.Method)
+			}
+			for _, fl := range fm.Fields {
+				if fl.Role == "" || fl.Tag == "" || fl.Type == "" || !strings.HasPrefix(fl.XPath, "/html[1]/") {
+					t.Fatalf("form %d field badly formed: %+v", i, fl)
+				}
+			}
+		}
+	})
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -224,8 +225,8 @@ type Summary struct {
 // Run submits the form once per assignment of the plan (at most MaxProbes), in
 // parallel tabs, keeping at most MaxPages pages, and records every probe with rec as
 // soon as it ends (so an interrupted run keeps what it did). With Options.Harvest, the
-// probes left in the MaxProbes budget after the plan query words harvested from the
-// result pages (see KindHarvest). The form guard applies first. A failed probe is
+// last third of the MaxProbes budget goes to words harvested from the result pages (see
+// KindHarvest) before the rest of the plan, which fills what the harvest leaves. The form guard applies first. A failed probe is
 // recorded with its error and does not stop the run; an error of rec or the end of ctx
 // does.
 func (p *Prober) Run(ctx context.Context, f Form, plan Plan, rec Recorder) (Summary, error) {
@@ -334,33 +335,48 @@ func (p *Prober) Run(ctx context.Context, f Form, plan Plan, rec Recorder) (Summ
 		})
 		return true
 	}
-	queue := plan
+	// With harvesting, the plan's last third waits: harvested words go first, and the
+	// rest of the plan fills what the harvest leaves unused.
+	queue, rest := slices.Clone(plan), Plan(nil) // copies: harvested probes are appended
+	if harvest {
+		keep := max(1, p.opts.MaxProbes-p.opts.MaxProbes/3)
+		if len(queue) > keep {
+			queue, rest = queue[:keep:keep], queue[keep:]
+		}
+	}
 	for {
 		ok := true
 		for len(queue) > 0 && ok {
 			ok = dispatch(queue[0])
 			queue = queue[1:]
 		}
-		if !ok || !harvest {
+		if !ok {
 			break
 		}
-		// Let the probes under way end, so that their pages feed the harvest.
-		wg.Wait()
 		mu.Lock()
 		left := p.opts.MaxProbes - n
-		terms := h.next(min(left, 2*p.opts.Tabs))
-		h.use(terms...)
 		mu.Unlock()
-		if left <= 0 || len(terms) == 0 {
+		if left <= 0 {
 			break
 		}
-		filler := firstFitting(stops, kws)
-		for _, term := range terms {
-			if v, ok := fitText(kws[0], term); ok {
-				a := Assignment{Kind: KindHarvest, Values: map[string]string{kws[0].Name: v}}
-				completeRequired(f, &a, filler)
-				queue = append(queue, a)
+		if harvest {
+			// Let the probes under way end, so that their pages feed the harvest.
+			wg.Wait()
+			mu.Lock()
+			terms := h.next(min(left, 2*p.opts.Tabs))
+			h.use(terms...)
+			mu.Unlock()
+			filler := firstFitting(stops, kws)
+			for _, term := range terms {
+				if v, ok := fitText(kws[0], term); ok {
+					a := Assignment{Kind: KindHarvest, Values: map[string]string{kws[0].Name: v}}
+					completeRequired(f, &a, filler)
+					queue = append(queue, a)
+				}
 			}
+		}
+		if len(queue) == 0 && len(rest) > 0 {
+			queue, rest = rest[:min(len(rest), left)], nil
 		}
 		if len(queue) == 0 {
 			break

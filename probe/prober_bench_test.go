@@ -199,11 +199,8 @@ func BenchmarkProbeRun(b *testing.B) {
 	}
 	defer br.Close()
 	p0, _ := NewProber(br, o)
-	d, err := p0.Discover(b.Context(), srv.URL+s.FormPath)
+	f := discoverSite(b, p0, s, srv.URL)
 	p0.Close()
-	if err != nil {
-		b.Fatal(err)
-	}
 	var plan Plan
 	for _, q := range []string{"the", "a", "e", "s", "of", "and", "o", "i", "love", "war", "night", "king"} {
 		plan = append(plan, Assignment{Kind: KindPlan, Values: map[string]string{"q": q}})
@@ -217,7 +214,7 @@ func BenchmarkProbeRun(b *testing.B) {
 			var rate float64
 			for b.Loop() {
 				start := time.Now()
-				sum, err := p.Run(b.Context(), d.Form(), plan, &memRecorder{})
+				sum, err := p.Run(b.Context(), f, plan, &memRecorder{})
 				if err != nil || sum.Failed > 0 {
 					b.Fatalf("%+v %v", sum, err)
 				}
@@ -262,20 +259,14 @@ func BenchmarkCoverage(b *testing.B) {
 	defer br.Close()
 	p, _ := NewProber(br, o)
 	defer p.Close()
-	d, err := p.Discover(b.Context(), srv.URL+s.FormPath)
-	if err != nil {
-		b.Fatal(err)
-	}
+	f := discoverSite(b, p, s, srv.URL)
 	po := DefaultPlanOptions()
 	po.Seed = 1
-	po.MaxProbes = o.MaxProbes
-	if o.Harvest {
-		po.MaxProbes = o.MaxProbes - o.MaxProbes/3 // leave a third to harvested words
-	}
-	plan := AgnosticPlan(d.Form(), po)
+	po.MaxProbes = o.MaxProbes // with harvesting, Run holds back the last third
+	plan := AgnosticPlan(f, po)
 	for b.Loop() {
 		rec := &memRecorder{}
-		if _, err := p.Run(b.Context(), d.Form(), plan, rec); err != nil {
+		if _, err := p.Run(b.Context(), f, plan, rec); err != nil {
 			b.Fatal(err)
 		}
 		seen := map[string]bool{}

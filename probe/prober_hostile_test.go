@@ -10,6 +10,9 @@ import (
 	"github.com/trawl-dev/trawl/internal/testsites"
 )
 
+// first returns the first probe of probeOnce's result.
+func first(probes []Probe, _ map[int]string) Probe { return probes[0] }
+
 // TestHostilePages: every kind of bad input ends in bounded time with a clear message,
 // and a run keeps the probes it did.
 func TestHostilePages(t *testing.T) {
@@ -21,7 +24,7 @@ func TestHostilePages(t *testing.T) {
 	o.StepTimeout = 6 * time.Second
 	o.SettleTimeout = 2 * time.Second
 	o.MaxPageBytes = 5 << 20
-	o.Tabs = 1
+	o.Tabs = 4 // the cases run in parallel: most of them wait for a timeout
 	b := startBrowser(t, o)
 	p, err := NewProber(b, o)
 	if err != nil {
@@ -42,8 +45,8 @@ func TestHostilePages(t *testing.T) {
 
 	// probeOnce discovers the form of a hostile page and runs a plan of the given
 	// keyword values, returning the recorded probes.
-	var lastPages map[int]string // probe number → HTML of its pages, of the last probeOnce
-	probeOnce := func(t *testing.T, path string, values ...string) []Probe {
+	// probeOnce returns the recorded probes and, per probe number, the HTML of its pages.
+	probeOnce := func(t *testing.T, path string, values ...string) ([]Probe, map[int]string) {
 		t.Helper()
 		d, err := p.Discover(t.Context(), srv.URL+path)
 		if err != nil {
@@ -61,13 +64,13 @@ func TestHostilePages(t *testing.T) {
 		if sum.Probes != len(values) || len(rec.probes) != len(values) {
 			t.Fatalf("Run %s: summary %+v, %d recorded, want %d", path, sum, len(rec.probes), len(values))
 		}
-		lastPages = map[int]string{}
+		html := map[int]string{}
 		for i, pr := range rec.probes {
 			for _, pg := range rec.pages[i] {
-				lastPages[pr.N] += pg.HTML
+				html[pr.N] += pg.HTML
 			}
 		}
-		return rec.probes
+		return rec.probes, html
 	}
 	wantErr := func(t *testing.T, err error, parts ...string) {
 		t.Helper()
@@ -134,7 +137,7 @@ func TestHostilePages(t *testing.T) {
 			}
 		}},
 		{"a page that never settles", 25 * time.Second, func(t *testing.T) {
-			pr := probeOnce(t, testsites.HostileUnsettled, "the")[0]
+			pr := first(probeOnce(t, testsites.HostileUnsettled, "the"))
 			if pr.Error != "" || len(pr.Pages) != 1 {
 				t.Fatalf("probe error %q, %d pages", pr.Error, len(pr.Pages))
 			}
@@ -143,22 +146,22 @@ func TestHostilePages(t *testing.T) {
 			}
 		}},
 		{"redirect loop", 20 * time.Second, func(t *testing.T) {
-			wantProbeErr(t, probeOnce(t, testsites.HostileRedirectLoop, "the")[0], "ERR_TOO_MANY_REDIRECTS")
+			wantProbeErr(t, first(probeOnce(t, testsites.HostileRedirectLoop, "the")), "ERR_TOO_MANY_REDIRECTS")
 		}},
 		{"50 MB page with Content-Length", 20 * time.Second, func(t *testing.T) {
-			wantProbeErr(t, probeOnce(t, testsites.HostileHuge, "the")[0], "over the limit", "MaxPageBytes")
+			wantProbeErr(t, first(probeOnce(t, testsites.HostileHuge, "the")), "over the limit", "MaxPageBytes")
 		}},
 		{"50 MB page without Content-Length", 40 * time.Second, func(t *testing.T) {
 			// Depending on how far Chromium got: the DOM is over the limit, or the
 			// renderer is still busy parsing it.
-			pr := probeOnce(t, testsites.HostileHugeChunked, "the")[0]
+			pr := first(probeOnce(t, testsites.HostileHugeChunked, "the"))
 			wantProbeErr(t, pr, "/huge-chunked/results")
 			if !strings.Contains(pr.Error, "over the limit") && !strings.Contains(pr.Error, "too large") {
 				t.Errorf("error %q says neither over the limit nor too large", pr.Error)
 			}
 		}},
 		{"JS infinite loop on the result page", 40 * time.Second, func(t *testing.T) {
-			probes := probeOnce(t, testsites.HostileBusy, "the", "a")
+			probes, _ := probeOnce(t, testsites.HostileBusy, "the", "a")
 			for _, pr := range probes {
 				wantProbeErr(t, pr, "does not respond")
 			}
@@ -181,8 +184,9 @@ func TestHostilePages(t *testing.T) {
 			if !strings.Contains(strings.Join(d.Page.Warnings, " "), "alert: Welcome") {
 				t.Errorf("form page warnings %v", d.Page.Warnings)
 			}
-			pr := probeOnce(t, testsites.HostileDialog, "harry")[0]
-			if pr.Error != "" || len(recordIDs(lastPages[pr.N])) == 0 {
+			probes, html := probeOnce(t, testsites.HostileDialog, "harry")
+			pr := probes[0]
+			if pr.Error != "" || len(recordIDs(html[pr.N])) == 0 {
 				t.Errorf("probe error %q", pr.Error)
 			}
 			for _, w := range []string{"confirm: Search now?", "alert: Here are your results"} {
@@ -192,10 +196,10 @@ func TestHostilePages(t *testing.T) {
 			}
 		}},
 		{"a result page that never answers", 20 * time.Second, func(t *testing.T) {
-			wantProbeErr(t, probeOnce(t, testsites.HostileSlow, "the")[0], "no result page within the step timeout")
+			wantProbeErr(t, first(probeOnce(t, testsites.HostileSlow, "the")), "no result page within the step timeout")
 		}},
 		{"robots.txt disallows the action", 15 * time.Second, func(t *testing.T) {
-			wantProbeErr(t, probeOnce(t, testsites.HostileRobotsBlocked, "the")[0], "robots.txt", "disallows /blocked/search")
+			wantProbeErr(t, first(probeOnce(t, testsites.HostileRobotsBlocked, "the")), "robots.txt", "disallows /blocked/search")
 		}},
 		{"action on another origin", 10 * time.Second, func(t *testing.T) {
 			d, err := p.Discover(t.Context(), srv.URL+testsites.HostileOffsite)
@@ -209,11 +213,12 @@ func TestHostilePages(t *testing.T) {
 			wantErr(t, err, "outside the origin")
 		}},
 		{"redirect to another origin", 15 * time.Second, func(t *testing.T) {
-			wantProbeErr(t, probeOnce(t, testsites.HostileOffsiteRedir, "the")[0], "outside the form's origin")
+			wantProbeErr(t, first(probeOnce(t, testsites.HostileOffsiteRedir, "the")), "outside the form's origin")
 		}},
 		{"form built by a script", 15 * time.Second, func(t *testing.T) {
-			pr := probeOnce(t, testsites.HostileJSForm, "harry")[0]
-			if pr.Error != "" || len(recordIDs(lastPages[pr.N])) == 0 {
+			probes, html := probeOnce(t, testsites.HostileJSForm, "harry")
+			pr := probes[0]
+			if pr.Error != "" || len(recordIDs(html[pr.N])) == 0 {
 				t.Errorf("probe error %q", pr.Error)
 			}
 		}},
@@ -234,23 +239,28 @@ func TestHostilePages(t *testing.T) {
 			}
 		}},
 		{"404 and 500 result pages", 15 * time.Second, func(t *testing.T) {
-			if pr := probeOnce(t, testsites.HostileNotFound, "the")[0]; pr.Status != 404 || pr.Error != "" {
+			if pr := first(probeOnce(t, testsites.HostileNotFound, "the")); pr.Status != 404 || pr.Error != "" {
 				t.Errorf("404 page: status %d, error %q", pr.Status, pr.Error)
 			}
-			if pr := probeOnce(t, testsites.HostileServerError, "the")[0]; pr.Status != 500 || pr.Error != "" {
+			if pr := first(probeOnce(t, testsites.HostileServerError, "the")); pr.Status != 500 || pr.Error != "" {
 				t.Errorf("500 page: status %d, error %q", pr.Status, pr.Error)
 			}
 		}},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			start := time.Now()
-			tc.run(t)
-			if d := time.Since(start); d > tc.limit {
-				t.Errorf("took %v, more than %v", d, tc.limit)
-			}
-		})
-	}
+	t.Run("cases", func(t *testing.T) {
+		for _, tc := range tests {
+			t.Run(tc.name, func(t *testing.T) {
+				t.Parallel()
+				start := time.Now()
+				tc.run(t)
+				// Parallel cases share 4 tabs: the limit counts from the start, so
+				// allow for waiting for a tab.
+				if d := time.Since(start); d > tc.limit+20*time.Second {
+					t.Errorf("took %v, more than %v", d, tc.limit)
+				}
+			})
+		}
+	})
 	if v := s.Violations(); len(v) != 0 {
 		t.Errorf("violations: %v", v)
 	}

@@ -44,11 +44,7 @@ func TestRunWritesTheRunDirectory(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer p.Close()
-			d, err := p.Discover(t.Context(), srv.URL+s.FormPath)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f := d.Form()
+			f := discoverSite(t, p, s, srv.URL)
 			po := DefaultPlanOptions()
 			po.MaxProbes = 10
 			plan := AgnosticPlan(f, po)
@@ -160,10 +156,7 @@ func TestRunInterrupted(t *testing.T) {
 	}
 	defer closeAndCheck(t, b)
 	p, _ := NewProber(b, o)
-	d, err := p.Discover(ctx, srv.URL+s.FormPath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := discoverSite(t, p, s, srv.URL)
 	po := DefaultPlanOptions()
 	po.MaxProbes = 30
 	dir := t.TempDir()
@@ -173,7 +166,7 @@ func TestRunInterrupted(t *testing.T) {
 	}
 	time.AfterFunc(2500*time.Millisecond, cancel)
 	start := time.Now()
-	sum, err := p.Run(ctx, d.Form(), AgnosticPlan(d.Form(), po), rd)
+	sum, err := p.Run(ctx, f, AgnosticPlan(f, po), rd)
 	elapsed := time.Since(start)
 	if cerr := rd.Close(); cerr != nil {
 		t.Fatal(cerr)
@@ -204,5 +197,64 @@ func TestRunInterrupted(t *testing.T) {
 	case <-b.closed:
 	case <-time.After(5 * time.Second):
 		t.Error("the browser is still open after the interrupt")
+	}
+}
+
+// TestHarvest: with Harvest, the last third of MaxProbes queries words of the result
+// pages not queried before; when the harvest finds none, the rest of the plan fills the
+// budget.
+func TestHarvest(t *testing.T) {
+	needBrowser(t)
+	b := startBrowser(t, testOptions())
+	s, _ := testsites.ByName("bookshop")
+	srv := s.NewServer()
+	defer srv.Close()
+	for _, tc := range []struct {
+		maxProbes     int
+		wantHarvested bool
+		wantAllProbes bool
+	}{{12, true, true}, {4, false, true}} {
+		t.Run(fmt.Sprint(tc.maxProbes), func(t *testing.T) {
+			o := testOptions()
+			o.Harvest = true
+			o.MaxProbes = tc.maxProbes
+			o.MaxPagesPerProbe = 1
+			p, _ := NewProber(b, o)
+			defer p.Close()
+			f := discoverSite(t, p, s, srv.URL)
+			po := DefaultPlanOptions()
+			po.MaxProbes = tc.maxProbes
+			plan := AgnosticPlan(f, po)
+			rec := &memRecorder{}
+			sum, err := p.Run(t.Context(), f, plan, rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sum.Probes != tc.maxProbes || sum.Failed != 0 {
+				t.Errorf("summary %+v, want %d probes", sum, tc.maxProbes)
+			}
+			if (sum.Harvested > 0) != tc.wantHarvested {
+				t.Errorf("%d harvested probes", sum.Harvested)
+			}
+			used := map[string]bool{}
+			for _, a := range plan {
+				used[a.Values["q"]] = true
+			}
+			harvested := 0
+			for _, pr := range rec.probes {
+				if pr.Kind != KindHarvest {
+					continue
+				}
+				harvested++
+				w := pr.Assignment["q"]
+				if used[w] || isStop(w) || len(w) < 3 {
+					t.Errorf("harvested word %q was planned already, or is a stop word", w)
+				}
+				used[w] = true
+			}
+			if harvested != sum.Harvested {
+				t.Errorf("%d harvest probes recorded, summary says %d", harvested, sum.Harvested)
+			}
+		})
 	}
 }

@@ -22,9 +22,6 @@ import (
 // allowed, 4xx means no rules, 5xx or an unreachable server means complete disallow.
 // Crawl-delay (not in the RFC, widely used) raises the delay between requests.
 
-// ErrRobots marks a URL that robots.txt disallows.
-var ErrRobots = errors.New("probe: robots.txt disallows")
-
 // robotsRule is one Allow or Disallow line.
 type robotsRule struct {
 	allow   bool

@@ -39,8 +39,8 @@ submits it like a person — typing into the boxes, choosing options, clicking t
 search button — with domain-agnostic values: a nonsense word (to learn the error page),
 the empty form, stop words, single letters, each option of the selects, radio and
 checkbox groups, terms from the option texts and the text around the form, and pairs of
-options; the last third of --max-probes goes to words taken from the result pages
-(--no-harvest turns that off). It follows "next" links, and keeps every result page
+options; the last third of --max-probes goes first to words taken from the result
+pages, then to the rest of the plan (--no-harvest turns that off). It follows "next" links, and keeps every result page
 after its scripts ran.
 --plan gives the values instead, as JSON: {"field": ["value", ...], ...}.
 
@@ -217,9 +217,6 @@ func runProbe(ctx context.Context, g globalOptions, o probeOptions, stdout io.Wr
 	} else {
 		pl := probe.DefaultPlanOptions()
 		pl.MaxProbes, pl.Lang, pl.Seed = po.MaxProbes, lang, o.Seed
-		if po.Harvest {
-			pl.MaxProbes = max(1, po.MaxProbes-po.MaxProbes/3) // a third is left to harvested words
-		}
 		plan = probe.AgnosticPlan(form, pl)
 		run.Plan = "agnostic"
 	}

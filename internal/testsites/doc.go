@@ -23,7 +23,10 @@
 //
 // In every result page, the root element of each record carries the attribute
 // data-record="<record id>" and each element holding an attribute value carries
-// data-field="<attribute>". They are the answer key. The record extractor, the schema
+// data-field="<attribute>". They are the answer key. The marked element's text is the
+// value, possibly with a constant label around it ("Author: Harper Lee", "(1960)");
+// Record.Values holds the bare value. On the films site the markers are set by the
+// page's script, so they are in the DOM after scripts ran, not in the served HTML. The record extractor, the schema
 // builder and every other stage under test must never read them: a test scores a
 // stage by comparing its output with the markers, and StripMarkers removes them from a
 // page so a test can prove that the stage did not depend on them.

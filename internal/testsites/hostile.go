@@ -13,7 +13,7 @@ import (
 const (
 	HostileNoForm        = "/no-form"        // a page without any form
 	HostileLoginOnly     = "/login-only"     // only a login form and a newsletter form
-	HostileUnsettled     = "/unsettled"      // a search form; form and result pages change their DOM every 10 ms and poll the server forever
+	HostileUnsettled     = "/unsettled"      // a search form; form and result pages change their DOM every 10 ms and keep a long poll open
 	HostileRedirectLoop  = "/redirect-loop"  // a search form whose action redirects to itself forever
 	HostileHuge          = "/huge"           // a search form whose result page is 50 MB (with Content-Length)
 	HostileHugeChunked   = "/huge-chunked"   // the same, streamed without Content-Length
@@ -113,7 +113,7 @@ func Hostile() *Site {
 	})
 	const churn = `<div id="ticker">0</div><script>
 var n = 0; setInterval(function () { n++; document.getElementById('ticker').textContent = 'tick ' + n; }, 10);
-setInterval(function () { fetch('/unsettled/poll').catch(function () {}); }, 100);
+(function poll() { fetch('/unsettled/poll').catch(function () {}).finally(poll); })();
 </script>`
 	mux.HandleFunc("GET "+HostileUnsettled, func(w http.ResponseWriter, r *http.Request) {
 		page(w, "Unsettled", "<h1>Live search</h1>"+form(HostileUnsettled+"/results", "")+churn)
@@ -122,7 +122,12 @@ setInterval(function () { fetch('/unsettled/poll').catch(function () {}); }, 100
 		page(w, "Unsettled results", results(r.URL.Query())+churn)
 	})
 	mux.HandleFunc("GET "+HostileUnsettled+"/poll", func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(60 * time.Millisecond) // a request is in flight most of the time
+		// A long poll: a request is always in flight.
+		select {
+		case <-time.After(30 * time.Second):
+		case <-r.Context().Done():
+			return
+		}
 		fmt.Fprint(w, "{}")
 	})
 	mux.HandleFunc("GET "+HostileRedirectLoop, func(w http.ResponseWriter, r *http.Request) {
