@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -171,90 +172,27 @@ func runProbe(ctx context.Context, g globalOptions, o probeOptions, stdout io.Wr
 	if err := po.Validate(); err != nil {
 		return usageError("trawl probe: %v", err)
 	}
-	run := probeRun{URL: o.URL, Started: time.Now().UTC(), Chosen: -1}
-
 	b, err := probe.Start(ctx, po)
 	if err != nil {
 		return err
 	}
 	defer b.Close()
-	run.UserAgent = b.UserAgent()
 	p, err := probe.NewProber(b, po)
 	if err != nil {
 		return err
 	}
 	defer p.Close()
-
-	disc, err := p.Discover(ctx, o.URL)
-	if errors.Is(err, probe.ErrBlocked) && strings.Contains(err.Error(), "robots.txt") {
-		err = fmt.Errorf("%w; if the site is yours, --ignore-robots skips robots.txt", err)
-	}
-	for i, f := range disc.Forms {
-		run.Forms = append(run.Forms, formBrief{Index: f.Index, XPath: f.XPath, Class: f.Class, Confidence: f.Confidence, Action: f.Action, Method: f.Method})
-		if err == nil && i == disc.Chosen {
-			run.Chosen = i
-		}
-	}
-	if err != nil {
-		return err
-	}
-	form := disc.Form()
-	run.FinalURL = disc.Page.URL
-	if err := probe.CheckForm(form, po); err != nil {
-		return err
-	}
-
-	var plan probe.Plan
-	lang := o.Lang
-	if lang == "" {
-		lang = probe.Language(form)
-	}
-	if explicit != nil {
-		if plan, err = probe.ExplicitPlan(form, explicit); err != nil {
-			return usageError("trawl probe: --plan %s: %v", o.PlanFile, err)
-		}
-		run.Plan = "explicit: " + o.PlanFile
-	} else {
-		pl := probe.DefaultPlanOptions()
-		pl.MaxProbes, pl.Lang, pl.Seed = po.MaxProbes, lang, o.Seed
-		plan = probe.AgnosticPlan(form, pl)
-		run.Plan = "agnostic"
-	}
-
+	pl := probe.DefaultPlanOptions()
+	pl.Lang, pl.Seed = o.Lang, o.Seed
 	dir := filepath.Join(o.Out, probe.Source(o.URL))
-	run.Dir = dir
-	rd, err := probe.CreateRunDir(dir)
-	if err != nil {
-		return err
+	run, runErr := probeSource(ctx, p, b.UserAgent(), o.URL, dir, po, pl, explicit, o.PlanFile, log)
+	if errors.Is(runErr, errBadPlan) {
+		return usageError("trawl probe: --plan %s: %v", o.PlanFile, runErr)
 	}
-	defer func() { _ = rd.Close() }()
-	if err := rd.WriteForm(form); err != nil {
-		return err
+	if run.Dir == "" { // refused or failed before the run directory was made
+		return runErr
 	}
-	if po.Screenshots {
-		if png, err := p.FormScreenshot(ctx, form); err != nil {
-			log.Warn("no screenshot of the form", "err", err)
-		} else if err := rd.WriteFile(probe.FormPNG, png); err != nil {
-			return err
-		} else {
-			run.ScreenShot = probe.FormPNG
-		}
-	}
-	run.Options = probeSettings{Tabs: po.Tabs, StepTimeout: po.StepTimeout.String(), SettleTimeout: po.SettleTimeout.String(),
-		Quiet: po.Quiet.String(), Delay: po.Delay.String(), MaxProbes: po.MaxProbes, MaxPages: po.MaxPages,
-		MaxPagesPerProbe: po.MaxPagesPerProbe, MaxPageBytes: po.MaxPageBytes, IgnoreRobots: po.IgnoreRobots, Harvest: po.Harvest,
-		AllowPOST: po.AllowPOST, ForceForm: po.ForceForm, Lang: lang, Seed: o.Seed}
-	log.Info("probing", "form", form.XPath, "class", form.Class, "method", form.Method, "action", form.Action, "probes", len(plan), "dir", dir)
-
-	sum, runErr := p.Run(ctx, form, plan, rd)
-	run.Summary = sum
-	run.Finished = time.Now().UTC()
-	if runErr != nil {
-		run.Error = runErr.Error()
-	}
-	if err := rd.WriteJSON("probe-run.json", run); err != nil && runErr == nil {
-		runErr = err
-	}
+	sum := run.Summary
 	if o.JSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetEscapeHTML(false)
@@ -285,6 +223,85 @@ func runProbe(ctx context.Context, g globalOptions, o probeOptions, stdout io.Wr
 		return fmt.Errorf("%w: %d of %d probes failed; see %s", errPartial, sum.Failed, sum.Probes, filepath.Join(dir, probe.ProbesFile))
 	}
 	return nil
+}
+
+// errBadPlan marks an explicit plan that does not fit the form.
+var errBadPlan = errors.New("the plan does not fit the form")
+
+// probeSource is the probe stage of a run directory: it discovers the search form of
+// url, checks that it may be probed, plans the probes (agnostic, or explicit when
+// explicit is not nil; planName names the explicit plan) and runs them into dir,
+// writing form.json, probes.jsonl, pages/, form.png and probe-run.json. The returned
+// run has Dir set once the run directory exists; its Summary tells how the probes went.
+func probeSource(ctx context.Context, p *probe.Prober, userAgent, url, dir string, po probe.Options, pl probe.PlanOptions,
+	explicit map[string][]string, planName string, log *slog.Logger) (probeRun, error) {
+	run := probeRun{URL: url, Started: time.Now().UTC(), Chosen: -1, UserAgent: userAgent}
+	disc, err := p.Discover(ctx, url)
+	if errors.Is(err, probe.ErrBlocked) && strings.Contains(err.Error(), "robots.txt") {
+		err = fmt.Errorf("%w; if the site is yours, --ignore-robots skips robots.txt", err)
+	}
+	for i, f := range disc.Forms {
+		run.Forms = append(run.Forms, formBrief{Index: f.Index, XPath: f.XPath, Class: f.Class, Confidence: f.Confidence, Action: f.Action, Method: f.Method})
+		if err == nil && i == disc.Chosen {
+			run.Chosen = i
+		}
+	}
+	if err != nil {
+		return run, err
+	}
+	form := disc.Form()
+	run.FinalURL = disc.Page.URL
+	if err := probe.CheckForm(form, po); err != nil {
+		return run, err
+	}
+	var plan probe.Plan
+	if pl.Lang == "" {
+		pl.Lang = probe.Language(form)
+	}
+	if explicit != nil {
+		if plan, err = probe.ExplicitPlan(form, explicit); err != nil {
+			return run, fmt.Errorf("%w: %v", errBadPlan, err)
+		}
+		run.Plan = "explicit: " + planName
+	} else {
+		pl.MaxProbes = po.MaxProbes
+		plan = probe.AgnosticPlan(form, pl)
+		run.Plan = "agnostic"
+	}
+	rd, err := probe.CreateRunDir(dir)
+	if err != nil {
+		return run, err
+	}
+	run.Dir = dir
+	defer func() { _ = rd.Close() }()
+	if err := rd.WriteForm(form); err != nil {
+		return run, err
+	}
+	if po.Screenshots {
+		if png, err := p.FormScreenshot(ctx, form); err != nil {
+			log.Warn("no screenshot of the form", "err", err)
+		} else if err := rd.WriteFile(probe.FormPNG, png); err != nil {
+			return run, err
+		} else {
+			run.ScreenShot = probe.FormPNG
+		}
+	}
+	run.Options = probeSettings{Tabs: po.Tabs, StepTimeout: po.StepTimeout.String(), SettleTimeout: po.SettleTimeout.String(),
+		Quiet: po.Quiet.String(), Delay: po.Delay.String(), MaxProbes: po.MaxProbes, MaxPages: po.MaxPages,
+		MaxPagesPerProbe: po.MaxPagesPerProbe, MaxPageBytes: po.MaxPageBytes, IgnoreRobots: po.IgnoreRobots, Harvest: po.Harvest,
+		AllowPOST: po.AllowPOST, ForceForm: po.ForceForm, Lang: pl.Lang, Seed: pl.Seed}
+	log.Info("probing", "form", form.XPath, "class", form.Class, "method", form.Method, "action", form.Action, "probes", len(plan), "dir", dir)
+
+	sum, runErr := p.Run(ctx, form, plan, rd)
+	run.Summary = sum
+	run.Finished = time.Now().UTC()
+	if runErr != nil {
+		run.Error = runErr.Error()
+	}
+	if err := rd.WriteJSON("probe-run.json", run); err != nil && runErr == nil {
+		runErr = err
+	}
+	return run, runErr
 }
 
 // firstProbeError returns the error of the first failed probe of a run directory.

@@ -316,8 +316,23 @@ func (p *pipeline) probeStage() stage {
 			if err != nil {
 				return err
 			}
-			_, err = probeSource(ctx, pr, p.o.URL, p.o.Dir, p.o.Probe, p.o.Plan, nil, p.log)
-			return err
+			ua := ""
+			if p.browser != nil {
+				ua = p.browser.UserAgent()
+			}
+			po := p.o.Probe
+			po.Logger = p.log
+			run, err := probeSource(ctx, pr, ua, p.o.URL, p.o.Dir, po, p.o.Plan, nil, "", p.log)
+			sum := run.Summary
+			switch {
+			case err != nil:
+				return err
+			case sum.Probes > 0 && sum.Failed == sum.Probes:
+				return fmt.Errorf("all %d probes failed (first: %s); see %s", sum.Probes, firstProbeError(p.o.Dir), filepath.Join(p.o.Dir, probe.ProbesFile))
+			case sum.Pages == 0:
+				return fmt.Errorf("the probes of %s returned no result page", p.o.URL)
+			}
+			return nil
 		},
 	}
 }
@@ -518,66 +533,6 @@ func (p *pipeline) reportStage() stage {
 			return err
 		},
 	}
-}
-
-// probeSource discovers the search form of url, checks that it may be probed, plans
-// the probes (agnostic, or explicit when explicit is not nil) and runs them into dir,
-// writing form.json, probes.jsonl, pages/, form.png and probe-run.json.
-func probeSource(ctx context.Context, pr *probe.Prober, url, dir string, po probe.Options, pl probe.PlanOptions,
-	explicit map[string][]string, log *slog.Logger) (probe.Summary, error) {
-	disc, err := pr.Discover(ctx, url)
-	if errors.Is(err, probe.ErrBlocked) && strings.Contains(err.Error(), "robots.txt") {
-		err = fmt.Errorf("%w; if the site is yours, --ignore-robots skips robots.txt", err)
-	}
-	if err != nil {
-		return probe.Summary{}, err
-	}
-	form := disc.Form()
-	if err := probe.CheckForm(form, po); err != nil {
-		return probe.Summary{}, err
-	}
-	var plan probe.Plan
-	if explicit != nil {
-		if plan, err = probe.ExplicitPlan(form, explicit); err != nil {
-			return probe.Summary{}, err
-		}
-	} else {
-		if pl.Lang == "" {
-			pl.Lang = probe.Language(form)
-		}
-		pl.MaxProbes = po.MaxProbes
-		if po.Harvest {
-			pl.MaxProbes = max(1, po.MaxProbes-po.MaxProbes/3) // a third is left to harvested words
-		}
-		plan = probe.AgnosticPlan(form, pl)
-	}
-	rd, err := probe.CreateRunDir(dir)
-	if err != nil {
-		return probe.Summary{}, err
-	}
-	defer func() { _ = rd.Close() }()
-	if err := rd.WriteForm(form); err != nil {
-		return probe.Summary{}, err
-	}
-	if po.Screenshots {
-		if png, err := pr.FormScreenshot(ctx, form); err != nil {
-			log.Warn("no screenshot of the form", "err", err)
-		} else if err := rd.WriteFile(probe.FormPNG, png); err != nil {
-			return probe.Summary{}, err
-		}
-	}
-	log.Info("probing", "form", form.XPath, "method", form.Method, "action", form.Action, "probes", len(plan), "dir", dir)
-	sum, err := pr.Run(ctx, form, plan, rd)
-	if err != nil {
-		return sum, err
-	}
-	if sum.Probes > 0 && sum.Failed == sum.Probes {
-		return sum, fmt.Errorf("all %d probes failed (first: %s); see %s", sum.Probes, firstProbeError(dir), filepath.Join(dir, probe.ProbesFile))
-	}
-	if sum.Pages == 0 {
-		return sum, fmt.Errorf("the probes of %s returned no result page", url)
-	}
-	return sum, nil
 }
 
 // readJSONFile decodes a JSON file; a missing file is fs.ErrNotExist.
