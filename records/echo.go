@@ -67,7 +67,8 @@ func learnErrorPatterns(s *sample, pg Page) []ErrorPattern {
 			steps = steps[len(steps)-4:]
 		}
 		out = append(out, ErrorPattern{Page: pg.Name, Word: strings.Join(word, " "),
-			Path: "//" + strings.Join(steps, "/"), Phrase: phraseOf(p, b, word), hash: s.types[b]})
+			Path: "//" + strings.Join(steps, "/"), Phrase: phraseOf(p, b, word),
+			TypePath: typePath(p, b, s.names), hash: s.types[b]})
 	}
 	return out
 }
