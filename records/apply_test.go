@@ -123,6 +123,7 @@ func TestApplyShelf(t *testing.T) {
 		t.Fatalf("fixture: %d books by charlotte, want 2", n)
 	}
 	noHit, _ := resultPage("zzyzx", false)
+	noHitTwice, _ := resultPage("Bleak, bleak!", false)
 	single, _ := resultPage("middlemarch", false)
 	detail := `<html><body><article class="book"><h1>Middlemarch</h1><p class="blurb">A study of provincial life, in eight books.</p><dl><dt>Author</dt><dd>George Eliot</dd><dt>Year</dt><dd>1871</dd></dl></article></body></html>`
 	tests := []struct {
@@ -137,6 +138,7 @@ func TestApplyShelf(t *testing.T) {
 		{"one record, layout of no run page", singlePage("jane eyre"), "mapping", "jane eyre", false, ClassResult, 1, "laid out like no page of the run (best layout similarity"},
 		{"one record, layout of a template without wrapper", singlePage("jane eyre"), "mapping", "jane eyre", true, ClassResult, 1, "the wrapper of its layout cluster finds none (no repeated pattern holds a signifier (no record list)), but the wrapper of template 0 finds records"},
 		{"echo of the query", noHit, "mapping", "zzyzx", false, ClassError, 0, "echoes the error pattern of nonsense"},
+		{"echo of a query with a repeated word", noHitTwice, "mapping", "Bleak, bleak!", false, ClassError, 0, "echoes the error pattern of nonsense"},
 		{"nonsense-word probe", noHit, KindNonsense, "zzyzx", false, ClassError, 0, "nonsense-word probe"},
 		{"unknown layout", detail, "mapping", "middlemarch", false, ClassUnmatched, 0, "laid out like no page of the run (best layout similarity"},
 	}
