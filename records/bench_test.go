@@ -106,3 +106,49 @@ func BenchmarkExtractNextEval(b *testing.B) {
 	}
 	benchExtract(b, pages, nextEvalOptions())
 }
+
+// Benchmarks of one re-submission's page (docs/benchmarks.md): the run is 30 result
+// pages of one template (~20 KB, the size of a probed result page) and a nonsense-word
+// page; the new page holds a single record.
+//
+//	go test ./records -run '^$' -bench Resubmission -benchmem -count 3
+//
+// BenchmarkResubmissionApply applies the run's wrapper to the new page (what trawl
+// schema does); BenchmarkResubmissionExtract runs Extract over the run and the new page
+// (what it did before).
+func resubmissionRun() ([]Page, Page) {
+	run := templatePages(30, 20<<10)
+	h, _ := resultPage("xqzvkwpr", false)
+	run = append(run, Page{Name: "nonsense", HTML: []byte(h), Terms: []string{"xqzvkwpr"}, Kind: KindNonsense})
+	h, _ = resultPage("middlemarch", false)
+	return run, Page{Name: "new", HTML: []byte(h), Terms: []string{"middlemarch"}, Kind: "mapping"}
+}
+
+func BenchmarkResubmissionApply(b *testing.B) {
+	run, pg := resubmissionRun()
+	w, _, err := Extract(b.Context(), run, DefaultOptions())
+	if err != nil {
+		b.Fatal(err)
+	}
+	a, err := NewApplier(w, DefaultApplyOptions())
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		recs, _, err := a.Apply(b.Context(), pg)
+		if err != nil || len(recs) != 1 {
+			b.Fatalf("%d records, %v", len(recs), err)
+		}
+	}
+}
+
+func BenchmarkResubmissionExtract(b *testing.B) {
+	run, pg := resubmissionRun()
+	all := append(run, pg)
+	for b.Loop() {
+		_, recs, err := Extract(b.Context(), all, DefaultOptions())
+		if err != nil || len(recs) == 0 {
+			b.Fatalf("%d records, %v", len(recs), err)
+		}
+	}
+}

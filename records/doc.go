@@ -23,6 +23,20 @@
 // (ModeRecords, ModeArticle), the regions kept (RegionsBest: the result list;
 // RegionsAll: every data region), the signifier source and the thesis's parameters.
 //
+// A learnt wrapper applies to any further page of its templates without learning again:
+//
+//	w, err := records.ReadWrapper(runDir) // or the Wrapper Extract returned
+//	a, err := records.NewApplier(w, records.DefaultApplyOptions())
+//	recs, class, err := a.Apply(ctx, records.Page{Name: "resubmission-1", URL: u, HTML: dom, Terms: []string{"bleak house"}})
+//
+// Apply classifies the page as Extract would have — error page (the nonsense word's
+// echo with the page's own terms), result page (a template's rules find records; one
+// record is enough), empty, or unmatched (laid out like no page of the run) — and
+// returns its records with the leaf paths of the run's records.jsonl. The wrapper keeps
+// for that, per template, the selected patterns as Rules (tag, type path of the
+// records' parent, common attributes, sibling runs, parallel rows), the layouts of the
+// page clusters and the exact location of the error echo (ErrorPattern.TypePath).
+//
 // # Method
 //
 //  1. Page model: the HTML5 parser of golang.org/x/net/html, scripts, styles and form
@@ -50,6 +64,10 @@
 //     fixed field tuples, or groups of lists are never selected. Under RegionsAll every
 //     pattern within AllRegionsMin of the best one's relevance, or of the same kind as
 //     the best one, is kept.
+//     A page whose own layout cluster has no wrapper, or whose wrapper finds nothing on
+//     it (a result page with a single record, laid out like the no-result page), is
+//     given the wrapper of each other template in turn; the first that finds records
+//     makes it a result page.
 //  5. Segmentation: each record's absolute, index-qualified XPath (plus the sibling
 //     elements it spans, in Record.Extra: a dd after its dt, a heading before its block,
 //     the row of the same index in a parallel table) and its leaves — text, link href,

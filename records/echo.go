@@ -3,6 +3,8 @@ package records
 import (
 	"slices"
 	"strings"
+
+	"github.com/trawl-dev/trawl/internal/textnorm"
 )
 
 // Error pages and query echoes (thesis ch. 3 §3.2): "our method infers a characteristic
@@ -46,7 +48,7 @@ const maxPhraseTokens = 40
 // learnErrorPatterns finds where the nonsense-word page s echoes its word.
 func learnErrorPatterns(s *sample, pg Page) []ErrorPattern {
 	p := s.p
-	word := allQueryTokens(pg.Terms)
+	word := querySequence(pg.Terms)
 	if len(word) == 0 {
 		return nil
 	}
@@ -67,7 +69,8 @@ func learnErrorPatterns(s *sample, pg Page) []ErrorPattern {
 			steps = steps[len(steps)-4:]
 		}
 		out = append(out, ErrorPattern{Page: pg.Name, Word: strings.Join(word, " "),
-			Path: "//" + strings.Join(steps, "/"), Phrase: phraseOf(p, b, word), hash: s.types[b]})
+			Path: "//" + strings.Join(steps, "/"), Phrase: phraseOf(p, b, word),
+			TypePath: typePath(p, b, s.names), hash: s.types[b]})
 	}
 	return out
 }
@@ -81,25 +84,44 @@ func containsAny(toks, set []string) bool {
 	return false
 }
 
-// matchErrorPattern reports the first error pattern that page s carries.
+// matchErrorPattern reports the first error pattern that page s carries: at the
+// pattern's location, its phrase with the page's query in place of {q} — the tokens of
+// all terms in order, or of one term alone when the page was queried with several.
 func matchErrorPattern(s *sample, terms []string, eps []ErrorPattern) (ErrorPattern, bool) {
 	if len(eps) == 0 {
 		return ErrorPattern{}, false
 	}
-	q := allQueryTokens(terms)
+	queries := [][]string{querySequence(terms)}
+	if len(terms) > 1 {
+		for _, t := range terms {
+			queries = append(queries, querySequence([]string{t}))
+		}
+	}
 	for _, ep := range eps {
 		bare := strings.Join(strings.Fields(strings.ReplaceAll(ep.Phrase, "{q}", "")), " ")
 		for i := range s.p.elems {
 			if s.types[i] != ep.hash {
 				continue
 			}
-			ph := phraseOf(s.p, int32(i), q)
-			if ph == ep.Phrase || (len(q) == 0 && ph == bare) {
-				return ep, true
+			for _, q := range queries {
+				ph := phraseOf(s.p, int32(i), q)
+				if ph == ep.Phrase || (len(q) == 0 && ph == bare) {
+					return ep, true
+				}
 			}
 		}
 	}
 	return ErrorPattern{}, false
+}
+
+// querySequence returns the folded tokens of the terms in order, repeats kept: the
+// query as a page echoes it ("Absalom, Absalom!" is absalom absalom).
+func querySequence(terms []string) []string {
+	var out []string
+	for _, t := range terms {
+		out = append(out, textnorm.Tokens(t)...)
+	}
+	return out
 }
 
 // echoLeaves marks the leaves of p that only echo the query: leaves with a query token

@@ -13,4 +13,10 @@ var (
 	ErrNoUsablePage = errors.New("records: no readable page")
 	// ErrBadOptions wraps an invalid Options field.
 	ErrBadOptions = errors.New("records: invalid options")
+	// ErrBadWrapper marks a wrapper (wrapper.json) that Apply cannot use: not JSON, or
+	// inconsistent.
+	ErrBadWrapper = errors.New("records: invalid wrapper")
+	// ErrStaleWrapper marks a wrapper of another format version than WrapperVersion
+	// (written by an older trawl): the pages must be extracted again.
+	ErrStaleWrapper = errors.New("records: wrapper of another version")
 )

@@ -162,6 +162,9 @@ func (o Options) Validate() error {
 // template the record XPath with the FOREST ranking of the candidates. It is written as
 // wrapper.json.
 type Wrapper struct {
+	// Version is the version of the wrapper's format (WrapperVersion); Apply reads only
+	// its own version.
+	Version int `json:"version"`
 	// Mode is the mode the wrapper was learnt in.
 	Mode Mode `json:"mode"`
 	// XPath is the generic XPath of the records (record mode) or of the main block
@@ -173,6 +176,8 @@ type Wrapper struct {
 	Pages []PageClass `json:"pages"`
 	// ErrorPatterns are what the nonsense-word pages echo (thesis ch. 3 §3.2).
 	ErrorPatterns []ErrorPattern `json:"error_patterns,omitempty"`
+	// Layouts are the layout clusters of the pages, which Apply compares a new page with.
+	Layouts []Layout `json:"layouts,omitempty"`
 	// Options are the effective options.
 	Options OptionsRecord `json:"options"`
 	// Elapsed is the wall time of Extract.
@@ -204,6 +209,9 @@ type Template struct {
 	// the same index in a parallel table"); such records list their other elements in
 	// Record.Extra.
 	Siblings []string `json:"siblings,omitempty"`
+	// Rules are the selected patterns in the form Apply matches them on a new page, one
+	// per region.
+	Rules []Rule `json:"rules,omitempty"`
 	// Reason says why the template has no wrapper, when it has none.
 	Reason string `json:"reason,omitempty"`
 }
@@ -263,7 +271,11 @@ type ErrorPattern struct {
 	// word replaced by {q}.
 	Path   string `json:"path"`
 	Phrase string `json:"phrase"`
-	hash   uint64
+	// TypePath is the exact generic location of the echoing block: the record types
+	// (tag and tolerant type attributes) of its ancestors and itself from <html> down.
+	// Apply matches new pages against it.
+	TypePath []string `json:"type_path,omitempty"`
+	hash     uint64
 }
 
 // OptionsRecord is the serialisable part of Options.
@@ -277,11 +289,12 @@ type OptionsRecord struct {
 	TypeAttributes  []string        `json:"type_attributes"`
 	LayoutThreshold float64         `json:"layout_threshold"`
 	MaxSamples      int             `json:"max_samples"`
+	SkipHidden      bool            `json:"skip_hidden,omitempty"`
 }
 
 func (o Options) record() OptionsRecord {
 	return OptionsRecord{o.Mode, o.Regions, o.AllRegionsMin, o.Signifiers, o.TopK,
-		o.MinStrongLeaves, slices.Clone(o.TypeAttributes), o.LayoutThreshold, o.MaxSamples}
+		o.MinStrongLeaves, slices.Clone(o.TypeAttributes), o.LayoutThreshold, o.MaxSamples, o.SkipHidden}
 }
 
 // Extract isolates the records of the given pages (record mode) or their main blocks
@@ -304,7 +317,7 @@ func Extract(ctx context.Context, pages []Page, opts Options) (*Wrapper, []Recor
 	if len(pages) == 0 {
 		return nil, nil, ErrNoPages
 	}
-	w := &Wrapper{Mode: opts.Mode, Options: opts.record(), Pages: make([]PageClass, len(pages))}
+	w := &Wrapper{Version: WrapperVersion, Mode: opts.Mode, Options: opts.record(), Pages: make([]PageClass, len(pages))}
 	st := newPageStore(pages, &opts)
 	for i, pg := range pages {
 		w.Pages[i].Page, w.Pages[i].Cluster = pg.Name, -1
@@ -374,6 +387,12 @@ func Extract(ctx context.Context, pages []Page, opts Options) (*Wrapper, []Recor
 	}
 	for k, c := range clusterLayouts(seqs, opts.LayoutThreshold) {
 		w.Pages[seqPage[k]].Cluster = c
+		if c == len(w.Layouts) {
+			w.Layouts = append(w.Layouts, Layout{Cluster: c})
+		}
+		if l := &w.Layouts[c]; len(l.Blocks) < maxClusterCompare {
+			l.Blocks = append(l.Blocks, layoutRecord(seqs[k]))
+		}
 	}
 
 	// Pages laid out like a nonsense-word page are suspects: error pages unless a learnt
@@ -382,6 +401,7 @@ func Extract(ctx context.Context, pages []Page, opts Options) (*Wrapper, []Recor
 	for i := range pages {
 		if pages[i].Kind == KindNonsense && w.Pages[i].Class == ClassError {
 			errCluster[w.Pages[i].Cluster] = true
+			w.Layouts[w.Pages[i].Cluster].Error = true
 		}
 	}
 	suspect := map[int]bool{}
@@ -453,44 +473,53 @@ func Extract(ctx context.Context, pages []Page, opts Options) (*Wrapper, []Recor
 		recs := segment(s.p, elems, extra, base)
 		return slices.DeleteFunc(recs, func(r Record) bool { return len(r.Leaves) == 0 })
 	}
+	// A page whose own template has no wrapper, or whose wrapper finds nothing on it,
+	// tries the wrappers of the other templates in their order: a result page with a
+	// single record has no repeated pattern of its own and is often laid out like a
+	// no-result page (the record blocks that set result pages apart carry little
+	// weight), yet the wrapper of the result pages finds its record.
 	for i := range pages {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
 		pc := &w.Pages[i]
+		if pc.Class != "" && !suspect[i] {
+			continue // error and invalid pages
+		}
+		s := get(i)
+		if s == nil {
+			continue
+		}
+		own := -1
+		if t, ok := tplOf[pc.Cluster]; ok && !suspect[i] {
+			own = t
+		}
+		k, recs := -1, []Record(nil)
+		for _, t := range tryOrder(len(sels), own) {
+			if recs = extractPage(s, i, sels[t]); len(recs) > 0 {
+				k = t
+				break
+			}
+		}
+		ownReason := "no element matches the template's wrapper"
+		if own >= 0 && w.Templates[own].Reason != "" {
+			ownReason = w.Templates[own].Reason
+		}
 		switch {
-		case suspect[i]:
-			s := get(i)
-			if s == nil {
-				continue
-			}
-			pc.Class, pc.Reason = ClassError, "same layout as the nonsense-word page, and no wrapper finds records on it"
-			for k, sel := range sels {
-				if recs := extractPage(s, i, sel); len(recs) > 0 {
-					recsByPage[i] = recs
-					pc.Class, pc.Records = ClassResult, len(recs)
-					pc.Reason = fmt.Sprintf("laid out like the nonsense-word page, but the wrapper of template %d finds records", w.Templates[k].Cluster)
-					w.Templates[k].Pages = append(w.Templates[k].Pages, pages[i].Name)
-					break
-				}
-			}
-		case pc.Class == "":
-			s := get(i)
-			if s == nil {
-				continue
-			}
-			sel := selOf[pc.Cluster]
-			recs := extractPage(s, i, sel)
+		case k >= 0:
 			recsByPage[i] = recs
-			pc.Records = len(recs)
-			if len(recs) > 0 {
-				pc.Class = ClassResult
-			} else {
-				pc.Class, pc.Reason = ClassEmpty, "no element matches the template's wrapper"
-				if r := w.Templates[tplOf[pc.Cluster]].Reason; r != "" {
-					pc.Reason = r
-				}
+			pc.Class, pc.Records = ClassResult, len(recs)
+			switch {
+			case suspect[i]:
+				pc.Reason = fmt.Sprintf("laid out like the nonsense-word page, but the wrapper of template %d finds records", w.Templates[k].Cluster)
+				w.Templates[k].Pages = append(w.Templates[k].Pages, pages[i].Name)
+			case k != own:
+				pc.Reason = fmt.Sprintf("the wrapper of its layout cluster finds none (%s), but the wrapper of template %d finds records", ownReason, w.Templates[k].Cluster)
 			}
+		case suspect[i]:
+			pc.Class, pc.Reason = ClassError, "same layout as the nonsense-word page, and no wrapper finds records on it"
+		default:
+			pc.Class, pc.Reason = ClassEmpty, ownReason
 		}
 	}
 	if len(w.Templates) > 0 {
@@ -502,6 +531,21 @@ func Extract(ctx context.Context, pages []Page, opts Options) (*Wrapper, []Recor
 	}
 	w.Elapsed = time.Since(start)
 	return w, out, nil
+}
+
+// tryOrder returns the templates a page tries, own first (-1: none), then the others
+// in their order.
+func tryOrder(n, own int) []int {
+	out := make([]int, 0, n)
+	if own >= 0 {
+		out = append(out, own)
+	}
+	for t := range n {
+		if t != own {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // pageStore parses pages on demand. It keeps parsed pages while their raw size stays

@@ -159,57 +159,72 @@ func layoutSimilarity(a, b []block) float64 {
 // maxClusterCompare bounds the members a page is compared with when it tries a cluster.
 const maxClusterCompare = 5
 
-// clusterLayouts groups pages by layout; it returns a cluster number per page,
-// clusters numbered in order of their first page. A page is compared with a cluster's
-// first member, then with up to maxClusterCompare-1 others; comparisons whose upper
-// bound (the weight of the features the two pages share, over their total weight)
-// cannot reach the threshold skip the LCS, which keeps thousands of pages of different
-// layouts tractable.
-func clusterLayouts(seqs [][]block, threshold float64) []int {
-	ids := make([]int, len(seqs))
-	feats := make([]map[string]float64, len(seqs))
-	totals := make([]float64, len(seqs))
-	for i, s := range seqs {
-		feats[i] = map[string]float64{}
-		for _, b := range s {
-			feats[i][b.feature] += b.weight
-			totals[i] += b.weight
+// layoutSeq is a block sequence with its weight per feature and its total weight, for
+// the quick bound of similarLayouts.
+type layoutSeq struct {
+	blocks []block
+	feats  map[string]float64
+	total  float64
+}
+
+func newLayoutSeq(blocks []block) *layoutSeq {
+	l := &layoutSeq{blocks: blocks, feats: map[string]float64{}}
+	for _, b := range blocks {
+		l.feats[b.feature] += b.weight
+		l.total += b.weight
+	}
+	return l
+}
+
+// similarLayouts reports whether two pages reach the layout threshold. The weight of
+// the features they share, over their total weight, bounds the LCS similarity from
+// above: when the bound cannot reach the threshold the LCS is skipped, which keeps
+// thousands of pages of different layouts tractable.
+func similarLayouts(a, b *layoutSeq, threshold float64) bool {
+	if a.total+b.total == 0 {
+		return true
+	}
+	small, large := a.feats, b.feats
+	if len(small) > len(large) {
+		small, large = large, small
+	}
+	var shared float64
+	for f, w := range small {
+		if v, ok := large[f]; ok {
+			shared += w + v
 		}
 	}
-	similar := func(a, b int) bool {
-		if totals[a]+totals[b] == 0 {
-			return true
+	if shared/(a.total+b.total) < threshold {
+		return false
+	}
+	return layoutSimilarity(a.blocks, b.blocks) >= threshold
+}
+
+// joinsCluster reports whether a page is similar to every compared member of a cluster:
+// its first maxClusterCompare members.
+func joinsCluster(l *layoutSeq, members []*layoutSeq, threshold float64) bool {
+	for k, m := range members {
+		if k >= maxClusterCompare {
+			break
 		}
-		small, large := feats[a], feats[b]
-		if len(small) > len(large) {
-			small, large = large, small
-		}
-		var shared float64
-		for f, w := range small {
-			if v, ok := large[f]; ok {
-				shared += w + v
-			}
-		}
-		if shared/(totals[a]+totals[b]) < threshold {
+		if !similarLayouts(l, m, threshold) {
 			return false
 		}
-		return layoutSimilarity(seqs[a], seqs[b]) >= threshold
 	}
-	var clusters [][]int
-	for i := range seqs {
+	return true
+}
+
+// clusterLayouts groups pages by layout; it returns a cluster number per page,
+// clusters numbered in order of their first page. A page joins, in one greedy pass, the
+// first cluster whose first maxClusterCompare members it is similar to.
+func clusterLayouts(seqs [][]block, threshold float64) []int {
+	ids := make([]int, len(seqs))
+	var clusters [][]*layoutSeq
+	for i, s := range seqs {
+		l := newLayoutSeq(s)
 		joined := -1
 		for c, members := range clusters {
-			ok := true
-			for k, m := range members {
-				if k >= maxClusterCompare {
-					break
-				}
-				if !similar(i, m) {
-					ok = false
-					break
-				}
-			}
-			if ok {
+			if joinsCluster(l, members, threshold) {
 				joined = c
 				break
 			}
@@ -218,7 +233,7 @@ func clusterLayouts(seqs [][]block, threshold float64) []int {
 			joined = len(clusters)
 			clusters = append(clusters, nil)
 		}
-		clusters[joined] = append(clusters[joined], i)
+		clusters[joined] = append(clusters[joined], l)
 		ids[i] = joined
 	}
 	return ids

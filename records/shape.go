@@ -15,20 +15,45 @@ func typeHashes(p *page, names []string) []uint64 {
 	hs := make([]uint64, len(p.elems))
 	for i := range p.elems {
 		e := &p.elems[i]
-		h := fnv.New64a()
 		var parent uint64
 		if e.parent >= 0 {
 			parent = hs[e.parent]
 		}
-		var b [8]byte
-		for k := range 8 {
-			b[k] = byte(parent >> (8 * k))
-		}
-		h.Write(b[:])
-		h.Write([]byte(recordType(e.n, names)))
-		hs[i] = h.Sum64()
+		hs[i] = chainHash(parent, recordType(e.n, names))
 	}
 	return hs
+}
+
+// chainHash extends the type-path hash of a parent (0 for the root) by one record type.
+func chainHash(parent uint64, typ string) uint64 {
+	h := fnv.New64a()
+	var b [8]byte
+	for k := range 8 {
+		b[k] = byte(parent >> (8 * k))
+	}
+	h.Write(b[:])
+	h.Write([]byte(typ))
+	return h.Sum64()
+}
+
+// typePath returns the type path of element e: the record types of its ancestors and
+// itself, from the root down. hashTypePath of it is typeHashes(p)[e].
+func typePath(p *page, e int32, names []string) []string {
+	var steps []string
+	for c := e; c >= 0; c = p.elems[c].parent {
+		steps = append(steps, recordType(p.elems[c].n, names))
+	}
+	slices.Reverse(steps)
+	return steps
+}
+
+// hashTypePath is the type-path hash of a type path written out by typePath.
+func hashTypePath(steps []string) uint64 {
+	var h uint64
+	for _, s := range steps {
+		h = chainHash(h, s)
+	}
+	return h
 }
 
 // shapeDepth bounds the tag paths of a shape.

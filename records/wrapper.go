@@ -75,6 +75,7 @@ func learn(samples []*sample, o *Options, tpl *Template) *selection {
 	if o.Mode == ModeArticle && len(sel.pats) > 0 {
 		tpl.ForestXPath = forestXPath(samples, sel.pats[0])
 	}
+	tpl.Rules = sel.rules(samples)
 	tpl.XPathExact = tpl.XPath != "" && xpathSelects(samples, sel, tpl.XPath)
 	return sel
 }
@@ -406,4 +407,44 @@ func candidateOf(samples []*sample, pt *pattern, selected bool, xp string) Candi
 	}
 	_ = samples
 	return c
+}
+
+// rules writes the selected patterns out as Rules, in the order of the regions.
+func (sel *selection) rules(samples []*sample) []Rule {
+	var out []Rule
+	for _, pt := range sel.pats {
+		r := Rule{Tag: pt.tag, Attrs: slices.Clone(pt.attrs), Child: pt.child}
+		if sel.mode == ModeArticle {
+			r.Level, r.Type = pt.level, pt.dfsType
+		} else {
+			si, e := example(pt)
+			p := samples[si].p
+			r.Parent = typePath(p, p.elems[e].parent, sel.names)
+		}
+		if run := sel.runs[pt]; run != nil {
+			r.Siblings = &SiblingRule{Types: slices.Clone(run.types), Before: run.before}
+		}
+		r.Parallel = sel.parallel[pt]
+		out = append(out, r)
+	}
+	return out
+}
+
+// selectionOf rebuilds the selection of a template from its rules.
+func selectionOf(mode Mode, names []string, rules []Rule) *selection {
+	sel := &selection{mode: mode, names: names, runs: map[*pattern]*siblingRun{}, parallel: map[*pattern]bool{}}
+	for _, r := range rules {
+		pt := &pattern{tag: r.Tag, attrs: r.Attrs, child: r.Child, level: r.Level, dfsType: r.Type}
+		if mode == ModeRecords {
+			pt.parentHash = hashTypePath(r.Parent)
+		}
+		sel.pats = append(sel.pats, pt)
+		if r.Siblings != nil {
+			sel.runs[pt] = &siblingRun{types: r.Siblings.Types, before: r.Siblings.Before}
+		}
+		if r.Parallel {
+			sel.parallel[pt] = true
+		}
+	}
+	return sel
 }

@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"path/filepath"
 	"slices"
@@ -40,7 +42,7 @@ stdout (--json: the schema itself).
 With --resubmit, text fields are also tested by re-submitting the form in headless
 Chromium with values of each feature (thesis §3.4): a field maps to a feature when the
 value comes back at that feature in every record of the result page. The records of a
-re-submission are isolated with FOREST together with the run's pages.`,
+re-submission are isolated with the wrapper FOREST learnt on the run (wrapper.json).`,
 		Example: example("trawl schema runs/calibre", "trawl schema --json runs/calibre | jq '.features[].name'"),
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -134,14 +136,19 @@ type pageSubmitter interface {
 }
 
 // resubmitter is the schema.Submitter of a run directory: the prober submits the run's
-// form with the values, and FOREST isolates the records of the first result page,
-// learning its wrapper together with the run's own pages so that the leaf paths are
-// those of records.jsonl.
+// form with the values, and the wrapper FOREST learnt on the run (wrapper.json) is
+// applied to the first result page, so that its records have the leaf paths of
+// records.jsonl whatever their number (one record is enough) and each re-submission
+// costs one page, not the whole run. Without wrapper.json (a run directory made by
+// hand, or one written before wrappers could be applied), the records are isolated
+// with FOREST over the run's pages and the new one.
 type resubmitter struct {
 	sub   pageSubmitter
 	form  probe.Form
+	apply *records.Applier // nil: isolate with Extract over pages
 	pages []records.Page
 	opts  records.Options
+	log   *slog.Logger
 	n     int
 }
 
@@ -153,6 +160,23 @@ func newResubmitter(dir string, sub pageSubmitter, log *slog.Logger) (*resubmitt
 	if err != nil {
 		return nil, fmt.Errorf("trawl schema: re-submission needs the form: %w", err)
 	}
+	ro := records.DefaultOptions()
+	ro.Logger = log
+	r := &resubmitter{sub: sub, form: form, opts: ro, log: log}
+	w, err := records.ReadWrapper(dir)
+	if err == nil {
+		ao := records.DefaultApplyOptions()
+		ao.Logger = log
+		r.apply, err = records.NewApplier(w, ao)
+	}
+	switch {
+	case err == nil:
+		return r, nil
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, records.ErrStaleWrapper):
+		log.Warn("re-submissions are isolated with FOREST over the whole run", "reason", err)
+	default:
+		return nil, fmt.Errorf("trawl schema: re-submission needs the run's wrapper: %w", err)
+	}
 	pages, skipped, err := runDirPages(dir)
 	if err != nil {
 		return nil, err
@@ -160,14 +184,8 @@ func newResubmitter(dir string, sub pageSubmitter, log *slog.Logger) (*resubmitt
 	for _, sk := range skipped {
 		log.Warn("page skipped", "reason", sk)
 	}
-	// The nonsense-word page is left out of the context: its layout makes FOREST take a
-	// result page with a single record for an error page on some sites (a page of the
-	// soft-error kind), and a re-submission is judged on its records anyway (an error
-	// page has none at the feature's location).
-	pages = slices.DeleteFunc(pages, func(p records.Page) bool { return p.Kind == records.KindNonsense })
-	ro := records.DefaultOptions()
-	ro.Logger = log
-	return &resubmitter{sub: sub, form: form, pages: pages, opts: ro}, nil
+	r.pages = pages
+	return r, nil
 }
 
 // Submit implements schema.Submitter.
@@ -180,21 +198,29 @@ func (r *resubmitter) Submit(ctx context.Context, values map[string]string) ([]r
 		return nil, nil
 	}
 	r.n++
-	name := fmt.Sprintf("resubmission-%d", r.n)
 	var terms []string
 	for _, v := range values {
 		if strings.TrimSpace(v) != "" {
 			terms = append(terms, v)
 		}
 	}
-	all := append(slices.Clone(r.pages), records.Page{Name: name, URL: pages[0].URL, HTML: []byte(pages[0].HTML), Terms: terms, Kind: "mapping"})
-	_, recs, err := records.Extract(ctx, all, r.opts)
+	slices.Sort(terms)
+	pg := records.Page{Name: fmt.Sprintf("resubmission-%d", r.n), URL: pages[0].URL, HTML: []byte(pages[0].HTML), Terms: terms, Kind: probe.KindMapping}
+	if r.apply != nil {
+		recs, pc, err := r.apply.Apply(ctx, pg)
+		if err != nil {
+			return nil, fmt.Errorf("isolate the records of the re-submission: %w", err)
+		}
+		r.log.Debug("re-submission", "page", pg.Name, "url", pg.URL, "class", pc.Class, "records", len(recs), "reason", pc.Reason)
+		return recs, nil
+	}
+	_, recs, err := records.Extract(ctx, append(slices.Clone(r.pages), pg), r.opts)
 	if err != nil {
 		return nil, fmt.Errorf("isolate the records of the re-submission: %w", err)
 	}
 	var out []records.Record
 	for _, rec := range recs {
-		if rec.Page == name {
+		if rec.Page == pg.Name {
 			out = append(out, rec)
 		}
 	}
