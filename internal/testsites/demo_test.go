@@ -68,3 +68,25 @@ func TestDemoSite(t *testing.T) {
 		t.Errorf("a submitted login form must be a violation, got %v", s.Violations())
 	}
 }
+
+// A query word is matched against the words of a value, so a title with an
+// apostrophe is found by itself.
+func TestWordsMatchApostrophe(t *testing.T) {
+	for _, s := range []*Site{Demo(), newLibrary()} {
+		for _, f := range s.Fields {
+			if f.Name != "title" && f.Name != "query" && f.Name != "q" {
+				continue
+			}
+			got, _ := s.Search(url.Values{f.Name: {"Harry Potter and the Sorcerer's Stone"}})
+			found := false
+			for _, r := range got {
+				if r.Values["title"] == "Harry Potter and the Sorcerer's Stone" {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("%s: field %s does not find its own title with an apostrophe (%d results)", s.Name, f.Name, len(got))
+			}
+		}
+	}
+}

@@ -27,6 +27,20 @@ func fold(s string) string {
 	return f
 }
 
+// tokenText memoises the words of record values joined by spaces, which MatchWords
+// searches: a query word is compared with words, so that "penumbras" (the query's
+// "Penumbra's" as textnorm.Tokens splits it) finds "Mr. Penumbra's".
+var tokenTexts sync.Map
+
+func tokenText(s string) string {
+	if v, ok := tokenTexts.Load(s); ok {
+		return v.(string)
+	}
+	t := strings.Join(textnorm.Tokens(s), " ")
+	tokenTexts.Store(s, t)
+	return t
+}
+
 // filter returns the records that every field accepts, in catalogue order.
 func filter(recs []Record, fields []Field, v url.Values) []Record {
 	var out []Record
@@ -75,7 +89,7 @@ func accepts(r Record, f Field, vals []string) bool {
 		for _, w := range words {
 			found := false
 			for _, a := range f.Attributes {
-				if strings.Contains(fold(r.Values[a]), w) {
+				if strings.Contains(tokenText(r.Values[a]), w) {
 					found = true
 					break
 				}
