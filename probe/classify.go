@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sync"
 )
 
@@ -111,7 +112,7 @@ func Classify(f *Form) {
 
 // Classify sets f.Class, f.Confidence, f.KeywordFields and the Role of every field.
 func (c *Classifier) Classify(f *Form) {
-	p := c.form.probs(formFeatures(f))
+	p := c.classProbs(f)
 	best := argmax(p)
 	f.Class = Class(c.form.labels[best])
 	f.Confidence = p[best]
@@ -120,12 +121,37 @@ func (c *Classifier) Classify(f *Form) {
 
 // ClassProbabilities returns the probability of each class of Classes for f.
 func (c *Classifier) ClassProbabilities(f *Form) map[Class]float64 {
-	p := c.form.probs(formFeatures(f))
+	p := c.classProbs(f)
 	out := make(map[Class]float64, len(p))
 	for i, l := range c.form.labels {
 		out[Class(l)] = p[i]
 	}
 	return out
+}
+
+// classProbs returns the class probabilities of the form model, under one constraint:
+// a form with a password field is a login, registration, password-recovery or other
+// form. In the Formasaurus annotations 288 forms have a password field and none of them
+// is a search, contact, mailing-list or order form; trawl must never take such a form for
+// a search form, whatever its words say.
+func (c *Classifier) classProbs(f *Form) []float64 {
+	p := c.form.probs(formFeatures(f))
+	if !slices.ContainsFunc(f.Fields, func(fl Field) bool { return fl.Type == "password" }) {
+		return p
+	}
+	sum := 0.0
+	for i, l := range c.form.labels {
+		switch Class(l) {
+		case ClassLogin, ClassRegistration, ClassPasswordRecovery, ClassOther:
+			sum += p[i]
+		default:
+			p[i] = 0
+		}
+	}
+	for i := range p {
+		p[i] /= sum
+	}
+	return p
 }
 
 func argmax(p []float64) int {

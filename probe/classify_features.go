@@ -24,7 +24,7 @@ import (
 
 // featureVersion names the feature extraction; a model trained with another version is
 // refused, so that a change here forces `go generate`.
-const featureVersion = 3
+const featureVersion = 4
 
 // featureSet collects feature strings without duplicates.
 type featureSet struct {
@@ -237,6 +237,25 @@ func formFeatures(f *Form) []string {
 	s.words("before:", f.TextBefore, false)
 	inner := strings.TrimPrefix(f.Text, f.TextBefore)
 	s.words("text:", cut(inner, 600), false)
+	// purpose words, by where they occur
+	s.addPurposes("form", f.ID+" "+f.Name+" "+f.CSSClass+" "+actionText(f.Action), true)
+	var fieldIdent, labels, submits []string
+	for _, fl := range f.Fields {
+		switch {
+		case fl.Type == "hidden":
+		case fl.Submit || fl.Tag == "button":
+			submits = append(submits, fl.Label, fl.Value, fl.Name, fl.ID, fl.CSSClass)
+		default:
+			fieldIdent = append(fieldIdent, fl.Name, fl.ID, fl.CSSClass)
+			labels = append(labels, fl.Label, fl.Placeholder, fl.Title)
+		}
+	}
+	s.addPurposes("fields", strings.Join(fieldIdent, " "), true)
+	s.addPurposes("labels", strings.Join(labels, " "), false)
+	s.addPurposes("submit", strings.Join(submits, " "), true)
+	s.addPurposes("links", strings.Join(f.Links, " "), false)
+	s.addPurposes("before", f.TextBefore, false)
+	s.addPurposes("text", cut(inner, 600), false)
 	return s.list
 }
 
@@ -281,6 +300,8 @@ func fieldFeatures(f *Form, l layout, i int, class Class) []string {
 	s.words("label:", fl.Label, true)
 	s.grams("labelg:", fl.Label, 3, 4)
 	s.add("labelsrc:" + fl.LabelSource)
+	s.addPurposes("ident", fl.Name+" "+fl.ID+" "+fl.CSSClass, true)
+	s.addPurposes("label", fl.Label+" "+fl.Placeholder+" "+fl.Title, false)
 	s.words("ph:", fl.Placeholder+" "+fl.Title, false)
 	if fl.Autocomplete != "" {
 		s.add("ac:" + fl.Autocomplete)

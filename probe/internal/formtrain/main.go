@@ -43,6 +43,7 @@ func run(ctx context.Context, args []string) error {
 	showErrors := fs.Bool("errors", false, "with -cv, list the search forms and keyword boxes it got wrong")
 	fs.Float64Var(&def.FormLambda, "form-lambda", def.FormLambda, "L2 penalty of the form model")
 	fs.Float64Var(&def.FieldLambda, "field-lambda", def.FieldLambda, "L2 penalty of the field model")
+	fs.Float64Var(&def.DensePenalty, "dense-penalty", def.DensePenalty, "penalty scale of the form model's dense features")
 	fs.IntVar(&def.MinCount, "min-count", def.MinCount, "drop features seen in fewer examples")
 	fs.Float64Var(&def.KeywordMin, "keyword-min", def.KeywordMin, "keyword probability that makes the best text box of a search form its keyword box")
 	if err := fs.Parse(args); err != nil {
@@ -75,10 +76,10 @@ func run(ctx context.Context, args []string) error {
 		}
 		fmt.Printf("grouped %d-fold cross-validation (folds by registered domain), %d pages, options %+v\n\n",
 			*cv, len(pages), struct {
-				FormLambda, FieldLambda float64
-				MinCount                int
-				KeywordMin              float64
-			}{def.FormLambda, def.FieldLambda, def.MinCount, def.KeywordMin})
+				FormLambda, FieldLambda, DensePenalty float64
+				MinCount                              int
+				KeywordMin                            float64
+			}{def.FormLambda, def.FieldLambda, def.DensePenalty, def.MinCount, def.KeywordMin})
 		formasaurus.Score(exs, pred).Write(os.Stdout)
 		if *showErrors {
 			formasaurus.WriteErrors(os.Stdout, pages, exs, pred)

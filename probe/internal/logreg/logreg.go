@@ -2,7 +2,8 @@
 // features with an L2 penalty, by L-BFGS.
 //
 // The objective is the one of scikit-learn's LogisticRegression(penalty="l2") with
-// C = 1/Lambda: Σᵢ wᵢ·(−log pᵢ[yᵢ]) + Lambda/2·‖W‖², the intercepts left unpenalised.
+// C = 1/Lambda: Σᵢ wᵢ·(−log pᵢ[yᵢ]) + Lambda/2·Σ_f penalty_f·‖W_f‖², the intercepts left
+// unpenalised (penalty_f = 1 unless Options.Penalty says otherwise).
 // L-BFGS: J. Nocedal, "Updating quasi-Newton matrices with limited storage", Math. Comp.
 // 35 (1980); two-loop recursion and backtracking Armijo line search as in Nocedal &
 // Wright, Numerical Optimization, 2nd ed., Algorithms 7.4 and 3.1.
@@ -32,6 +33,9 @@ type Options struct {
 	Lambda float64
 	// MaxIter bounds the L-BFGS iterations; Memory is the number of correction pairs.
 	MaxIter, Memory int
+	// Penalty scales Lambda per feature (nil: 1 for every feature), so that a few dense
+	// features can be penalised less than many sparse ones.
+	Penalty []float64
 	// Tolerance stops the search when the gradient norm falls below
 	// Tolerance·max(1, ‖θ‖), or when the objective improves by less than
 	// Tolerance·|f| over 5 iterations.
@@ -101,7 +105,10 @@ func Train(ctx context.Context, samples []Sample, features, classes int, o Optio
 		return nil, Result{}, errors.New("logreg: need at least 2 classes")
 	}
 	if o.Lambda < 0 || o.MaxIter < 1 || o.Memory < 1 || o.Tolerance <= 0 {
-		return nil, Result{}, fmt.Errorf("logreg: invalid options %+v", o)
+		return nil, Result{}, fmt.Errorf("logreg: invalid options (Lambda %g, MaxIter %d, Memory %d, Tolerance %g)", o.Lambda, o.MaxIter, o.Memory, o.Tolerance)
+	}
+	if o.Penalty != nil && len(o.Penalty) != features {
+		return nil, Result{}, fmt.Errorf("logreg: %d penalties for %d features", len(o.Penalty), features)
 	}
 	for i, s := range samples {
 		if s.Class < 0 || s.Class >= classes {
@@ -175,10 +182,14 @@ func Train(ctx context.Context, samples []Sample, features, classes int, o Optio
 		}
 		reg := 0.0
 		for i, v := range w {
-			reg += v * v
-			gw[i] += o.Lambda * v
+			l := o.Lambda
+			if o.Penalty != nil {
+				l *= o.Penalty[i/k]
+			}
+			reg += l * v * v
+			gw[i] += l * v
 		}
-		return loss + o.Lambda/2*reg
+		return loss + reg/2
 	}
 	theta := make([]float64, nw+k)
 	res, err := lbfgs(ctx, obj, theta, o)

@@ -6,17 +6,21 @@ import (
 )
 
 // objective recomputes the training objective independently of Train.
-func objective(m *Model, samples []Sample, lambda float64) float64 {
+func objective(m *Model, samples []Sample, lambda float64, penalty []float64) float64 {
 	loss := 0.0
 	for _, s := range samples {
 		p := Softmax(m.Scores(s))
 		loss -= math.Log(p[s.Class])
 	}
 	reg := 0.0
-	for _, w := range m.W {
-		reg += w * w
+	for i, w := range m.W {
+		l := lambda
+		if penalty != nil {
+			l *= penalty[i/m.Classes]
+		}
+		reg += l * w * w
 	}
-	return loss + lambda/2*reg
+	return loss + reg/2
 }
 
 func toyData() []Sample {
@@ -33,9 +37,14 @@ func toyData() []Sample {
 // the objective (central finite differences) and that perturbing them costs more.
 func TestTrainReachesTheOptimum(t *testing.T) {
 	samples := toyData()
-	for _, lambda := range []float64{0.1, 1, 5} {
+	for _, tc := range []struct {
+		lambda  float64
+		penalty []float64
+	}{{0.1, nil}, {1, nil}, {5, nil}, {1, []float64{0.1, 1, 2, 0.5}}} {
+		lambda, penalty := tc.lambda, tc.penalty
 		o := DefaultOptions()
 		o.Lambda = lambda
+		o.Penalty = penalty
 		o.Tolerance = 1e-9
 		m, res, err := Train(t.Context(), samples, 4, 3, o)
 		if err != nil {
@@ -44,7 +53,7 @@ func TestTrainReachesTheOptimum(t *testing.T) {
 		if !res.Converged {
 			t.Errorf("λ=%g: not converged after %d iterations", lambda, res.Iterations)
 		}
-		f0 := objective(m, samples, lambda)
+		f0 := objective(m, samples, lambda, penalty)
 		if math.Abs(f0-res.Objective) > 1e-6*math.Max(1, f0) {
 			t.Errorf("λ=%g: reported objective %v, recomputed %v", lambda, res.Objective, f0)
 		}
@@ -61,9 +70,9 @@ func TestTrainReachesTheOptimum(t *testing.T) {
 				}
 			}
 			set(keep + h)
-			fp := objective(m, samples, lambda)
+			fp := objective(m, samples, lambda, penalty)
 			set(keep - h)
-			fm := objective(m, samples, lambda)
+			fm := objective(m, samples, lambda, penalty)
 			set(keep)
 			if g := (fp - fm) / (2 * h); math.Abs(g) > 1e-4 {
 				t.Errorf("λ=%g: gradient %d = %v at the solution", lambda, i, g)
@@ -112,5 +121,10 @@ func TestTrainRejectsBadInput(t *testing.T) {
 		if _, _, err := Train(t.Context(), tc.samples, tc.feats, tc.classes, DefaultOptions()); err == nil {
 			t.Errorf("%s: no error", tc.name)
 		}
+	}
+	o := DefaultOptions()
+	o.Penalty = []float64{1}
+	if _, _, err := Train(t.Context(), toyData(), 4, 3, o); err == nil {
+		t.Error("penalties of the wrong length: no error")
 	}
 }
