@@ -192,7 +192,6 @@ func BenchmarkGraphVsKB(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	kbTriples = nil
 	built := time.Since(t0)
 	t0 = time.Now()
 	if _, err := kb2.Candidates(b.Context(), "warm up", 1); err != nil { // builds the literal index
@@ -259,9 +258,7 @@ func BenchmarkGraphVsBadger(b *testing.B) {
 	t0 := time.Now()
 	kbTriples, works := synthKB(140_000, 60_000)
 	nt := ntBytes(b, kbTriples)
-	kbTriples = nil
 	kb2 := badgerKB(b, "synth.nt", nt)
-	nt = nil
 	st := kb2.Stats()
 	b.Logf("KB2 (Badger, in memory): %d facts, loaded in %v", st.Facts, time.Since(t0))
 	kb1, err := graph.NewMemory(synthRecords(works, 500, 100))

@@ -126,15 +126,6 @@ func (v *view) funPath(p Path) float64 {
 	return f
 }
 
-// pathTo is a path from some start node to node, through mid (-1 when the path has one
-// step; for three-step paths, the first intermediate node, the second being reachable
-// from it).
-type pathTo struct {
-	p    Path
-	node int32
-	mids [MaxJoinLength - 1]int32
-}
-
 // forwardPaths calls fn for every distinct (path, end) that starts at x, has at most
 // maxLen steps, never steps through a literal, never revisits a node (no loops), and
 // never takes a relation right after its inverse (no trivial r ∘ r⁻). Ends may be

@@ -315,7 +315,7 @@ func RunLabeled(ctx context.Context, dir string, o LabeledOptions) (*Labeled, er
 		return nil, err
 	}
 	recs, err := schema.ReadRecords(f, filepath.Join(dir, schema.RecordsFile))
-	f.Close()
+	_ = f.Close()
 	if err != nil {
 		return nil, err
 	}
@@ -341,9 +341,9 @@ func writeFileAtomic(path string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
+	defer func() { _ = os.Remove(tmp.Name()) }()
 	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
+		_ = tmp.Close()
 		return err
 	}
 	if err := tmp.Close(); err != nil {

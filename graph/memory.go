@@ -71,7 +71,7 @@ func LoadMemory(ctx context.Context, path string, opts MemoryOptions) (*Memory, 
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	return ReadMemory(ctx, f, path, opts)
 }
 

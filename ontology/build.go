@@ -112,7 +112,7 @@ func (w *kvWriter) flush() error {
 
 func (w *kvWriter) close() error {
 	err := w.flush()
-	w.buf.Release()
+	_ = w.buf.Release()
 	return err
 }
 
@@ -254,17 +254,17 @@ func (l *loader) buildNodes(ctx contextLike, sw *badger.StreamWriter, half int, 
 	if err != nil {
 		return err
 	}
-	defer spo.close()
+	defer func() { _ = spo.close() }()
 	ops, err := l.triples.merge(1, half)
 	if err != nil {
 		return err
 	}
-	defer ops.close()
+	defer func() { _ = ops.close() }()
 	tm, err := l.terms.merge(half)
 	if err != nil {
 		return err
 	}
-	defer tm.close()
+	defer func() { _ = tm.close() }()
 
 	sp, spOK, err := spo.next()
 	if err != nil {
@@ -457,7 +457,7 @@ func (l *loader) buildPairs(ctx contextLike, sw *badger.StreamWriter, relOf []gr
 	if err != nil {
 		return err
 	}
-	defer m.close()
+	defer func() { _ = m.close() }()
 	var key, val []byte
 	cur := int64(-1)
 	var block uint32
@@ -533,7 +533,7 @@ func (l *loader) buildLiterals(ctx contextLike, sw *badger.StreamWriter, bits ui
 	if err != nil {
 		return err
 	}
-	defer m.close()
+	defer func() { _ = m.close() }()
 	type entry struct {
 		norm string
 		ids  []uint64
@@ -625,7 +625,7 @@ func (l *loader) buildBands(ctx contextLike, sw *badger.StreamWriter, bits uint)
 	if err != nil {
 		return err
 	}
-	defer m.close()
+	defer func() { _ = m.close() }()
 	var key, val []byte
 	bucket := int64(-1)
 	var group []uint64 // the norm hashes of the current band key
@@ -696,7 +696,7 @@ func (l *loader) buildDates(ctx contextLike, sw *badger.StreamWriter) (err error
 	if err != nil {
 		return err
 	}
-	defer m.close()
+	defer func() { _ = m.close() }()
 	var key, val []byte
 	var year [5]byte
 	var chunk uint32

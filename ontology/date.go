@@ -95,14 +95,6 @@ var dateTypes = map[string]bool{
 	graph.XSD + "dateTimeStamp": true,
 }
 
-// literalDate returns the date of a literal whose datatype is a date type.
-func literalDate(t graph.Term) (datePattern, bool) {
-	if t.Kind != graph.KindLiteral || !dateTypes[t.Datatype] {
-		return datePattern{}, false
-	}
-	return parseISODate(t.Value)
-}
-
 // parseISODate parses the lexical forms of xsd:date, xsd:dateTime, xsd:gYear and
 // xsd:gYearMonth, with YAGO's '#' wildcards and years of fewer than four digits
 // ("969-##-##"). A time of day or a time zone after the date is ignored.

@@ -107,7 +107,7 @@ func Load(ctx context.Context, dir string, sources []Source, opts LoadOptions) (
 	if err := os.MkdirAll(tmp, 0o755); err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(tmp)
+	defer func() { _ = os.RemoveAll(tmp) }()
 
 	log := opts.logger()
 	bdir := filepath.Join(dir, badgerDir)
@@ -245,7 +245,7 @@ func LoadMemory(ctx context.Context, sources []Source, opts LoadOptions) (*Store
 		if tmp, err = os.MkdirTemp("", "trawl-kb-load-"); err != nil {
 			return nil, nil, err
 		}
-		defer os.RemoveAll(tmp)
+		defer func() { _ = os.RemoveAll(tmp) }()
 	}
 	// Parse first, so that bad input fails before a database is made.
 	start := time.Now()
@@ -263,12 +263,12 @@ func LoadMemory(ctx context.Context, sources []Source, opts LoadOptions) (*Store
 	rep, err := l.index(db)
 	rep.Total = time.Since(start)
 	if err != nil {
-		db.Close()
+		_ = db.Close()
 		return nil, rep, err
 	}
 	st, err := newStore(db, "(memory)", opts.Options)
 	if err != nil {
-		db.Close()
+		_ = db.Close()
 		return nil, rep, err
 	}
 	return st, rep, nil
@@ -306,7 +306,7 @@ func Open(dir string, opts Options) (*Store, error) {
 	}
 	s, err := newStore(db, dir, opts)
 	if err != nil {
-		db.Close()
+		_ = db.Close()
 		return nil, err
 	}
 	return s, nil

@@ -251,7 +251,7 @@ func (l *loader) readSource(ctx context.Context, idx int, s Source, rep *SourceR
 	if err != nil {
 		return err
 	}
-	defer in.close()
+	defer func() { _ = in.close() }()
 	rep.Format = in.format.String()
 	l.log.Info("loading", "file", s.Name, "format", rep.Format)
 	if in.format == FormatTurtle {

@@ -18,14 +18,14 @@ func lockDir(dir string) (unlock func(), err error) {
 		return nil, fmt.Errorf("ontology: lock %s: %w", dir, err)
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
+		_ = f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
 			return nil, fmt.Errorf("ontology: another load is writing into %s", dir)
 		}
 		return nil, fmt.Errorf("ontology: lock %s: %w", dir, err)
 	}
 	return func() {
-		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-		f.Close()
+		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		_ = f.Close()
 	}, nil
 }

@@ -97,7 +97,7 @@ func openFixedRun[R words](path string, from, to int64) (*fixedFileCursor[R], er
 	}
 	var r R
 	if _, err := f.Seek(from*int64(8*len(r)), io.SeekStart); err != nil {
-		f.Close()
+		_ = f.Close()
 		return nil, err
 	}
 	return &fixedFileCursor[R]{f: f, r: bufio.NewReaderSize(f, 1<<20), left: to - from}, nil
@@ -163,7 +163,7 @@ func newMerger[R any](cs []cursor[R], compare func(a, b R) int) (*merger[R], err
 	for i, c := range cs {
 		r, ok, err := c.next()
 		if err != nil {
-			m.close()
+			_ = m.close()
 			return nil, err
 		}
 		if ok {
@@ -239,7 +239,7 @@ func openMerger[R words](srcs []runSource[R], half int, compare func(a, b R) int
 		c, err := openRun(s, half)
 		if err != nil {
 			for _, c := range cs {
-				c.close()
+				_ = c.close()
 			}
 			return nil, err
 		}

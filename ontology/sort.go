@@ -119,15 +119,6 @@ func recurse[R words](scattered, other []R, shift int, count *[256]int, resultIn
 	}
 }
 
-// Orders of the triple records. The loader's dense predicate index p is below 2^24.
-type tripleOrder int
-
-const (
-	orderSPO tripleOrder = iota // (s, p, o): the facts of a node, outgoing
-	orderOPS                    // (o, p, s): the facts of a node, incoming
-	orderPSO                    // (p<<40 | s>>24, s, o): the pairs of a relation
-)
-
 // psoKey builds the PSO record of (s, p, o): its first word combines the predicate with
 // the top bits of the subject, so that the radix sort spreads a relation's facts.
 func psoKey(s, p, o uint64) rec3 { return rec3{p<<40 | s>>24, s, o} }

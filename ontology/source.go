@@ -118,15 +118,15 @@ func openSource(src Source, counter *atomic.Int64) (*openedSource, error) {
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			raw.Close()
+			_ = raw.Close()
 			return nil, fmt.Errorf("open %s: gzip: %w", src.Name, err)
 		}
 		br = bufio.NewReaderSize(zr, 1<<20)
-		closeFn = func() error { zr.Close(); return raw.Close() }
+		closeFn = func() error { _ = zr.Close(); return raw.Close() }
 		name = strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".gzip")
 	}
 	if bom, _ := br.Peek(3); len(bom) == 3 && bom[0] == 0xEF && bom[1] == 0xBB && bom[2] == 0xBF {
-		br.Discard(3) // a UTF-8 byte order mark is not part of the data
+		_, _ = br.Discard(3) // a UTF-8 byte order mark is not part of the data
 	}
 	f := src.Format
 	if f == FormatAuto {

@@ -231,7 +231,7 @@ func (s *varSorter) merge(half int) (*merger[varItem], error) {
 		f, err := os.Open(r.path)
 		if err != nil {
 			for _, c := range cs {
-				c.close()
+				_ = c.close()
 			}
 			return nil, err
 		}
@@ -243,9 +243,9 @@ func (s *varSorter) merge(half int) (*merger[varItem], error) {
 			from = r.split
 		}
 		if _, err := f.Seek(from, io.SeekStart); err != nil {
-			f.Close()
+			_ = f.Close()
 			for _, c := range cs {
-				c.close()
+				_ = c.close()
 			}
 			return nil, err
 		}

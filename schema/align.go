@@ -671,7 +671,7 @@ func labelText(c *cand) (string, bool) {
 	if t := strings.TrimRight(v, " :=："); t != v && t != "" {
 		return t, true
 	}
-	if labelTags[lastTag(c.locs[0].Path)] && strings.IndexAny(v, "0123456789") < 0 {
+	if labelTags[lastTag(c.locs[0].Path)] && !strings.ContainsAny(v, "0123456789") {
 		return strings.TrimSpace(v), true
 	}
 	return "", false

@@ -163,9 +163,9 @@ func writeAtomic(path string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
+	defer func() { _ = os.Remove(tmp.Name()) }()
 	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
+		_ = tmp.Close()
 		return err
 	}
 	if err := tmp.Close(); err != nil {
@@ -191,7 +191,7 @@ func ReadRunDir(dir string) (*RunDir, error) {
 		return nil, fmt.Errorf("read records: %w", err)
 	}
 	rd.Records, err = ReadRecords(f, filepath.Join(dir, RecordsFile))
-	f.Close()
+	_ = f.Close()
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +202,7 @@ func ReadRunDir(dir string) (*RunDir, error) {
 	}
 	if pf, err := os.Open(filepath.Join(dir, ProbesFile)); err == nil {
 		rd.Probes, err = ReadProbes(pf, filepath.Join(dir, ProbesFile))
-		pf.Close()
+		_ = pf.Close()
 		if err != nil {
 			return nil, err
 		}

@@ -115,7 +115,7 @@ func alignEffectiveOptions(cmd *cobra.Command, o alignOptions) (align.Options, e
 			return opts, usageError("--options: %v", err)
 		}
 		opts, err = align.ReadOptions(f, o.OptionsFile)
-		f.Close()
+		_ = f.Close()
 		if err != nil {
 			return opts, usageError("%v", err)
 		}
@@ -167,13 +167,13 @@ func loadKB(ctx context.Context, g globalOptions, path, role string) (align.KB, 
 		stats := s.Stats()
 		switch {
 		case stats.Facts == 0:
-			s.Close()
+			_ = s.Close()
 			return nil, 0, nil, fmt.Errorf("%s: the KB in %s holds no facts", role, path)
 		case stats.Literals == 0:
-			s.Close()
+			_ = s.Close()
 			return nil, 0, nil, fmt.Errorf("%s: the KB in %s has no literal values; PARIS starts from literals the two KBs share (names, titles, dates), so nothing can align", role, path)
 		}
-		return s, stats.Facts, func() { s.Close() }, nil
+		return s, stats.Facts, func() { _ = s.Close() }, nil
 	}
 	m, err := graph.LoadMemory(ctx, path, graph.MemoryOptions{Logger: g.logger()})
 	if err != nil {

@@ -109,7 +109,7 @@ func readJobs(path string, defaults pipelineOptions, out string) ([]batchJob, er
 	if err != nil {
 		return nil, usageError("trawl batch: %v", err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	var jobs []batchJob
 	seen := map[string]int{}
 	sc := bufio.NewScanner(f)

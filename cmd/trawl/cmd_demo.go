@@ -218,7 +218,7 @@ func countTriples(path string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	r := graph.NewReader(f, path)
 	n := 0
 	for {

@@ -98,7 +98,7 @@ func runForms(ctx context.Context, g globalOptions, o formsOptions, stdout io.Wr
 		if err != nil {
 			return fmt.Errorf("trawl forms: %w", err)
 		}
-		defer f.Close()
+		defer func() { _ = f.Close() }()
 		forms, err = formsOf(f, "", pageURL)
 		if err != nil {
 			return fmt.Errorf("trawl forms: %s: %w", o.Page, err)

@@ -156,7 +156,7 @@ func runKBLoad(ctx context.Context, g globalOptions, o kbLoadOptions, dumps []st
 	if err != nil {
 		sum.Error = err.Error()
 		if o.JSON {
-			writeJSON(stdout, sum)
+			_ = writeJSON(stdout, sum) // the load error below is what matters
 		}
 		return fmt.Errorf("kb load: %w", err)
 	}
@@ -258,7 +258,7 @@ func runKBStats(ctx context.Context, g globalOptions, o kbStatsOptions, stdout, 
 	if err != nil {
 		return fmt.Errorf("kb stats: %w", err)
 	}
-	defer st.Close()
+	defer func() { _ = st.Close() }()
 	s := st.Stats()
 	rels := s.Relations
 	if o.Top > 0 && len(rels) > o.Top {
@@ -346,7 +346,7 @@ func runKBLookup(ctx context.Context, g globalOptions, o kbLookupOptions, text s
 	if err != nil {
 		return fmt.Errorf("kb lookup: %w", err)
 	}
-	defer st.Close()
+	defer func() { _ = st.Close() }()
 	var rows []lookupJSON
 	if o.Literals {
 		cs, err := st.Candidates(ctx, text, o.Limit)

@@ -154,7 +154,7 @@ func (p *pipeline) reference(ctx context.Context) (align.KB, error) {
 				p.kbErr = fmt.Errorf("open the demo KB: %w", err)
 				return
 			}
-			p.kb, p.kbName, p.kbClose = st, "demo KB (embedded)", func() { st.Close() }
+			p.kb, p.kbName, p.kbClose = st, "demo KB (embedded)", func() { _ = st.Close() }
 			return
 		}
 		kb, _, closeKB, err := loadKB(ctx, globalOptions{Quiet: true}, p.o.KB, "KB")
@@ -482,7 +482,7 @@ func (p *pipeline) labeled(ctx context.Context) (*graph.Labeled, *schema.Schema,
 	if err != nil {
 		return nil, nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	recs, err := records.ReadRecords(f, filepath.Join(p.o.Dir, records.RecordsFile))
 	if err != nil {
 		return nil, nil, err

@@ -346,7 +346,7 @@ func (d *runData) readFile(name string, fn func(r io.Reader, path string) error)
 		d.fail(name, err)
 		return
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	if err := fn(f, path); err != nil {
 		d.fail(name, err)
 	}

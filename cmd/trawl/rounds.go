@@ -256,7 +256,7 @@ func knownValues(dir string, s *schema.Schema) map[string]map[string]bool {
 	if err != nil {
 		return out
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	recs, err := records.ReadRecords(f, records.RecordsFile)
 	if err != nil {
 		return out

@@ -12,7 +12,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"slices"
 	"time"
 
 	"github.com/google/renameio/v2"
@@ -73,7 +72,7 @@ func stageDigest(dir string, s stage) (string, error) {
 			return "", err
 		}
 		_, err = io.Copy(h, f)
-		f.Close()
+		_ = f.Close()
 		if err != nil {
 			return "", fmt.Errorf("stage %s: read %s: %w", s.name, in, err)
 		}
@@ -178,13 +177,4 @@ func writeFileAtomic(path string, data []byte) error {
 		return err
 	}
 	return renameio.WriteFile(path, data, 0o644)
-}
-
-// stageNames lists the names of stages, for messages.
-func stageNames(stages []stage) []string {
-	var ns []string
-	for _, s := range stages {
-		ns = append(ns, s.name)
-	}
-	return slices.Clip(ns)
 }

@@ -51,7 +51,7 @@ func CalibreTruth(ctx context.Context, base string, recs []records.Record) (Trut
 		}
 		var b book
 		err = json.NewDecoder(resp.Body).Decode(&b)
-		resp.Body.Close()
+		_ = resp.Body.Close()
 		if err != nil {
 			return Truth{}, fmt.Errorf("book %s: %w", id, err)
 		}

@@ -332,7 +332,7 @@ func (g *gen) readBooks(csvPath, jsonPath, dir string) ([]*book, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	r := csv.NewReader(f)
 	head, err := r.Read()
 	if err != nil {
@@ -560,7 +560,9 @@ func (g *gen) write(out string, books []*book) error {
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", yagoNS+b.name, b.title, alt, b.author.label, y, b.isbn13, gr, b.source)
 	}
-	w.Flush()
+	if err := w.Flush(); err != nil {
+		return err
+	}
 	if err := os.WriteFile(filepath.Join(out, "books.tsv"), tsv.Bytes(), 0o644); err != nil {
 		return err
 	}

@@ -183,7 +183,7 @@ func (g *gen) triple(s, p, o string) {
 		g.buf = g.short(g.buf, o)
 		g.buf = append(g.buf, "\t.\n"...)
 	}
-	g.w.Write(g.buf)
+	_, _ = g.w.Write(g.buf) // bufio errors are sticky: Write returns them from Flush
 	g.n++
 }
 

@@ -156,7 +156,7 @@ func loadPage(dir, key string, e entry) (Page, error) {
 	if err != nil {
 		return Page{}, fmt.Errorf("formasaurus: %w", err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	zr, err := gzip.NewReader(f)
 	if err != nil {
 		return Page{}, fmt.Errorf("formasaurus: %s: %w", path, err)

@@ -97,7 +97,7 @@ func run(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		defer f.Cleanup()
+		defer func() { _ = f.Cleanup() }()
 		zw, err := gzip.NewWriterLevel(f, gzip.BestCompression)
 		if err != nil {
 			return err
