@@ -259,10 +259,15 @@ func instances(f *Feature, rs []rec, o Options) []instance {
 	// For an ordered feature, values near the median first: a bound there splits the
 	// records, one at the extremes says nothing.
 	if _, ordered := orderValue(f, "0"); ordered || f.Type == TypeDate {
+		// The median of the records' values, not of the distinct values: a catalogue
+		// of mostly recent books has many distinct old years, and a bound at the median
+		// of those would hold for most records and say nothing.
 		var xs []float64
-		for _, in := range out {
-			if x, ok := orderValue(f, in.value); ok {
-				xs = append(xs, x)
+		for _, vs := range perRec {
+			for _, v := range vs {
+				if x, ok := orderValue(f, v); ok {
+					xs = append(xs, x)
+				}
 			}
 		}
 		if len(xs) > 0 {
