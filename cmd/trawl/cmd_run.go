@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -177,6 +178,7 @@ func printSummary(w io.Writer, s *pipelineSummary) {
 		for f, vs := range r.Plan {
 			fields = append(fields, fmt.Sprintf("%s ×%d", f, len(vs)))
 		}
+		slices.Sort(fields)
 		fmt.Fprintf(w, "  guided round %d  %s → %d records, %d links, %d relations (mean confidence %.2f)\n",
 			r.Round, strings.Join(fields, ", "), r.Records, r.Links, r.Relations, r.Confidence)
 	}

@@ -288,7 +288,7 @@ func (p *pipeline) roundStages(r int) []stage {
 		suffix = fmt.Sprintf("-%d", r)
 		first = p.guideStage(r)
 	}
-	ss := []stage{first, p.extractStage(), p.schemaStage(), p.graphStage(), p.alignStage()}
+	ss := []stage{first, p.extractStage(), p.schemaStage(r), p.graphStage(), p.alignStage()}
 	for i := 1; i < len(ss); i++ {
 		ss[i].name += suffix
 	}
@@ -365,8 +365,11 @@ func (p *pipeline) extractStage() stage {
 	}
 }
 
-// schemaStage builds the output schema and the input–output mapping.
-func (p *pipeline) schemaStage() stage {
+// schemaStage builds the output schema and the input–output mapping. In a guided round
+// (r > 0) the fields were mapped already: the stage re-submits nothing, keeps the
+// mappings of the round before whose feature still exists, and adds those the probe
+// log now shows (the guided probes are trials too).
+func (p *pipeline) schemaStage(r int) stage {
 	return stage{
 		name:    "schema",
 		inputs:  []string{records.RecordsFile, probe.FormFile, probe.ProbesFile},
@@ -374,10 +377,25 @@ func (p *pipeline) schemaStage() stage {
 		options: struct {
 			Resubmit bool
 			Opts     schema.Options
-		}{p.o.Resubmit, p.o.Schema},
+		}{p.o.Resubmit && r == 0, p.o.Schema},
 		run: func(ctx context.Context) error {
 			so := p.o.Schema
 			so.Logger = p.log
+			path := filepath.Join(p.o.Dir, "schema.json")
+			if r > 0 {
+				prev, err := schema.Load(path)
+				if err != nil {
+					return fmt.Errorf("round %d needs the schema of the round before: %w", r, err)
+				}
+				s, err := schema.Run(ctx, p.o.Dir, nil, so)
+				if err != nil {
+					return err
+				}
+				if carryMappings(s, prev) {
+					return s.WriteFile(path)
+				}
+				return nil
+			}
 			var sub schema.Submitter
 			if p.o.Resubmit {
 				pr, err := p.theProber(ctx)
@@ -394,6 +412,24 @@ func (p *pipeline) schemaStage() stage {
 			return err
 		},
 	}
+}
+
+// carryMappings adds to s the mappings of prev whose field and feature s still has
+// and that s lacks, and reports whether it added any.
+func carryMappings(s, prev *schema.Schema) bool {
+	have := map[[2]string]bool{}
+	for _, m := range s.Mapping {
+		have[[2]string{m.Field, m.Feature}] = true
+	}
+	added := false
+	for _, m := range prev.Mapping {
+		if have[[2]string{m.Field, m.Feature}] || s.Feature(m.Feature) == nil {
+			continue
+		}
+		s.Mapping = append(s.Mapping, m)
+		added = true
+	}
+	return added
 }
 
 // graphStage writes the labeled graph.

@@ -278,14 +278,14 @@ func TestGuidedPlanValues(t *testing.T) {
 	if !ok {
 		t.Fatal("the demo KB lacks schema:author or rdfs:label")
 	}
-	vals, err := kbValues(t.Context(), kb, "http://schema.org/Book", path, 20)
+	vals, err := kbValues(t.Context(), kb, "http://schema.org/Book", path, 20, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(vals) < 5 {
 		t.Fatalf("%d author names from 20 books: %v", len(vals), vals)
 	}
-	again, _ := kbValues(t.Context(), kb, "http://schema.org/Book", path, 20)
+	again, _ := kbValues(t.Context(), kb, "http://schema.org/Book", path, 20, nil)
 	if fmt.Sprint(vals) != fmt.Sprint(again) {
 		t.Error("kbValues is not deterministic")
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -191,8 +192,15 @@ func (p *pipeline) makeGuidedPlan(ctx context.Context, r int) (*guidedPlan, erro
 	for _, f := range form.Fields {
 		fields[f.Name] = f
 	}
-	// Values already planned in earlier rounds are not tried again.
+	// Values already typed into a field (by any probe) are not tried there again.
 	tried := map[string]bool{}
+	if probes, err := probe.ReadProbes(dir); err == nil {
+		for _, pr := range probes {
+			for f, v := range pr.Assignment {
+				tried[f+"\x00"+textnorm.Literal(v)] = true
+			}
+		}
+	}
 	for q := 1; q < r; q++ {
 		var prev guidedPlan
 		if err := readJSONFile(filepath.Join(dir, planFile(q)), &prev); err == nil {
@@ -202,6 +210,10 @@ func (p *pipeline) makeGuidedPlan(ctx context.Context, r int) (*guidedPlan, erro
 				}
 			}
 		}
+	}
+	linked, err := linkedEntities(ctx, kb, dir)
+	if err != nil {
+		return nil, err
 	}
 	mappings := slices.Clone(s.Mapping)
 	sort.SliceStable(mappings, func(i, j int) bool { return mappings[i].Field < mappings[j].Field })
@@ -221,14 +233,18 @@ func (p *pipeline) makeGuidedPlan(ctx context.Context, r int) (*guidedPlan, erro
 		if !ok {
 			continue
 		}
-		vals, err := kbValues(ctx, kb, class, path, 40*p.o.GuidedValues)
+		vals, err := kbValues(ctx, kb, class, path, 40*p.o.GuidedValues, linked)
 		if err != nil {
 			return nil, err
 		}
 		var pick []string
 		for _, v := range vals {
 			key := textnorm.Literal(v)
-			if key == "" || known[m.Feature][key] || tried[m.Field+"\x00"+key] || probe.CheckValue(fd, v) != nil {
+			// A value that names one record (a title) is worth typing only if the source
+			// has not shown it; a value shared by records (an author, through a join) may
+			// list records not seen yet even when it has been shown.
+			shown := known[m.Feature][key] && !path.IsJoin()
+			if key == "" || shown || tried[m.Field+"\x00"+key] || probe.CheckValue(fd, v) != nil {
 				continue
 			}
 			tried[m.Field+"\x00"+key] = true
@@ -283,16 +299,136 @@ type classSampler interface {
 	SampleClass(ctx context.Context, c graph.ID, n int) ([]graph.ID, error)
 }
 
+// linkedEntities returns the KB entities the records of the run directory are linked
+// to (links.nt), in file order.
+func linkedEntities(ctx context.Context, kb align.KB, dir string) ([]graph.ID, error) {
+	f, err := os.Open(filepath.Join(dir, "links.nt"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = f.Close() }()
+	var out []graph.ID
+	rd := graph.NewReader(f, filepath.Join(dir, "links.nt"))
+	for {
+		t, err := rd.Read()
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if t.P.Value != graph.OWLSameAs {
+			continue
+		}
+		if id, ok, err := kb.Lookup(ctx, t.O); err == nil && ok {
+			out = append(out, id)
+		}
+	}
+}
+
+// Bounds of the neighbourhood walk that ranks instances by their closeness to the
+// linked entities.
+const (
+	maxLinkedWalk   = 200 // linked entities walked from
+	maxHubDegree    = 500 // a middle node with more edges (a country, a language) is skipped
+	maxEdgesPerNode = 64
+)
+
+// neighbourScores counts, for each entity two steps away from a linked entity through a
+// non-literal middle node (a book of the same author, a book of the same publisher),
+// how many such paths lead to it. Instances related to what the source has shown are
+// more likely to be in the source too (thesis ch. 3 §3.6: the KB guides the probing).
+func neighbourScores(ctx context.Context, kb align.KB, linked []graph.ID) (map[graph.ID]int, error) {
+	score := map[graph.ID]int{}
+	isLinked := map[graph.ID]bool{}
+	for _, e := range linked {
+		isLinked[e] = true
+	}
+	edgesOf := func(n graph.ID, limit int) ([]graph.Edge, error) {
+		var es []graph.Edge
+		for e, err := range kb.Edges(ctx, n) {
+			if err != nil {
+				return nil, err
+			}
+			es = append(es, e)
+			if len(es) > limit {
+				break
+			}
+		}
+		return es, nil
+	}
+	for i, e := range linked {
+		if i == maxLinkedWalk {
+			break
+		}
+		first, err := edgesOf(e, maxEdgesPerNode)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range first {
+			if kb.IsLiteral(m.Node) {
+				continue
+			}
+			second, err := edgesOf(m.Node, maxHubDegree)
+			if err != nil {
+				return nil, err
+			}
+			if len(second) > maxHubDegree {
+				continue
+			}
+			for _, x := range second {
+				if x.Node != e && !isLinked[x.Node] && !kb.IsLiteral(x.Node) {
+					score[x.Node]++
+				}
+			}
+		}
+	}
+	return score, nil
+}
+
 // kbValues returns the literal values reached along path from up to n instances of
-// the KB class, in a deterministic order spread over the class.
-func kbValues(ctx context.Context, kb align.KB, class string, path align.Path, n int) ([]string, error) {
+// the KB class: first the instances closest to the linked entities (neighbourScores),
+// then instances spread over the class, in a deterministic order.
+func kbValues(ctx context.Context, kb align.KB, class string, path align.Path, n int, linked []graph.ID) ([]string, error) {
 	c, ok, err := kb.Lookup(ctx, graph.NewIRI(class))
 	if err != nil || !ok {
 		return nil, err
 	}
 	var inst []graph.ID
+	if len(linked) > 0 {
+		scores, err := neighbourScores(ctx, kb, linked)
+		if err != nil {
+			return nil, err
+		}
+		var near []graph.ID
+		for x := range scores {
+			near = append(near, x)
+		}
+		sort.Slice(near, func(i, j int) bool {
+			if scores[near[i]] != scores[near[j]] {
+				return scores[near[i]] > scores[near[j]]
+			}
+			return near[i] < near[j]
+		})
+		for _, x := range near {
+			if len(inst) == n {
+				break
+			}
+			types, err := kb.Types(ctx, x)
+			if err != nil {
+				return nil, err
+			}
+			if slices.Contains(types, c) {
+				inst = append(inst, x)
+			}
+		}
+	}
+	var spread []graph.ID
 	if cs, ok := kb.(classSampler); ok {
-		if inst, err = cs.SampleClass(ctx, c, n); err != nil {
+		if spread, err = cs.SampleClass(ctx, c, n); err != nil {
 			return nil, err
 		}
 	} else {
@@ -304,8 +440,13 @@ func kbValues(ctx context.Context, kb align.KB, class string, path align.Path, n
 			all = append(all, id)
 		}
 		step := max(1, len(all)/max(n, 1))
-		for i := 0; i < len(all) && len(inst) < n; i += step {
-			inst = append(inst, all[i])
+		for i := 0; i < len(all) && len(spread) < n; i += step {
+			spread = append(spread, all[i])
+		}
+	}
+	for _, x := range spread {
+		if !slices.Contains(inst, x) && !slices.Contains(linked, x) {
+			inst = append(inst, x)
 		}
 	}
 	var out []string
