@@ -128,7 +128,7 @@ func RecordKey(identity string) string {
 // when s is not absolute (has no scheme).
 func EscapeIRI(s string) (string, error) {
 	s = strings.TrimSpace(s)
-	if !hasScheme(s) {
+	if !HasScheme(s) {
 		return "", fmt.Errorf("%w: %q is not absolute", ErrIRI, s)
 	}
 	if clean(s) {

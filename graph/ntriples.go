@@ -340,7 +340,7 @@ func (p *parser) iri() (string, error) {
 				s = sb.String()
 			}
 			p.i++
-			if !hasScheme(s) {
+			if !HasScheme(s) {
 				p.i = start
 				return "", p.errorf("relative IRI <%s> (N-Triples needs absolute IRIs)", s)
 			}
@@ -429,7 +429,7 @@ func (p *parser) blank() (string, error) {
 	for !p.done() {
 		r, size := utf8.DecodeRune(p.b[p.i:])
 		if first {
-			if !isPNCharsU(r) && !(r >= '0' && r <= '9') {
+			if !IsPNCharsU(r) && !(r >= '0' && r <= '9') {
 				return "", p.errorf("invalid first character %q in blank node label", r)
 			}
 			first = false
@@ -441,7 +441,7 @@ func (p *parser) blank() (string, error) {
 			p.i += size
 			continue
 		}
-		if !isPNChars(r) {
+		if !IsPNChars(r) {
 			break
 		}
 		p.i += size
@@ -455,26 +455,6 @@ func (p *parser) blank() (string, error) {
 		return "", p.errorf("character ':' is not allowed in a blank node label")
 	}
 	return string(p.b[start:end]), nil
-}
-
-func isPNCharsBase(r rune) bool {
-	switch {
-	case r >= 'A' && r <= 'Z', r >= 'a' && r <= 'z':
-		return true
-	case r >= 0xC0 && r <= 0xD6, r >= 0xD8 && r <= 0xF6, r >= 0xF8 && r <= 0x2FF,
-		r >= 0x370 && r <= 0x37D, r >= 0x37F && r <= 0x1FFF, r >= 0x200C && r <= 0x200D,
-		r >= 0x2070 && r <= 0x218F, r >= 0x2C00 && r <= 0x2FEF, r >= 0x3001 && r <= 0xD7FF,
-		r >= 0xF900 && r <= 0xFDCF, r >= 0xFDF0 && r <= 0xFFFD, r >= 0x10000 && r <= 0xEFFFF:
-		return r != utf8.RuneError
-	}
-	return false
-}
-
-func isPNCharsU(r rune) bool { return r == '_' || isPNCharsBase(r) }
-
-func isPNChars(r rune) bool {
-	return isPNCharsU(r) || r == '-' || (r >= '0' && r <= '9') || r == 0xB7 ||
-		(r >= 0x300 && r <= 0x36F) || (r >= 0x203F && r <= 0x2040)
 }
 
 func validBlankLabel(s string) bool {

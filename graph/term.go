@@ -206,7 +206,7 @@ func dirSuffix(dir string) string {
 // checkIRI accepts an absolute IRI (a scheme followed by ':') with none of the
 // characters N-Triples forbids in IRIREF.
 func checkIRI(s string) error {
-	if !hasScheme(s) {
+	if !HasScheme(s) {
 		return fmt.Errorf("graph: IRI %q is not absolute", s)
 	}
 	for _, r := range s {
@@ -215,21 +215,4 @@ func checkIRI(s string) error {
 		}
 	}
 	return nil
-}
-
-// hasScheme reports whether s starts with scheme ":" (scheme = ALPHA *( ALPHA / DIGIT /
-// "+" / "-" / "." )).
-func hasScheme(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
-		case i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'):
-		case i > 0 && c == ':':
-			return true
-		default:
-			return false
-		}
-	}
-	return false
 }

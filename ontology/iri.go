@@ -2,12 +2,14 @@ package ontology
 
 import (
 	"strings"
+
+	"github.com/trawl-dev/trawl/graph"
 )
 
 // resolveIRI resolves a reference against a base IRI (RFC 3986 §5.2.2, on strings, so
 // that non-ASCII characters stay as they are). An absolute reference is returned as is.
 func resolveIRI(base, ref string) string {
-	if hasScheme(ref) || base == "" {
+	if graph.HasScheme(ref) || base == "" {
 		return ref
 	}
 	// Fast path for the common YAGO case: @base ends with '/', the reference is a name.
@@ -70,7 +72,7 @@ func splitIRI(s string) iriParts {
 	if i := strings.IndexByte(s, '?'); i >= 0 {
 		s, p.query, p.hasQuery = s[:i], s[i+1:], true
 	}
-	if hasScheme(s) {
+	if graph.HasScheme(s) {
 		i := strings.IndexByte(s, ':')
 		p.scheme, s = s[:i], s[i+1:]
 	}
@@ -134,22 +136,6 @@ func removeDots(in string) string {
 		}
 	}
 	return strings.Join(out, "")
-}
-
-// hasScheme reports whether s starts with a URI scheme followed by ':'.
-func hasScheme(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
-		case i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'):
-		case i > 0 && c == ':':
-			return true
-		default:
-			return false
-		}
-	}
-	return false
 }
 
 // escapeIRIChars percent-encodes the characters that an N-Triples IRI may not contain

@@ -179,7 +179,7 @@ func tsvTerm(b []byte, pred string) (graph.Term, string, *tsvError) {
 // <Category:2011_births>, which is relative to the YAGO namespace.
 func isFullIRI(s string) bool {
 	i := strings.IndexByte(s, ':')
-	if i <= 0 || !hasScheme(s) {
+	if i <= 0 || !graph.HasScheme(s) {
 		return false
 	}
 	rest := s[i+1:]

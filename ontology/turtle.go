@@ -751,7 +751,7 @@ func (p *turtleParser) blankLabel() (graph.Term, error) {
 	for p.more() {
 		r, size := p.runeAt()
 		if first {
-			if !isPNCharsU(r) && !(r >= '0' && r <= '9') {
+			if !graph.IsPNCharsU(r) && !(r >= '0' && r <= '9') {
 				return graph.Term{}, p.errorf("invalid blank node label")
 			}
 			first = false
@@ -763,7 +763,7 @@ func (p *turtleParser) blankLabel() (graph.Term, error) {
 			p.pos += size
 			continue
 		}
-		if !isPNChars(r) {
+		if !graph.IsPNChars(r) {
 			break
 		}
 		p.pos += size
@@ -874,7 +874,7 @@ func (p *turtleParser) prefixedName() (string, error) {
 			break
 		}
 		r, size := p.runeAt()
-		if !(isPNChars(r) || r == '.') {
+		if !(graph.IsPNChars(r) || r == '.') {
 			break
 		}
 		p.pos += size
@@ -958,8 +958,8 @@ func (p *turtleParser) localName() (string, error) {
 			dots++
 		default:
 			r, size := p.runeAt()
-			ok := isPNChars(r) || (n == 0 && r >= '0' && r <= '9')
-			if n == 0 && !(isPNCharsU(r) || r >= '0' && r <= '9') {
+			ok := graph.IsPNChars(r) || (n == 0 && r >= '0' && r <= '9')
+			if n == 0 && !(graph.IsPNCharsU(r) || r >= '0' && r <= '9') {
 				ok = false
 			}
 			if !ok {
@@ -981,36 +981,16 @@ done:
 func validPrefixName(s string) bool {
 	for i, r := range s {
 		if i == 0 {
-			if !isPNCharsBase(r) {
+			if !graph.IsPNCharsBase(r) {
 				return false
 			}
 			continue
 		}
-		if !isPNChars(r) && r != '.' {
+		if !graph.IsPNChars(r) && r != '.' {
 			return false
 		}
 	}
 	return !strings.HasSuffix(s, ".")
-}
-
-func isPNCharsBase(r rune) bool {
-	switch {
-	case r >= 'A' && r <= 'Z', r >= 'a' && r <= 'z':
-		return true
-	case r >= 0xC0 && r <= 0xD6, r >= 0xD8 && r <= 0xF6, r >= 0xF8 && r <= 0x2FF,
-		r >= 0x370 && r <= 0x37D, r >= 0x37F && r <= 0x1FFF, r >= 0x200C && r <= 0x200D,
-		r >= 0x2070 && r <= 0x218F, r >= 0x2C00 && r <= 0x2FEF, r >= 0x3001 && r <= 0xD7FF,
-		r >= 0xF900 && r <= 0xFDCF, r >= 0xFDF0 && r <= 0xFFFD, r >= 0x10000 && r <= 0xEFFFF:
-		return r != utf8.RuneError
-	}
-	return false
-}
-
-func isPNCharsU(r rune) bool { return r == '_' || isPNCharsBase(r) }
-
-func isPNChars(r rune) bool {
-	return isPNCharsU(r) || r == '-' || (r >= '0' && r <= '9') || r == 0xB7 ||
-		(r >= 0x300 && r <= 0x36F) || (r >= 0x203F && r <= 0x2040)
 }
 
 func (p *turtleParser) rdfLiteral() (graph.Term, error) {
