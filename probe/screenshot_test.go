@@ -429,7 +429,7 @@ func TestInertTabAlone(t *testing.T) {
 
 // markedXPaths returns the XPaths of the elements that carry the test sites' data-record
 // answer key, in document order.
-func markedXPaths(t *testing.T, page string) []string {
+func markedXPaths(t testing.TB, page string) []string {
 	t.Helper()
 	doc, err := html.Parse(strings.NewReader(page))
 	if err != nil {
@@ -508,11 +508,10 @@ func cmpNum(path string) int {
 }
 
 // nextEvalShown are the NEXT-EVAL pages TestRecordsScreenshotNextEval renders (about a
-// second each): every third page, the four whose records span sibling nodes (9, 33, 37,
-// 161) and page 49, whose list hides 35 of its 43 records with display:none. Set it to
-// nil to render all 41.
-var nextEvalShown = map[string]bool{"1": true, "9": true, "13": true, "25": true, "33": true, "37": true,
-	"49": true, "61": true, "73": true, "85": true, "97": true, "109": true, "121": true, "133": true, "145": true, "161": true}
+// second each): a spread of the sample, the four pages whose records span sibling nodes
+// (9, 33, 37, 161) and page 49, whose list hides 35 of its 43 records with display:none.
+// Set it to nil to render all 41.
+var nextEvalShown = map[string]bool{"1": true, "9": true, "33": true, "37": true, "49": true, "73": true, "121": true, "161": true}
 
 // TestRecordsScreenshotNextEval outlines the true records of real list pages of the
 // NEXT-EVAL sample: every XPath must resolve on the saved page and nearly every record
@@ -574,5 +573,71 @@ func TestRecordsScreenshotNextEval(t *testing.T) {
 	}
 	if float64(shown) < 0.95*float64(recs) {
 		t.Errorf("%d of %d records outlined, want ≥ 95 %%", shown, recs)
+	}
+}
+
+// BenchmarkRecordsScreenshot measures one records screenshot (tab opened, page set,
+// records outlined, PNG captured, tab closed) of a bookshop result page (20 table rows)
+// and of the largest NEXT-EVAL page (161: 421 records over 4 columns, 15 KB of text).
+func BenchmarkRecordsScreenshot(b *testing.B) {
+	if os.Getenv("TRAWL_BROWSER_TESTS") != "1" {
+		b.Skip("browser benchmark: set TRAWL_BROWSER_TESTS=1")
+	}
+	s, err := testsites.ByName("bookshop")
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := s.NewServer()
+	defer srv.Close()
+	resp, err := http.Get(srv.URL + "/search?q=the")
+	if err != nil {
+		b.Fatal(err)
+	}
+	raw, err := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var shop [][]string
+	for _, xp := range markedXPaths(b, string(raw)) {
+		shop = append(shop, []string{xp})
+	}
+	names, pages, truth := nextEvalPages(b)
+	i161 := slices.Index(names, "161")
+	if i161 < 0 {
+		b.Fatal("NEXT-EVAL page 161 missing")
+	}
+	cases := []struct {
+		name    string
+		page    string
+		records [][]string
+	}{
+		{"bookshop", testsites.StripMarkers(string(raw)), shop},
+		{"nexteval-161", pages[i161], truth[i161]},
+	}
+	o := testOptions()
+	o.Logger = nil
+	br, err := Start(b.Context(), o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer br.Close()
+	p, err := NewProber(br, o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			var size int
+			for b.Loop() {
+				shot, err := p.RecordsScreenshot(b.Context(), c.page, c.records)
+				if err != nil {
+					b.Fatal(err)
+				}
+				size = len(shot.PNG)
+			}
+			b.ReportMetric(float64(size), "png-bytes")
+		})
 	}
 }
