@@ -298,9 +298,10 @@ func shotClip(o outlineResult) (top, height float64) {
 }
 
 // outlineJS draws a box and a number label over every element marked with recAttr, in
-// an absolutely positioned layer that does not move the page's own layout, and scrolls
-// to the first record. Neighbouring records alternate two colours; a record's extra
-// elements get a dashed box.
+// an absolutely positioned layer that does not move the page's own layout. Neighbouring
+// records alternate two colours; a record's extra elements get a dashed box. The page
+// stays scrolled to the top: the capture is clipped in page coordinates (shotClip), and
+// fixed elements (headers, banners) then stay where they are at the top of the page.
 const outlineJS = `(() => {
   const colours = ['#e0007a', '#0050d0'];
   const root = document.documentElement;
@@ -337,7 +338,6 @@ const outlineJS = `(() => {
     out.bottom = Math.max(out.bottom, y + r.height);
   }
   out.records = done.size;
-  if (out.first >= 0) window.scrollTo(0, Math.max(0, out.first - 40));
   out.width = Math.max(root.scrollWidth, document.body ? document.body.scrollWidth : 0, window.innerWidth);
   out.height = Math.max(root.scrollHeight, document.body ? document.body.scrollHeight : 0, window.innerHeight);
   return out;

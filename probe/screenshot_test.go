@@ -641,3 +641,44 @@ func BenchmarkRecordsScreenshot(b *testing.B) {
 		})
 	}
 }
+
+// TestRecordsScreenshotFarDown: records below the first 4000 pixels of a long page are
+// captured from just above the first one, with their outlines in the image.
+func TestRecordsScreenshotFarDown(t *testing.T) {
+	needBrowser(t)
+	o := testOptions()
+	b := startBrowser(t, o)
+	p, err := NewProber(b, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	page := `<html><body style="margin:0"><div style="height:6000px">spacer</div><ul style="margin:0;padding:0">` +
+		strings.Repeat(`<li style="width:600px;height:40px">a record</li>`, 5) +
+		`</ul><div style="height:9000px"></div></body></html>`
+	var records [][]string
+	for i := 1; i <= 5; i++ {
+		records = append(records, []string{fmt.Sprintf("/html[1]/body[1]/ul[1]/li[%d]", i)})
+	}
+	shot, err := p.RecordsScreenshot(t.Context(), page, records)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if shot.Top != 6000-shotMargin || shot.Height != shotMaxHeight || shot.Outlined != 5 {
+		t.Errorf("top %d, height %d, outlined %d; want %d, %d, 5", shot.Top, shot.Height, shot.Outlined, 6000-shotMargin, shotMaxHeight)
+	}
+	n, img := outlinePixels(t, shot.PNG)
+	if n < 5*1000 {
+		t.Errorf("%d outline pixels in the image, want the 5 boxes", n)
+	}
+	// The first box's top border is shotMargin-2 pixels below the image's top.
+	if y := shotMargin - 1; !isOutline(img.At(100, y)) {
+		t.Errorf("pixel (100,%d) is %v, want an outline colour", y, img.At(100, y))
+	}
+}
+
+func isOutline(c interface{ RGBA() (r, g, b, a uint32) }) bool {
+	r, g, b, _ := c.RGBA()
+	v := [3]uint32{r >> 8, g >> 8, b >> 8}
+	return v == [3]uint32{0xe0, 0x00, 0x7a} || v == [3]uint32{0x00, 0x50, 0xd0}
+}
