@@ -360,7 +360,20 @@ func (p *pipeline) extractStage() stage {
 			if err != nil {
 				return err
 			}
-			return writeRunFiles(p.o.Dir, w, recs)
+			if err := writeRunFiles(p.o.Dir, w, recs); err != nil {
+				return err
+			}
+			if p.o.Probe.Screenshots && len(recs) > 0 {
+				// A picture of a result page with its records outlined, for the report.
+				pr, err := p.theProber(ctx)
+				if err == nil {
+					err = writeRecordsScreenshot(ctx, pr, p.o.Dir, p.log)
+				}
+				if err != nil {
+					p.log.Warn("no screenshot of the records", "err", err)
+				}
+			}
+			return nil
 		},
 	}
 }

@@ -761,17 +761,16 @@ func (b *builder) page() pageView {
 		v.Note = "records.jsonl holds no record: FOREST found no record list on the pages."
 		return v
 	}
-	// The first result page with records, in probe order.
+	// The page the records screenshot shows (recordsPages: the first page in probe order
+	// with several records).
 	var ref *probe.PageRef
-	for _, p := range d.probes {
-		for i := range p.Pages {
-			if b.recsByPage[p.Pages[i].File] > 0 {
-				ref, v.Probe, v.Terms = &p.Pages[i], p.N, strings.Join(p.Terms, " | ")
-				break
+	if pages := recordsPages(d.probes, d.records); len(pages) > 0 {
+		for _, p := range d.probes {
+			for i := range p.Pages {
+				if p.Pages[i].File == pages[0].File {
+					ref, v.Probe, v.Terms = &p.Pages[i], p.N, strings.Join(p.Terms, " | ")
+				}
 			}
-		}
-		if ref != nil {
-			break
 		}
 	}
 	if ref == nil {

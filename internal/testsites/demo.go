@@ -164,6 +164,10 @@ document.addEventListener('DOMContentLoaded', function () {
 		}
 		b.WriteString("</ol>\n<nav class=\"pages\" aria-label=\"Result pages\">")
 		for _, n := range pageWindow(p, pages) {
+			if n == 0 {
+				b.WriteString(" …")
+				continue
+			}
 			if n == p {
 				fmt.Fprintf(&b, ` <strong>%d</strong>`, n)
 				continue
