@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -318,5 +319,51 @@ func TestFormsLivePage(t *testing.T) {
 	}
 	if classes[probe.ClassSearch] != 1 || classes[probe.ClassLogin] != 1 {
 		t.Errorf("classes %v, want one search and one login form", classes)
+	}
+}
+
+// TestRunCalibre runs the whole pipeline on the real calibre content server of
+// ../shared/sites/calibre with the demo KB: the titles and authors of its books align
+// to rdfs:label and schema:author / rdfs:label, and books the KB has get sameAs links.
+// It runs where the site is up (scripts/calibre.sh sets it up and runs this test).
+func TestRunCalibre(t *testing.T) {
+	needBrowser(t)
+	u := os.Getenv("TRAWL_CALIBRE_URL")
+	if u == "" {
+		u = "http://127.0.0.1:18082/mobile"
+	}
+	resp, err := http.Get(u)
+	if err != nil {
+		t.Skipf("the calibre site is not running at %s (%v): scripts/calibre.sh sets it up and runs this test", u, err)
+	}
+	resp.Body.Close()
+	out := t.TempDir()
+	cmd := trawlCmd("run", u, "--out", out, "--ignore-robots", "--max-probes", "12", "--pages-per-probe", "2",
+		"--rounds", "1", "--guided-values", "3", "--max-submissions", "30", "--json")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("trawl run: %v\n%s", err, stderr.String())
+	}
+	var sum pipelineSummary
+	if err := json.Unmarshal(stdout.Bytes(), &sum); err != nil {
+		t.Fatalf("%v\n%s", err, stdout.String())
+	}
+	t.Logf("calibre in %v: %d records, %d links, relations %v, class %s, rounds %+v",
+		time.Since(start).Round(time.Second), sum.Records, sum.Links, sum.Relations, sum.Class, sum.Rounds)
+	var title, author bool
+	for _, r := range sum.Relations {
+		title = title || strings.Contains(r, " ⊆ http://www.w3.org/2000/01/rdf-schema#label ")
+		author = author || strings.Contains(r, " ⊆ http://schema.org/author / http://www.w3.org/2000/01/rdf-schema#label ")
+	}
+	if !title || !author {
+		t.Errorf("title aligned %v, author aligned %v: %v", title, author, sum.Relations)
+	}
+	if sum.Links < 10 {
+		t.Errorf("%d sameAs links, want books of the demo KB linked", sum.Links)
+	}
+	if !strings.Contains(sum.Class, "http://schema.org/Book") {
+		t.Errorf("record class %q, want schema:Book", sum.Class)
 	}
 }
