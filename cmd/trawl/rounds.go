@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -178,6 +179,16 @@ func (p *pipeline) makeGuidedPlan(ctx context.Context, r int) (*guidedPlan, erro
 		}
 	}
 	if class == "" {
+		// PARIS's damping keeps instance confidences below the link threshold while few
+		// facts support the relations (a small first sample): take the class most of the
+		// likely partners have, so that guided probing can gather the facts it lacks.
+		c, err := classOfPartners(ctx, kb, dir, 0.5)
+		if err != nil {
+			return nil, err
+		}
+		class = c
+	}
+	if class == "" {
 		plan.Reason = "the records' class aligned to no KB class, so the KB cannot say which values to try"
 		return plan, nil
 	}
@@ -297,6 +308,59 @@ func knownValues(dir string, s *schema.Schema) map[string]map[string]bool {
 // classSampler is what the Badger store offers for sampling instances quickly.
 type classSampler interface {
 	SampleClass(ctx context.Context, c graph.ID, n int) ([]graph.ID, error)
+}
+
+// classOfPartners returns the KB class that carries most of the confidence of the
+// instance pairs of alignment.tsv at or above minConf (at least half of it), or "".
+func classOfPartners(ctx context.Context, kb align.KB, dir string, minConf float64) (string, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "alignment.tsv"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	weight := map[graph.ID]float64{}
+	total := 0.0
+	for line := range strings.Lines(string(b)) {
+		f := strings.Split(strings.TrimRight(line, "\r\n"), "\t")
+		if len(f) != 4 || f[0] != "instance" {
+			continue
+		}
+		conf, err := strconv.ParseFloat(f[3], 64)
+		if err != nil || conf < minConf {
+			continue
+		}
+		id, ok, err := kb.Lookup(ctx, graph.NewIRI(f[2]))
+		if err != nil {
+			return "", err
+		}
+		if !ok {
+			continue
+		}
+		types, err := kb.Types(ctx, id)
+		if err != nil {
+			return "", err
+		}
+		total += conf
+		for _, c := range types {
+			weight[c] += conf
+		}
+	}
+	best, bestW := graph.ID(0), 0.0
+	for c, w := range weight {
+		if w > bestW || (w == bestW && c < best) {
+			best, bestW = c, w
+		}
+	}
+	if total == 0 || bestW < total/2 {
+		return "", nil
+	}
+	t, err := kb.Term(ctx, best)
+	if err != nil {
+		return "", err
+	}
+	return t.Value, nil
 }
 
 // linkedEntities returns the KB entities the records of the run directory are linked
