@@ -9,7 +9,7 @@ import (
 
 // SharedDir returns the directory that holds the project's shared material (data/,
 // sites/, notes/): $TRAWL_SHARED when set, else the first "shared" folder found beside the
-// module root or one of its parents. It returns "" when there is none.
+// module root or one of its parents, else /work/shared. It returns "" when there is none.
 func SharedDir() string {
 	if d := os.Getenv("TRAWL_SHARED"); d != "" {
 		return d
@@ -27,8 +27,15 @@ func SharedDir() string {
 		}
 		dir = filepath.Dir(dir)
 	}
+	// The workplace's fixed location, for a checkout made elsewhere (a CI clone).
+	if st, err := os.Stat(filepath.Join(defaultShared, "data")); err == nil && st.IsDir() {
+		return defaultShared
+	}
 	return ""
 }
+
+// defaultShared is where the shared material lives on the project's machines.
+const defaultShared = "/work/shared"
 
 // SharedData returns the path of rel under the shared data directory (for example
 // "oaei2010/Persons1"). When the shared data is not on this machine, the test is
