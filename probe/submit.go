@@ -323,6 +323,14 @@ func (p *Prober) next(ctx context.Context, t *tab, f Form, k int, current, origi
 			return Page{}, "", fmt.Errorf("click %q: %w", nx.Text, err)
 		}
 		res, err = t.waitSettled(sctx, token, seq0, 3*time.Second)
+		// A click that changed nothing on a link to another page of the site (the click
+		// landed while the page was still moving, or an overlay took it): follow the link
+		// as a person would by opening its address.
+		if err != nil && strings.Contains(err.Error(), "changed nothing") && nx.Href != "" &&
+			!strings.HasPrefix(nx.Href, "javascript:") && stripFragment(nx.Href) != stripFragment(current) {
+			p.log.Debug("next link click changed nothing; opening its address", "href", nx.Href)
+			res, err = t.navigate(sctx, nx.Href)
+		}
 	}
 	if err != nil {
 		if strings.Contains(err.Error(), "changed nothing") {
