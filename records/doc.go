@@ -60,10 +60,11 @@
 //     elements typed without dfs (tag, common tolerant attributes, type path of the
 //     parent), I is J×U of its records taken together, and lists that are navigation
 //     (landmarks and modal dialogs, anchor lists, filters and filter groups), prose,
-//     header cells, labels (items of one short text), repeated widgets (calendar days),
+//     header cells, table rows of one cell spanning the columns (group headings, notes),
+//     labels (items of one short text), repeated widgets (calendar days),
 //     fixed field tuples, or groups of lists are never selected. Under RegionsAll every
 //     pattern within AllRegionsMin of the best one's relevance, or of the same kind as
-//     the best one, is kept.
+//     the best one (even without any signifier), is kept.
 //     A page whose own layout cluster has no wrapper, or whose wrapper finds nothing on
 //     it (a result page with a single record, laid out like the no-result page), is
 //     given the wrapper of each other template in turn; the first that finds records

@@ -498,3 +498,51 @@ func TestParsedCacheBudget(t *testing.T) {
 		t.Errorf("without the parse cache the result differs:\n%s\n%s", w0, w1)
 	}
 }
+
+// TestTableGroupRowsAndQuietTables checks two rules of record tables: a row made of one
+// cell spanning the columns (a group heading, a note) is no record, and under
+// RegionsAll a second table of the same rows is kept even when none of the
+// signifiers occurs in it (relevance 0).
+func TestTableGroupRowsAndQuietTables(t *testing.T) {
+	row := func(title, author string, year int) string {
+		return fmt.Sprintf(`<tr><td><a href="/b/%d">%s</a></td><td>%s</td><td>%d</td></tr>`, year, title, author, year)
+	}
+	html := `<html><body><h1>Novels: dickens</h1><table class="books"><tbody>` +
+		`<tr><td colspan="3">Early novels</td></tr>` +
+		row("Oliver Twist", "Charles Dickens", 1838) + row("Nicholas Nickleby", "Charles Dickens", 1839) +
+		`<tr><td colspan="3">Late novels</td></tr>` +
+		row("Bleak House", "Charles Dickens", 1853) + row("Little Dorrit", "Charles Dickens", 1857) +
+		`<tr><td colspan="3"><p>Dates are of the first edition in volume form.</p></td></tr>` +
+		`</tbody></table><h2>Also on this site</h2><table class="others"><tbody>` +
+		row("Middlemarch", "George Eliot", 1871) + row("Emma", "Jane Austen", 1815) + row("Vanity Fair", "W. M. Thackeray", 1848) +
+		`</tbody></table></body></html>`
+	tests := []struct {
+		regions RegionPolicy
+		want    []string
+	}{
+		{RegionsBest, []string{"tr[2]", "tr[3]", "tr[5]", "tr[6]"}},
+		{RegionsAll, []string{"tr[2]", "tr[3]", "tr[5]", "tr[6]", "table[2]/tbody[1]/tr[1]", "table[2]/tbody[1]/tr[2]", "table[2]/tbody[1]/tr[3]"}},
+	}
+	for _, tc := range tests {
+		t.Run(string(tc.regions), func(t *testing.T) {
+			o := DefaultOptions()
+			o.Regions = tc.regions
+			w, recs, err := Extract(t.Context(), []Page{{Name: "p", HTML: []byte(html), Terms: []string{"dickens"}}}, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, r := range recs {
+				got = append(got, r.XPath)
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("records %v, want %d ending in %v; ranking %+v", got, len(tc.want), tc.want, w.Templates[0].Ranking)
+			}
+			for k, w := range tc.want {
+				if !strings.HasSuffix(got[k], w) {
+					t.Errorf("record %d = %s, want …%s", k, got[k], w)
+				}
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package records
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/antchfx/htmlquery"
@@ -84,7 +85,12 @@ func learn(samples []*sample, o *Options, tpl *Template) *selection {
 func choose(samples []*sample, pats []*pattern, o *Options) []*pattern {
 	var out []*pattern
 	for _, pt := range pats {
-		if pt.rel <= 0 || pt.fields || pt.nav != "" || pt.groups {
+		if pt.fields || pt.nav != "" || pt.groups {
+			continue
+		}
+		// A list of the same kind as the best one is records even when none of the
+		// signifiers occurs in it (relevance 0): another table of the same rows.
+		if pt.rel <= 0 && (len(out) == 0 || o.Regions != RegionsAll || !sameKind(samples, pt, out[0])) {
 			continue
 		}
 		if len(out) == 0 {
@@ -246,6 +252,9 @@ func (sel *selection) matches(s *sample, i int32, pt *pattern) bool {
 		return e.depth == pt.level && elementType(e.n, e.dfs, sel.names) == pt.dfsType
 	}
 	if e.parent < 0 || s.types[e.parent] != pt.parentHash {
+		return false
+	}
+	if e.tag == "tr" && spanningRow(s.p, i) {
 		return false
 	}
 	if pt.child != "" {
@@ -447,4 +456,23 @@ func selectionOf(mode Mode, names []string, rules []Rule) *selection {
 		}
 	}
 	return sel
+}
+
+// spanningRow reports a table row made of a single cell that spans several columns
+// (colspan ≥ 2): one value across the table's columns — the heading of a group of
+// rows, a caption or a note — not a tuple of fields.
+func spanningRow(p *page, i int32) bool {
+	cells := 0
+	span := false
+	for _, k := range p.elems[i].kids {
+		c := &p.elems[k]
+		if c.tag != "td" && c.tag != "th" {
+			continue
+		}
+		cells++
+		if n, err := strconv.Atoi(strings.TrimSpace(attr(c.n, "colspan"))); err == nil && n >= 2 {
+			span = true
+		}
+	}
+	return cells == 1 && span
 }
