@@ -116,6 +116,9 @@ type pipeline struct {
 	browser    *probe.Browser
 	ownBrowser bool
 	prober     *probe.Prober
+	// planProber submits explicit plans (the guided rounds) and nothing else: no
+	// harvested words after the plan.
+	planProber *probe.Prober
 }
 
 func newPipeline(o pipelineOptions, log *slog.Logger) *pipeline {
@@ -134,6 +137,9 @@ func newPipeline(o pipelineOptions, log *slog.Logger) *pipeline {
 func (p *pipeline) close() {
 	if p.prober != nil {
 		p.prober.Close()
+	}
+	if p.planProber != nil {
+		p.planProber.Close()
 	}
 	if p.ownBrowser && p.browser != nil {
 		p.browser.Close()
@@ -186,6 +192,26 @@ func (p *pipeline) theProber(ctx context.Context) (*probe.Prober, error) {
 		return nil, err
 	}
 	p.prober = pr
+	return pr, nil
+}
+
+// thePlanProber returns the prober of the guided rounds: the same browser, without
+// harvesting, so that a round submits exactly its plan.
+func (p *pipeline) thePlanProber(ctx context.Context) (*probe.Prober, error) {
+	if p.planProber != nil {
+		return p.planProber, nil
+	}
+	if _, err := p.theProber(ctx); err != nil { // starts the browser if needed
+		return nil, err
+	}
+	po := p.o.Probe
+	po.Logger = p.log
+	po.Harvest = false
+	pr, err := probe.NewProber(p.browser, po)
+	if err != nil {
+		return nil, err
+	}
+	p.planProber = pr
 	return pr, nil
 }
 

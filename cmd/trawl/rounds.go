@@ -567,7 +567,7 @@ func (p *pipeline) guideStage(r int) stage {
 			if err != nil {
 				return err
 			}
-			pr, err := p.theProber(ctx)
+			pr, err := p.thePlanProber(ctx)
 			if err != nil {
 				return err
 			}
