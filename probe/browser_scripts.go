@@ -1,7 +1,5 @@
 package probe
 
-import "fmt"
-
 // The scripts trawl runs in pages, evaluated with Runtime.evaluate; each gives a
 // JSON-serialisable value. Constants named …JS are expressions; constants that start
 // with helpersJS are function bodies (they end in a return statement) and go through
@@ -46,17 +44,51 @@ const initJS = `(() => {
   window.open = function (u) { note('window.open', u); return null; };
 })();`
 
-// stateFmt reads the settle state of the current document; %s is the size expression.
-const stateFmt = `(() => {
-  const T = window.__trawl;
-  return {
-    doc: T ? T.doc : '', hooked: !!T, ready: document.readyState,
-    inflight: T ? T.inflight : 0, quiet: T ? performance.now() - T.last : 1e9,
-    mutations: T ? T.mutations : 0, requests: T ? T.requests : 0,
-    dialogs: T ? T.dialogs.splice(0) : [], url: location.href,
-    size: %s
+// settleWaitFmt waits in the page until the document looks settled, then gives the
+// state the Go side reads (docState). Arguments: the document token of the caller ("" after a
+// navigation: any document counts as new), Quiet in ms, and the longest wait in ms.
+// It resolves at once when the document is complete, has no fetch/XHR in flight, has
+// changed (new document, DOM mutation or script request) and has been quiet long
+// enough (a third of Quiet when its scripts made no request; no wait at all for a
+// complete document that has nothing that could run: no script, frame, plug-in, meta
+// refresh or on… attribute); otherwise after the
+// longest wait, with the state as it is. The Go side decides; this only saves the
+// round trips of polling through the browser process, which was the busiest process
+// with four tabs.
+const settleWaitFmt = `new Promise((resolve) => {
+  const token = %q, quietMs = %d, maxMs = %d, t0 = performance.now();
+  const state = () => {
+    const T = window.__trawl;
+    return {
+      doc: T ? T.doc : '', hooked: !!T, ready: document.readyState,
+      inflight: T ? T.inflight : 0, quiet: T ? performance.now() - T.last : 1e9,
+      mutations: T ? T.mutations : 0, requests: T ? T.requests : 0,
+      dialogs: T ? T.dialogs.splice(0) : [], url: location.href, size: 0,
+      scriptless: T ? T.scriptless === true : false
+    };
   };
-})()`
+  const scriptless = (T) => {
+    if (T.scriptless === undefined && document.readyState === 'complete') {
+      T.scriptless = !document.querySelector(
+        'script:not([type="application/ld+json" i]):not([type="application/json" i]), iframe, frame, object, embed, meta[http-equiv="refresh" i]') &&
+        document.evaluate("count(//@*[starts-with(translate(name(), 'ON', 'on'), 'on')])", document, null, XPathResult.NUMBER_TYPE, null).numberValue === 0;
+    }
+    return T.scriptless === true;
+  };
+  const check = () => {
+    const T = window.__trawl;
+    // Dialogs are reported at once: the document that opened them may be about to
+    // be replaced (a confirm in an onsubmit handler).
+    let done = performance.now() - t0 >= maxMs || !T || T.dialogs.length > 0;
+    if (!done) {
+      const changed = token === '' || T.doc !== token || T.mutations > 0 || T.requests > 0;
+      const need = scriptless(T) ? 0 : T.requests === 0 ? quietMs / 3 : quietMs;
+      done = changed && document.readyState === 'complete' && T.inflight === 0 && performance.now() - T.last >= need;
+    }
+    if (done) { resolve(state()); } else { setTimeout(check, 10); }
+  };
+  check();
+})`
 
 // markJS (with a %q token) marks the current document before a submission and resets
 // its change counters.
@@ -67,18 +99,16 @@ const markJS = `(() => {
   return true;
 })()`
 
-// sizeJS is the length of the serialised DOM in UTF-16 units (for stateSizeJS).
-const sizeJS = `(document.documentElement ? document.documentElement.outerHTML.length : 0)`
-
-// stateJS reads the settle state; stateSizeJS also measures the DOM.
-var (
-	stateJS     = fmt.Sprintf(stateFmt, "0")
-	stateSizeJS = fmt.Sprintf(stateFmt, sizeJS)
-)
-
-// htmlJS serialises the document: doctype and the root element's outerHTML.
-const htmlJS = `((document.doctype ? new XMLSerializer().serializeToString(document.doctype) + '\n' : '') +
-  (document.documentElement ? document.documentElement.outerHTML : ''))`
+// captureFmt (with the %d limit in UTF-16 units) serialises the document (doctype
+// and the root element's outerHTML) in one evaluation: the HTML when it is within
+// the limit, its size either way, the URL and the dialogs not yet reported.
+const captureFmt = `(() => {
+  const T = window.__trawl;
+  const html = (document.doctype ? new XMLSerializer().serializeToString(document.doctype) + '\n' : '') +
+    (document.documentElement ? document.documentElement.outerHTML : '');
+  return {url: location.href, size: html.length, html: html.length <= %d ? html : '',
+    dialogs: T ? T.dialogs.splice(0) : []};
+})()`
 
 // helpersJS is the prelude of the form scripts: locating the form and its controls,
 // setting values as the browser's own setters do, and finding click points.

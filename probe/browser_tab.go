@@ -324,7 +324,7 @@ func (t *tab) takeDialogs() []string {
 	return d
 }
 
-// docState is what stateJS returns.
+// docState is what settleWaitFmt returns.
 type docState struct {
 	Doc       string   `json:"doc"`
 	Hooked    bool     `json:"hooked"`
@@ -335,7 +335,9 @@ type docState struct {
 	Requests  int      `json:"requests"`
 	Dialogs   []string `json:"dialogs"`
 	URL       string   `json:"url"`
-	Size      int64    `json:"size"` // characters of the DOM (stateSizeJS only)
+	// Scriptless: the complete document has nothing that could change it later (no
+	// script, frame, plug-in, meta refresh or on… attribute).
+	Scriptless bool `json:"scriptless"`
 }
 
 // eval evaluates a script in the page with a short deadline. A page that does not
@@ -351,10 +353,10 @@ func eval[T any](ctx context.Context, t *tab, expr string) (T, error) {
 
 // evalWithin evaluates with deadline d and returns ErrUnresponsive when the page does
 // not answer in time (without marking the tab broken).
-func evalWithin[T any](ctx context.Context, t *tab, expr string, d time.Duration) (T, error) {
+func evalWithin[T any](ctx context.Context, t *tab, expr string, d time.Duration, opts ...chromedp.EvaluateOption) (T, error) {
 	ectx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
-	v, err := chromedp.Run(ectx, chromedp.Evaluate[T](expr))
+	v, err := chromedp.Run(ectx, chromedp.Evaluate[T](expr, opts...))
 	if err != nil && ectx.Err() != nil && !errors.Is(ctx.Err(), context.Canceled) {
 		return v, ErrUnresponsive
 	}
@@ -409,6 +411,10 @@ type settleResult struct {
 	State     docState
 }
 
+// settleWaitMax is the longest one in-page settle wait lasts before the Go side looks
+// again (deadlines, pending navigations, pages that never settle).
+const settleWaitMax = 250 * time.Millisecond
+
 // waitSettled waits, after a trigger on a document marked with token (or after a
 // navigation when token is ""), until the result is there and settled: a new document
 // (or the same one changed in place) complete, with no fetch/XHR in flight and no DOM
@@ -431,7 +437,8 @@ func (t *tab) waitSettled(ctx context.Context, token string, seq0 int, noChange 
 			sleepCtx(ctx, 40*time.Millisecond)
 			continue
 		}
-		st, err := evalWithin[docState](ctx, t, stateJS, time.Second)
+		st, err := evalWithin[docState](ctx, t, fmt.Sprintf(settleWaitFmt, token, o.Quiet.Milliseconds(), settleWaitMax.Milliseconds()),
+			time.Second+settleWaitMax, chromedp.EvalAwaitPromise)
 		if err != nil {
 			if transient(err) || errors.Is(err, chromedp.ErrJSNull) {
 				sleepCtx(ctx, 50*time.Millisecond)
@@ -474,7 +481,10 @@ func (t *tab) waitSettled(ctx context.Context, token string, seq0 int, noChange 
 		// A document whose scripts fetched nothing renders nothing late: a third of
 		// Quiet is enough there. After script requests, the full Quiet applies.
 		quiet := o.Quiet
-		if st.Requests == 0 {
+		switch {
+		case st.Scriptless:
+			quiet = 0
+		case st.Requests == 0:
 			quiet /= 3
 		}
 		settled := st.Ready == "complete" && st.Inflight == 0 && st.Quiet >= float64(quiet.Milliseconds())
@@ -575,36 +585,39 @@ func (t *tab) navigate(ctx context.Context, u string) (settleResult, error) {
 	return sr, nil
 }
 
+// captured is what captureFmt returns.
+type captured struct {
+	URL     string   `json:"url"`
+	Size    int64    `json:"size"` // characters of the serialised DOM
+	HTML    string   `json:"html"` // empty when Size is over the limit
+	Dialogs []string `json:"dialogs"`
+}
+
 // capture reads the current document: its HTML (refused over MaxPageBytes), URL and,
-// for a navigated document, the HTTP status.
+// for a navigated document, the HTTP status. One evaluation serialises and returns
+// it; its deadline grows with the largest page allowed, since moving a page of
+// MaxPageBytes through the DevTools protocol takes time.
 func (t *tab) capture(ctx context.Context, navigated bool) (Page, error) {
-	st, err := eval[docState](ctx, t, stateSizeJS)
+	cctx, cancel := context.WithTimeout(ctx, evalTimeout+time.Duration(t.pol.maxBytes/1000)*time.Millisecond)
+	defer cancel()
+	c, err := chromedp.Run(cctx, chromedp.Evaluate[captured](fmt.Sprintf(captureFmt, t.pol.maxBytes)))
 	if err != nil {
 		_, resp, _ := t.navState()
-		return Page{}, fmt.Errorf("read the page state%s: %w", atURL(resp.URL), err)
-	}
-	n := st.Size
-	if n > t.pol.maxBytes {
-		return Page{}, fmt.Errorf("%w: the page %s has %d characters, over the limit of %d (MaxPageBytes)", ErrBlocked, st.URL, n, t.pol.maxBytes)
-	}
-	cctx, cancel := context.WithTimeout(ctx, evalTimeout+time.Duration(n/1000)*time.Millisecond)
-	defer cancel()
-	html, err := chromedp.Run(cctx, chromedp.Evaluate[string](htmlJS))
-	if err != nil {
 		if cctx.Err() != nil && !errors.Is(ctx.Err(), context.Canceled) {
-			t.mu.Lock()
-			t.broken = true
-			t.mu.Unlock()
-			return Page{}, fmt.Errorf("read the page %s: %w", st.URL, ErrUnresponsive)
+			t.markBroken()
+			return Page{}, fmt.Errorf("read the page%s: %w", atURL(resp.URL), ErrUnresponsive)
 		}
-		return Page{}, fmt.Errorf("read the page %s: %w", st.URL, err)
+		return Page{}, fmt.Errorf("read the page%s: %w", atURL(resp.URL), err)
 	}
-	p := Page{URL: st.URL, HTML: html, Navigated: navigated}
+	if c.Size > t.pol.maxBytes {
+		return Page{}, fmt.Errorf("%w: the page %s has %d characters, over the limit of %d (MaxPageBytes)", ErrBlocked, c.URL, c.Size, t.pol.maxBytes)
+	}
+	p := Page{URL: c.URL, HTML: c.HTML, Navigated: navigated}
 	if navigated {
 		_, resp, _ := t.navState()
 		p.Status = resp.Status
 	}
-	p.Warnings = appendDialogs(nil, st.Dialogs)
+	p.Warnings = appendDialogs(nil, c.Dialogs)
 	return p, nil
 }
 

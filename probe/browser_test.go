@@ -3,6 +3,9 @@ package probe
 import (
 	"context"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
@@ -172,5 +175,66 @@ func TestRenderPage(t *testing.T) {
 	}
 	if _, _, err := RenderPage(t.Context(), "file:///etc/passwd", o); err == nil {
 		t.Error("RenderPage accepted a file: URL")
+	}
+}
+
+// TestSettleLateChanges checks that a page is read after the changes its scripts make
+// after the load event, whatever runs them (a script element, an on… attribute, a
+// module), and that a page with nothing that could run is taken at its load, without
+// the quiet period.
+func TestSettleLateChanges(t *testing.T) {
+	needBrowser(t)
+	// The element's id is built by the script, so that its source never matches.
+	late := `setTimeout(function () { var p = document.createElement('p'); p.id = 'la' + 'te'; document.body.appendChild(p); }, 120)`
+	pages := map[string]string{
+		"/script":  `<html><body><p>x</p><script>window.addEventListener('load', function () { ` + late + ` });</script></body></html>`,
+		"/onload":  `<html><body onload="` + strings.ReplaceAll(late, `"`, `&quot;`) + `"><p>x</p></body></html>`,
+		"/module":  `<html><body><p>x</p><script type="module">` + late + `</script></body></html>`,
+		"/onerror": `<html><body><p>x</p><img src="/missing.png" onerror="` + strings.ReplaceAll(late, `"`, `&quot;`) + `"></body></html>`,
+		"/static":  `<html><head><script type="application/ld+json">{"@type": "Book"}</script></head><body><p>x</p></body></html>`,
+	}
+	mux := http.NewServeMux()
+	for path, body := range pages {
+		mux.HandleFunc("GET "+path, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			_, _ = io.WriteString(w, body)
+		})
+	}
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	o := testOptions()
+	o.Quiet = 600 * time.Millisecond // a third of it (200 ms) is above the 120 ms of the late change
+	o.LoadImages = true              // so that the broken image fires onerror
+	b := startBrowser(t, o)
+	p, err := NewProber(b, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if _, err := p.Open(t.Context(), srv.URL+"/static"); err != nil { // warm the tab up
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/script", "/onload", "/module", "/onerror"} {
+		pg, err := p.Open(t.Context(), srv.URL+path)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if !strings.Contains(pg.HTML, `id="late"`) {
+			t.Errorf("%s: read before the late change (%v):\n%s", path, pg.Elapsed, pg.HTML)
+		}
+	}
+	// The static page: read at its load, not after a third of Quiet (200 ms).
+	var best time.Duration
+	for i := range 3 {
+		pg, err := p.Open(t.Context(), srv.URL+"/static")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 || pg.Elapsed < best {
+			best = pg.Elapsed
+		}
+	}
+	if best >= 200*time.Millisecond {
+		t.Errorf("a page with nothing that could run took %v at best: the quiet period was applied", best)
 	}
 }
