@@ -78,7 +78,7 @@ func demoPipelineOptions() pipelineOptions {
 	o.Probe.MaxPages = 40
 	o.Probe.MaxPagesPerProbe = 3
 	o.Probe.Tabs = 2
-	o.Schema.MaxSubmissions = 24
+	o.Schema.MaxSubmissions = 32
 	o.Rounds = 1
 	o.GuidedValues = 4
 	return o
