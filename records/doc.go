@@ -65,7 +65,10 @@
 //     (footnotes and references: items opening with a backlink mark or with a note
 //     role), questions answered in place (an FAQ), fixed field tuples, or groups of lists are never selected. Under RegionsAll every
 //     pattern within AllRegionsMin of the best one's relevance, or of the same kind as
-//     the best one (even without any signifier), is kept.
+//     the best one (even without any signifier), is kept. On a page, an element that
+//     matches a pattern but that the sibling grouping of its parent leaves out beside
+//     matched records, holding less text than any of them (a count line, the header
+//     row of a tbody), is no record.
 //     A page whose own layout cluster has no wrapper, or whose wrapper finds nothing on
 //     it (a result page with a single record, laid out like the no-result page), is
 //     given the wrapper of each other template in turn; the first that finds records
