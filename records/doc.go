@@ -68,7 +68,8 @@
 //     the best one (even without any signifier), is kept. On a page, an element that
 //     matches a pattern but that the sibling grouping of its parent leaves out beside
 //     matched records, holding less text than any of them (a count line, the header
-//     row of a tbody), is no record.
+//     row of a tbody), is no record; nor is a smaller match alone in its parent whose
+//     make-up differs from the records' (an introduction above the list).
 //     A page whose own layout cluster has no wrapper, or whose wrapper finds nothing on
 //     it (a result page with a single record, laid out like the no-result page), is
 //     given the wrapper of each other template in turn; the first that finds records

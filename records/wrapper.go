@@ -237,6 +237,34 @@ func dropLoners(s *sample, mine []int32, names []string) []int32 {
 			}
 		}
 	}
+	// A matched element alone in its parent, made up unlike the grouped records of the
+	// page and smaller than all of them, is the same kind of odd one out in a container
+	// of its own (an introduction above the list, a sort bar).
+	rep, least := int32(-1), -1
+	for _, es := range byParent {
+		if len(es) < 2 {
+			continue
+		}
+		for _, e := range es {
+			if drop[e] {
+				continue
+			}
+			if rep < 0 || e < rep {
+				rep = e
+			}
+			if least < 0 || p.ntoks(e) < least {
+				least = p.ntoks(e)
+			}
+		}
+	}
+	if rep >= 0 {
+		rs := shape(p, rep)
+		for _, es := range byParent {
+			if len(es) == 1 && p.ntoks(es[0]) < least && similarity(shape(p, es[0]), rs) < shapeDiff {
+				drop[es[0]] = true
+			}
+		}
+	}
 	if len(drop) == 0 {
 		return mine
 	}
