@@ -61,10 +61,15 @@
 //     parent), I is J×U of its records taken together, and lists that are navigation
 //     (landmarks and modal dialogs, anchor lists, filters and filter groups), prose,
 //     header cells, table rows of one cell spanning the columns (group headings, notes),
-//     labels (items of one short text), repeated widgets (calendar days),
-//     fixed field tuples, or groups of lists are never selected. Under RegionsAll every
+//     labels (items of one short text), repeated widgets (calendar days), notes
+//     (footnotes and references: items opening with a backlink mark or with a note
+//     role), questions answered in place (an FAQ), fixed field tuples, or groups of lists are never selected. Under RegionsAll every
 //     pattern within AllRegionsMin of the best one's relevance, or of the same kind as
-//     the best one (even without any signifier), is kept.
+//     the best one (even without any signifier), is kept. On a page, an element that
+//     matches a pattern but that the sibling grouping of its parent leaves out beside
+//     matched records, holding less text than any of them (a count line, the header
+//     row of a tbody), is no record; nor is a smaller match alone in its parent whose
+//     make-up differs from the records' (an introduction above the list).
 //     A page whose own layout cluster has no wrapper, or whose wrapper finds nothing on
 //     it (a result page with a single record, laid out like the no-result page), is
 //     given the wrapper of each other template in turn; the first that finds records

@@ -546,3 +546,47 @@ func TestTableGroupRowsAndQuietTables(t *testing.T) {
 		})
 	}
 }
+
+// TestOddSiblingsOfRecords checks that elements with the records' tag and parent but
+// neither their make-up nor their size (a count line among the records, an
+// introduction in a container of its own) are no records, while a larger odd one out
+// (a featured record with more fields) stays a record.
+func TestOddSiblingsOfRecords(t *testing.T) {
+	rec := func(title string, year int) string {
+		return fmt.Sprintf(`<div><div><a href="/b/%d">%s</a></div><div>A novel by Charles Dickens, first published in %d.</div></div>`, year, title, year)
+	}
+	records := rec("Oliver Twist", 1838) + rec("Nicholas Nickleby", 1839) +
+		`<div><div><a href="/b/1853">Bleak House</a></div><div><figure><img src="bh.jpg" alt="Bleak House, cover"><figcaption>Cover of the first edition</figcaption></figure>` +
+		`<ul><li>Serialised from 1852 to 1853</li><li>Illustrated by Phiz</li></ul><p>A novel by Charles Dickens, first published in 1853, his ninth.</p></div></div>` +
+		rec("Little Dorrit", 1857) + rec("Great Expectations", 1861)
+	tests := []struct {
+		name, body, parent string
+		want               []string
+	}{
+		{"count line among the records", `<main><div><div>Displaying 1 - 5 of 5</div></div>` + records + `</main>`,
+			"/main[1]/", []string{"div[2]", "div[3]", "div[4]", "div[5]", "div[6]"}},
+		{"introduction in a container of its own", `<main><section><div><div>Novels of Dickens</div></div></section><section>` + records + `</section></main>`,
+			"/main[1]/section[2]/", []string{"div[1]", "div[2]", "div[3]", "div[4]", "div[5]"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			html := `<html><body>` + tc.body + `</body></html>`
+			w, recs, err := Extract(t.Context(), []Page{{Name: "p", HTML: []byte(html), Terms: []string{"dickens"}}}, DefaultOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, r := range recs {
+				got = append(got, r.XPath)
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("records %v, want %d ending in %v; ranking %+v", got, len(tc.want), tc.want, w.Templates[0].Ranking)
+			}
+			for k, w := range tc.want {
+				if !strings.HasSuffix(got[k], tc.parent+w) {
+					t.Errorf("record %d = %s, want …%s%s", k, got[k], tc.parent, w)
+				}
+			}
+		})
+	}
+}

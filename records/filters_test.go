@@ -49,6 +49,32 @@ func TestListFilters(t *testing.T) {
 			}) + `</ul><p>Pick any of the values of this facet to narrow the results down</p></details>`
 		}) + `</form>`,
 			"/html[1]/body[1]/form[1]", "filter groups"},
+		{"filter panel with a facet of a single option", `<form>` + repeat(3, func(i int) string {
+			n := 3
+			if i == 2 {
+				n = 1 // one option makes no list
+			}
+			return `<details><summary>Facet ` + string(rune('A'+i)) + `</summary><ul>` + repeat(n, func(j int) string {
+				return `<li><label><input type="checkbox"> value ` + string(rune('a'+j)) + `</label></li>`
+			}) + `</ul><p>Pick any of the values of this facet to narrow the results down</p></details>`
+		}) + `</form>`,
+			"/html[1]/body[1]/form[1]", "filter groups"},
+		{"references", `<ol class="references">` + repeat(4, func(i int) string {
+			return `<li><span><a href="#cite-` + strconv.Itoa(i) + `">^</a></span> <span><a href="/s` + strconv.Itoa(i) + `">Source ` + strconv.Itoa(i) + `</a>, retrieved 12 May 2024</span></li>`
+		}) + `</ol>`,
+			"/html[1]/body[1]/ol[1]", "notes"},
+		{"endnotes by role", `<ol>` + repeat(3, func(i int) string {
+			return `<li role="doc-endnote"><p>See the census of 19` + strconv.Itoa(50+i) + ` for the figures of this table</p></li>`
+		}) + `</ol>`,
+			"/html[1]/body[1]/ol[1]", "notes"},
+		{"questions answered in place", `<div class="faq">` + repeat(3, func(i int) string {
+			return `<div><h3>How do I return item ` + strconv.Itoa(i) + `?</h3><p>Send it back within 30 days with its receipt.</p></div>`
+		}) + `</div>`,
+			"/html[1]/body[1]/div[1]", "questions"},
+		{"results of a Q&A site: linked questions are records", `<div class="results">` + repeat(3, func(i int) string {
+			return `<div><a href="/q/` + strconv.Itoa(i) + `">How do I parse case ` + strconv.Itoa(i) + ` in Go?</a> <span>` + strconv.Itoa(i+3) + ` answers</span></div>`
+		}) + `</div>`,
+			"/html[1]/body[1]/div[1]", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

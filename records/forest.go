@@ -201,8 +201,9 @@ func findLists(s *sample) {
 		switch {
 		case total > 0 && float64(covered) >= groupCoverage*float64(total):
 			l.nav = "holds navigation lists"
-		case filters == len(l.members):
-			// every item holds a list of options: the groups of a filter panel
+		case filters*3 >= len(l.members)*2:
+			// most items hold a list of options: the groups of a filter panel (a
+			// group may offer a single option, which makes no list)
 			l.nav = "filter groups"
 		}
 	}
@@ -238,7 +239,7 @@ func findLists(s *sample) {
 // dominate the term counts of tf-idf.
 func navigational(nav string) bool {
 	switch nav {
-	case "", "prose", "header cells", "labels", "filter groups":
+	case "", "prose", "header cells", "labels", "filter groups", "questions", "notes":
 		return false
 	}
 	return true
@@ -304,6 +305,12 @@ func navigation(p *page, l *list) string {
 	if labelList(p, l) {
 		return "labels"
 	}
+	if noteList(p, l) {
+		return "notes"
+	}
+	if questionList(p, l) {
+		return "questions"
+	}
 	if repeatedWidget(p, l) {
 		return "repeated widget"
 	}
@@ -346,6 +353,57 @@ func repeatedWidget(p *page, l *list) bool {
 		}
 	}
 	return dup*5 >= len(l.members)*4
+}
+
+// backlinkMarks open the notes of a text: the mark that links a footnote back to where
+// it is cited (MediaWiki's ^, the ↑ of other wikis, the ↩ of Markdown renderers).
+var backlinkMarks = map[string]bool{"^": true, "↑": true, "↩": true, "↩︎": true}
+
+// noteRoles are the DPUB-ARIA roles of notes and bibliography entries.
+var noteRoles = map[string]bool{"doc-endnote": true, "doc-footnote": true, "doc-biblioentry": true}
+
+// noteList reports a list of notes: at least 80 % of the items open with a backlink
+// mark or carry a note role. Footnotes, endnotes and references annotate the text of
+// the page; they are not records of a response.
+func noteList(p *page, l *list) bool {
+	notes := 0
+	for _, m := range l.members {
+		e := &p.elems[m]
+		if noteRoles[strings.ToLower(strings.TrimSpace(attr(e.n, "role")))] {
+			notes++
+			continue
+		}
+		for li := e.leafStart; li < e.leafEnd; li++ {
+			if t := p.leaves[li].text; t != "" {
+				if backlinkMarks[t] {
+					notes++
+				}
+				break
+			}
+		}
+	}
+	return notes*5 >= len(l.members)*4
+}
+
+// questionList reports a list of questions: at least 80 % of the items open with a
+// text that ends with a question mark and is no link (an FAQ, a help accordion). A
+// record of a response describes an entity; an item that asks a question and answers
+// it in place is help text about the site. The results of a Q&A site open with
+// questions too, but each links to its page, and stay records.
+func questionList(p *page, l *list) bool {
+	questions := 0
+	for _, m := range l.members {
+		e := &p.elems[m]
+		for li := e.leafStart; li < e.leafEnd; li++ {
+			if t := p.leaves[li].text; t != "" {
+				if (strings.HasSuffix(t, "?") || strings.HasSuffix(t, "？")) && !inLink(p, p.leaves[li].elem, m) {
+					questions++
+				}
+				break
+			}
+		}
+	}
+	return questions*5 >= len(l.members)*4
 }
 
 // labelMaxTokens bounds the text of a label: a tab, a tag, a filter chip, a menu entry.

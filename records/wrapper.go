@@ -172,6 +172,9 @@ func (sel *selection) match(s *sample) []int32 {
 				mine = append(mine, int32(i))
 			}
 		}
+		if sel.mode == ModeRecords {
+			mine = dropLoners(s, mine, sel.names)
+		}
 		// within one pattern, keep the outermost elements
 		for _, e := range mine {
 			inside := false
@@ -188,6 +191,84 @@ func (sel *selection) match(s *sample) []int32 {
 	}
 	slices.Sort(kept)
 	return kept
+}
+
+// dropLoners drops the matched elements that the sibling grouping of their parent left
+// out while it grouped matched siblings of theirs, when they hold less text than the
+// smallest of those: an element that has the records' tag, attributes and parent but
+// neither their make-up nor their size is a list heading, a "Displaying 1 - 20 of 30"
+// line, the header row of a tbody or a pager among the result blocks. Matched elements
+// alone in their parent (a row of another table, the single record of a page) are
+// kept, and so is a larger odd one out (it may hold records itself).
+func dropLoners(s *sample, mine []int32, names []string) []int32 {
+	p := s.p
+	byParent := map[int32][]int32{}
+	for _, e := range mine {
+		byParent[p.elems[e].parent] = append(byParent[p.elems[e].parent], e)
+	}
+	shapes := map[int32][]shapeItem{}
+	drop := map[int32]bool{}
+	for parent, es := range byParent {
+		if len(es) < 2 {
+			continue
+		}
+		grouped := map[int32]bool{}
+		for _, g := range siblingGroups(s, parent, names, shapes) {
+			for _, m := range g {
+				grouped[m] = true
+			}
+		}
+		any := false
+		for _, e := range es {
+			any = any || grouped[e]
+		}
+		if !any {
+			continue
+		}
+		least := -1
+		for _, e := range es {
+			if grouped[e] && (least < 0 || p.ntoks(e) < least) {
+				least = p.ntoks(e)
+			}
+		}
+		for _, e := range es {
+			if !grouped[e] && p.ntoks(e) < least {
+				drop[e] = true
+			}
+		}
+	}
+	// A matched element alone in its parent, made up unlike the grouped records of the
+	// page and smaller than all of them, is the same kind of odd one out in a container
+	// of its own (an introduction above the list, a sort bar).
+	rep, least := int32(-1), -1
+	for _, es := range byParent {
+		if len(es) < 2 {
+			continue
+		}
+		for _, e := range es {
+			if drop[e] {
+				continue
+			}
+			if rep < 0 || e < rep {
+				rep = e
+			}
+			if least < 0 || p.ntoks(e) < least {
+				least = p.ntoks(e)
+			}
+		}
+	}
+	if rep >= 0 {
+		rs := shape(p, rep)
+		for _, es := range byParent {
+			if len(es) == 1 && p.ntoks(es[0]) < least && similarity(shape(p, es[0]), rs) < shapeDiff {
+				drop[es[0]] = true
+			}
+		}
+	}
+	if len(drop) == 0 {
+		return mine
+	}
+	return slices.DeleteFunc(mine, func(e int32) bool { return drop[e] })
 }
 
 // records returns the wrapper's records on page s: each record's first element and the
