@@ -14,7 +14,10 @@ package probe
 // prompt answers nothing. A person would close the dialog; trawl must not hang on it.
 const initJS = `(() => {
   if (window.__trawl) return;
-  const T = {doc: '', inflight: 0, requests: 0, mutations: 0, last: performance.now(), dialogs: []};
+  // The timer and promise of the settle wait are kept before the page's scripts can
+  // replace them (a page that stubs setTimeout must not hang the wait).
+  const T = {doc: '', inflight: 0, requests: 0, mutations: 0, last: performance.now(), dialogs: [],
+    timer: window.setTimeout.bind(window), Promise: window.Promise};
   Object.defineProperty(window, '__trawl', {value: T, enumerable: false, configurable: false, writable: false});
   const touch = () => { T.last = performance.now(); };
   try {
@@ -55,8 +58,9 @@ const initJS = `(() => {
 // longest wait, with the state as it is. The Go side decides; this only saves the
 // round trips of polling through the browser process, which was the busiest process
 // with four tabs.
-const settleWaitFmt = `new Promise((resolve) => {
+const settleWaitFmt = `new ((window.__trawl && window.__trawl.Promise) || Promise)((resolve) => {
   const token = %q, quietMs = %d, maxMs = %d, t0 = performance.now();
+  const later = (window.__trawl && window.__trawl.timer) || setTimeout;
   const state = () => {
     const T = window.__trawl;
     return {
@@ -85,7 +89,7 @@ const settleWaitFmt = `new Promise((resolve) => {
       const need = scriptless(T) ? 0 : T.requests === 0 ? quietMs / 3 : quietMs;
       done = changed && document.readyState === 'complete' && T.inflight === 0 && performance.now() - T.last >= need;
     }
-    if (done) { resolve(state()); } else { setTimeout(check, 10); }
+    if (done) { resolve(state()); } else { later(check, 10); }
   };
   check();
 })`

@@ -191,6 +191,7 @@ func TestSettleLateChanges(t *testing.T) {
 		"/onload":  `<html><body onload="` + strings.ReplaceAll(late, `"`, `&quot;`) + `"><p>x</p></body></html>`,
 		"/module":  `<html><body><p>x</p><script type="module">` + late + `</script></body></html>`,
 		"/onerror": `<html><body><p>x</p><img src="/missing.png" onerror="` + strings.ReplaceAll(late, `"`, `&quot;`) + `"></body></html>`,
+		"/stubs":   `<html><body><p>x</p><script>window.setTimeout = function () {}; window.Promise = function () {};</script></body></html>`,
 		"/static":  `<html><head><script type="application/ld+json">{"@type": "Book"}</script></head><body><p>x</p></body></html>`,
 	}
 	mux := http.NewServeMux()
@@ -222,6 +223,15 @@ func TestSettleLateChanges(t *testing.T) {
 		if !strings.Contains(pg.HTML, `id="late"`) {
 			t.Errorf("%s: read before the late change (%v):\n%s", path, pg.Elapsed, pg.HTML)
 		}
+	}
+	// A page that stubs setTimeout and Promise is still read (the wait keeps its own).
+	// Without its own timer the wait would hang until its deadline (1.25 s) and retry.
+	if pg, err := p.Open(t.Context(), srv.URL+"/stubs"); err != nil {
+		t.Errorf("a page that replaces setTimeout and Promise: %v", err)
+	} else if pg.Elapsed >= settleWaitMax+time.Second {
+		t.Errorf("a page that replaces setTimeout and Promise took %v: the settle wait used the page's timer", pg.Elapsed)
+	} else {
+		t.Logf("stubs: %v", pg.Elapsed)
 	}
 	// The static page: read at its load, not after a third of Quiet (300 ms).
 	var best time.Duration
