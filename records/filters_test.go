@@ -115,6 +115,7 @@ func TestSpecificLists(t *testing.T) {
 		{"uniform items of specific words", drugs, false, true, true},
 		{"the same words on every page (boilerplate)", drugs, true, true, false},
 		{"no corpus", drugs, false, false, false},
+		{"an optional field left out", drugs + `<li><b>Codeine</b> <i>restricted</i></li>`, false, true, true},
 		{"items made up differently", drugs + `<li><b>Codeine</b> <i>restricted</i> <i>prescription</i> <span>30mg</span></li>`, false, true, false},
 		{"two items", `<li><b>Ibuprofen</b> <span>200mg</span> <i>effective</i></li><li><b>Naproxen</b> <span>250mg</span> <i>recommended</i></li>`, false, true, false},
 		{"two text leaves per item", `<li><b>Ibuprofen</b> <span>200mg</span></li><li><b>Naproxen</b> <span>250mg</span></li><li><b>Aspirin</b> <span>75mg</span></li>`, false, true, false},

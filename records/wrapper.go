@@ -131,11 +131,12 @@ func sameKind(samples []*sample, pt, best *pattern) bool {
 
 // A specific list is a list of records that holds none of the page's signifiers (a
 // second table of figures, a sidebar of quotes beside the main results): on every page
-// it has at least specificItems items, all made up of the same sequence of leaf kinds
-// with at least specificLeaves text leaves, and the words of its items are specific to
-// their page, with a mean specificity (page.specificity) of at least specificMin.
-// Menus, footers, form sections and promotional blocks repeat words found on many
-// pages of the corpus, or vary in make-up from item to item.
+// it has at least specificItems items made up alike — at least half of them share one
+// sequence of leaf kinds with at least specificLeaves text leaves, and the others have
+// that sequence with leaves left out (optional fields) — and the words of its items are
+// specific to their page, with a mean specificity (page.specificity) of at least
+// specificMin. Menus, footers, form sections and promotional blocks repeat words found
+// on many pages of the corpus, or vary in make-up from item to item.
 const (
 	specificItems  = 3
 	specificLeaves = 3
@@ -150,25 +151,50 @@ func specificList(samples []*sample, pt *pattern) bool {
 		if p.docs < 2 || len(elems) < specificItems {
 			return false
 		}
-		first := leafKinds(p, elems[0])
-		if strings.Count(first, "I") > len(first)-specificLeaves {
+		kinds := make([]string, len(elems))
+		count := map[string]int{}
+		for k, e := range elems {
+			kinds[k] = leafKinds(p, e)
+			count[kinds[k]]++
+		}
+		mode := kinds[0]
+		for _, k := range kinds {
+			if count[k] > count[mode] {
+				mode = k
+			}
+		}
+		if strings.Count(mode, "I") > len(mode)-specificLeaves {
+			return false
+		}
+		if 2*count[mode] < len(elems) {
 			return false
 		}
 		var sum float64
 		var n int
-		for _, e := range elems {
-			if leafKinds(p, e) != first {
+		for k, e := range elems {
+			if !subsequence(kinds[k], mode) {
 				return false
 			}
-			s, k := p.specificity(e)
+			s, c := p.specificity(e)
 			sum += s
-			n += k
+			n += c
 		}
 		if n == 0 || sum < specificMin*float64(n) {
 			return false
 		}
 	}
 	return len(pt.byPage) > 0
+}
+
+// subsequence reports whether a is b with letters left out.
+func subsequence(a, b string) bool {
+	i := 0
+	for j := 0; j < len(b) && i < len(a); j++ {
+		if a[i] == b[j] {
+			i++
+		}
+	}
+	return i == len(a)
 }
 
 // leafKinds returns the kinds of the leaves of element e in document order, one letter
