@@ -65,7 +65,11 @@
 //     (footnotes and references: items opening with a backlink mark or with a note
 //     role), questions answered in place (an FAQ), fixed field tuples, or groups of lists are never selected. Under RegionsAll every
 //     pattern within AllRegionsMin of the best one's relevance, or of the same kind as
-//     the best one (even without any signifier), is kept. On a page, an element that
+//     the best one (even without any signifier), is kept; so is a specific list, whose
+//     items (three or more) share one sequence of leaf kinds with three text leaves or
+//     more (some may leave optional leaves out) and are made of words specific to their
+//     page over the corpus (mean ln(n/df) / ln(n) ≥ 0.67), such as a second table of
+//     figures without any signifier. On a page, an element that
 //     matches a pattern but that the sibling grouping of its parent leaves out beside
 //     matched records, holding less text than any of them (a count line, the header
 //     row of a tbody), is no record; nor is a smaller match alone in its parent whose

@@ -73,6 +73,10 @@ type page struct {
 	// sig is the prefix sum of signifier flags over toks (len(toks)+1), set by
 	// markSignifiers.
 	sig []int32
+	// df holds the document frequencies of the terms over the docs pages of the corpus
+	// the page was taken from (nil when none was given), for specificity.
+	df   map[string]int
+	docs int
 	// noise flags the tokens of navigation lists, left out of tf-idf (record mode).
 	noise []bool
 }

@@ -446,6 +446,7 @@ func Extract(ctx context.Context, pages []Page, opts Options) (*Wrapper, []Recor
 			var tf []string
 			if opts.Signifiers != SignifiersQuery {
 				tf = topTerms(s.p, df, docs, opts.TopK)
+				s.p.df, s.p.docs = df, docs
 			}
 			sigs, src := chooseSignifiers(s, pages[i].Terms, tf, &opts)
 			markSignifiers(s.p, sigs, s.echo)

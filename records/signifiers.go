@@ -230,3 +230,27 @@ func markSignifiers(p *page, sigs []string, echo map[int32]bool) {
 		}
 	}
 }
+
+// specificity returns the summed specificity of the tokens of element e that are not
+// weak, and their number. The specificity of a term is ln(n/df) / ln(n) over the n
+// pages of the corpus (p.df): 1 for a term found on this page only, 0 for a term found
+// on every page or never counted (navigation text). With fewer than two pages in the
+// corpus there is none, and the count is 0.
+func (p *page) specificity(e int32) (float64, int) {
+	if p.docs < 2 {
+		return 0, 0
+	}
+	ln := math.Log(float64(p.docs))
+	var sum float64
+	n := 0
+	for _, t := range p.toks[p.elems[e].tokStart:p.elems[e].tokEnd] {
+		if weakToken(t) {
+			continue
+		}
+		n++
+		if d := p.df[t]; d > 0 {
+			sum += math.Log(float64(p.docs)/float64(d)) / ln
+		}
+	}
+	return sum, n
+}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/antchfx/htmlquery"
 	"github.com/antchfx/xpath"
@@ -88,19 +89,20 @@ func choose(samples []*sample, pats []*pattern, o *Options) []*pattern {
 		if pt.fields || pt.nav != "" || pt.groups {
 			continue
 		}
-		// A list of the same kind as the best one is records even when none of the
-		// signifiers occurs in it (relevance 0): another table of the same rows.
-		if pt.rel <= 0 && (len(out) == 0 || o.Regions != RegionsAll || !sameKind(samples, pt, out[0])) {
-			continue
-		}
 		if len(out) == 0 {
+			if pt.rel <= 0 {
+				continue
+			}
 			out = append(out, pt)
 			if o.Mode == ModeArticle || o.Regions == RegionsBest {
 				break
 			}
 			continue
 		}
-		if pt.rel < o.AllRegionsMin*out[0].rel && !sameKind(samples, pt, out[0]) {
+		// Under RegionsAll, a list below AllRegionsMin of the best relevance (or with
+		// none of the signifiers at all) is still records when it is of the same kind
+		// as the best one (another table of the same rows) or a specific list.
+		if pt.rel < o.AllRegionsMin*out[0].rel && !sameKind(samples, pt, out[0]) && !specificList(samples, pt) {
 			continue
 		}
 		if overlaps(samples, pt, out) {
@@ -125,6 +127,95 @@ func sameKind(samples []*sample, pt, best *pattern) bool {
 	si, a := example(pt)
 	sj, b := example(best)
 	return similarity(shape(samples[si].p, a), shape(samples[sj].p, b)) >= sameKindShape
+}
+
+// A specific list is a list of records that holds none of the page's signifiers (a
+// second table of figures, a sidebar of quotes beside the main results): on every page
+// it has at least specificItems items made up alike — at least half of them share one
+// sequence of leaf kinds with at least specificLeaves text leaves, and the others have
+// that sequence with leaves left out (optional fields) — and the words of its items are
+// specific to their page, with a mean specificity (page.specificity) of at least
+// specificMin. Menus, footers, form sections and promotional blocks repeat words found
+// on many pages of the corpus, or vary in make-up from item to item.
+const (
+	specificItems  = 3
+	specificLeaves = 3
+	specificMin    = 0.67
+)
+
+// specificList reports whether pt is a specific list. It is false without a corpus of
+// pages.
+func specificList(samples []*sample, pt *pattern) bool {
+	for si, elems := range pt.byPage {
+		p := samples[si].p
+		if p.docs < 2 || len(elems) < specificItems {
+			return false
+		}
+		kinds := make([]string, len(elems))
+		count := map[string]int{}
+		for k, e := range elems {
+			kinds[k] = leafKinds(p, e)
+			count[kinds[k]]++
+		}
+		mode := kinds[0]
+		for _, k := range kinds {
+			if count[k] > count[mode] {
+				mode = k
+			}
+		}
+		if strings.Count(mode, "I") > len(mode)-specificLeaves {
+			return false
+		}
+		if 2*count[mode] < len(elems) {
+			return false
+		}
+		var sum float64
+		var n int
+		for k, e := range elems {
+			if !subsequence(kinds[k], mode) {
+				return false
+			}
+			s, c := p.specificity(e)
+			sum += s
+			n += c
+		}
+		if n == 0 || sum < specificMin*float64(n) {
+			return false
+		}
+	}
+	return len(pt.byPage) > 0
+}
+
+// subsequence reports whether a is b with letters left out.
+func subsequence(a, b string) bool {
+	i := 0
+	for j := 0; j < len(b) && i < len(a); j++ {
+		if a[i] == b[j] {
+			i++
+		}
+	}
+	return i == len(a)
+}
+
+// leafKinds returns the kinds of the leaves of element e in document order, one letter
+// each: I an image, L a text inside a link, N another text that holds a digit, T other
+// text.
+func leafKinds(p *page, e int32) string {
+	var b strings.Builder
+	for li := p.elems[e].leafStart; li < p.elems[e].leafEnd; li++ {
+		l := &p.leaves[li]
+		switch {
+		case l.text == "":
+			b.WriteByte('I')
+		case inLink(p, l.elem, e):
+			b.WriteByte('L')
+		case strings.IndexFunc(l.text, unicode.IsDigit) >= 0:
+			b.WriteByte('N')
+		default:
+			b.WriteByte('T')
+		}
+	}
+	return b.String()
 }
 
 // overlaps reports whether an element of pt contains, or is contained in, an element
