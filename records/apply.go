@@ -26,8 +26,9 @@ import (
 
 // WrapperVersion is the version of the wrapper format this package writes and Apply
 // reads. Version 2 added the rules of the templates, the page layouts and the type
-// paths of the error patterns.
-const WrapperVersion = 2
+// paths of the error patterns; version 3 leaves the id of a table body section beside
+// another one out of type paths (the rules' parent paths).
+const WrapperVersion = 3
 
 // ClassUnmatched is the class Apply gives a page that holds no record and is laid out
 // like none of the pages the wrapper was learnt on (a detail page a site redirects a

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -586,6 +587,103 @@ func TestOddSiblingsOfRecords(t *testing.T) {
 				if !strings.HasSuffix(got[k], tc.parent+w) {
 					t.Errorf("record %d = %s, want …%s%s", k, got[k], tc.parent, w)
 				}
+			}
+		})
+	}
+}
+
+// TestTableSections covers the rows of table sections that differ in make-up: rows
+// with the same column structure are one list although their shapes differ, sections
+// named by ids are one location, and a section's header row (cells of another class)
+// stays out.
+func TestTableSections(t *testing.T) {
+	row := func(label, a, b string) string {
+		return `<tr><th class="label">` + label + `</th><td>` + a + `</td><td>` + b + `</td></tr>`
+	}
+	head := func(title string) string {
+		return `<tr><th class="label">` + title + `</th><td class="head"><div><h3>A</h3></div></td><td class="head"><div><h3>B</h3></div></td></tr>`
+	}
+	list := func(items ...string) string {
+		return `<ul><li>` + strings.Join(items, `</li><li>`) + `</li></ul>`
+	}
+	// rows of very different make-up: plain values, links with notes, lists of values
+	section := func(id, title string) string {
+		open := `<tbody>`
+		if id != "" {
+			open = `<tbody id="` + id + `">`
+		}
+		return open + head(title) +
+			row("Author of "+title, "Charles Dickens", "Wilkie Collins") +
+			row("First edition", `<a href="/e/1">Chapman &amp; Hall, 1838</a> <span>serialised monthly</span>`, `<a href="/e/2">Smith, Elder, 1860</a> <span>in All the Year Round</span>`) +
+			row("Characters", list("Oliver", "Fagin", "Nancy", "Bill Sikes", "The Artful Dodger"), list("Walter Hartright", "Marian Halcombe", "Laura Fairlie", "Count Fosco")) +
+			`</tbody>`
+	}
+	tests := []struct {
+		name, table string
+		want        []string // suffixes of the records' XPaths
+	}{
+		{"one section", `<table class="compare">` + section("", "Novels") + `</table>`,
+			[]string{"tbody[1]/tr[2]", "tbody[1]/tr[3]", "tbody[1]/tr[4]"}},
+		{"sections named by ids", `<table class="compare">` + section("novels", "Novels") + section("editions", "Editions") + `</table>`,
+			[]string{"tbody[1]/tr[2]", "tbody[1]/tr[3]", "tbody[1]/tr[4]", "tbody[2]/tr[2]", "tbody[2]/tr[3]", "tbody[2]/tr[4]"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			html := `<html><body><main><h1>Dickens and Collins compared</h1>` + tc.table + `</main></body></html>`
+			w, recs, err := Extract(t.Context(), []Page{{Name: "p", HTML: []byte(html), Terms: []string{"dickens"}}}, DefaultOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, r := range recs {
+				got = append(got, r.XPath)
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("records %v, want %d ending in %v; ranking %+v", got, len(tc.want), tc.want, w.Templates[0].Ranking)
+			}
+			for k, w := range tc.want {
+				if !strings.HasSuffix(got[k], w) {
+					t.Errorf("record %d = %s, want …%s", k, got[k], w)
+				}
+			}
+		})
+	}
+}
+
+// TestPathNames checks which ids stay in type paths: a tbody beside a section with
+// another id loses it, a lone named tbody and other named siblings keep theirs.
+func TestPathNames(t *testing.T) {
+	tests := []struct {
+		name, body, tag string
+		want            []string // type path step of each element with tag, in order
+	}{
+		{"named table sections", `<table><tbody id="price"><tr><td>1</td></tr></tbody><tbody id="rating"><tr><td>2</td></tr></tbody></table>`,
+			"tbody", []string{"tbody", "tbody"}},
+		{"a named section beside an unnamed one", `<table><tbody id="price"><tr><td>1</td></tr></tbody><tbody><tr><td>2</td></tr></tbody></table>`,
+			"tbody", []string{"tbody", "tbody"}},
+		{"sections named alike and another", `<table><tbody id="part-1"><tr><td>1</td></tr></tbody><tbody id="part-2"><tr><td>2</td></tr></tbody><tbody id="price"><tr><td>3</td></tr></tbody></table>`,
+			"tbody", []string{"tbody", "tbody", "tbody"}},
+		{"sections named alike", `<table><tbody id="part-1"><tr><td>1</td></tr></tbody><tbody id="part-2"><tr><td>2</td></tr></tbody></table>`,
+			"tbody", []string{"tbody[@id='part']", "tbody[@id='part']"}},
+		{"a lone named section", `<table><tbody id="price"><tr><td>1</td></tr></tbody></table>`,
+			"tbody", []string{"tbody[@id='price']"}},
+		{"named regions", `<div id="results"><p>a</p></div><div id="sidebar"><p>b</p></div>`,
+			"div", []string{"div[@id='results']", "div[@id='sidebar']"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := parsePage("p", []byte(`<html><body>`+tc.body+`</body></html>`), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for i := range p.elems {
+				if n := p.elems[i].n; n.Data == tc.tag {
+					got = append(got, recordType(n, DefaultTypeAttributes))
+				}
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("types %v, want %v", got, tc.want)
 			}
 		})
 	}

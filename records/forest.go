@@ -71,6 +71,14 @@ type sample struct {
 	lists []list   // candidate record lists (record mode)
 }
 
+// cluster is a group of similar siblings in the making: its first member is its
+// representative.
+type cluster struct {
+	rep     int32
+	repAtts string
+	members []int32
+}
+
 // similarity thresholds of sibling grouping: siblings with the same tolerant attributes
 // need shapeSame, siblings that differ in them need shapeDiff.
 const (
@@ -83,11 +91,6 @@ const (
 // member.
 func siblingGroups(s *sample, parent int32, names []string, shapes map[int32][]shapeItem) [][]int32 {
 	p := s.p
-	type cluster struct {
-		rep     int32
-		repAtts string
-		members []int32
-	}
 	var clusters []*cluster
 	for _, k := range p.elems[parent].kids {
 		e := &p.elems[k]
@@ -121,6 +124,9 @@ func siblingGroups(s *sample, parent int32, names []string, shapes map[int32][]s
 		}
 		best.members = append(best.members, k)
 	}
+	if e := &p.elems[parent]; e.tag == "tbody" || e.tag == "table" {
+		clusters = joinRowsByColumns(p, clusters)
+	}
 	var out [][]int32
 	for _, c := range clusters {
 		if len(c.members) >= 2 {
@@ -128,6 +134,79 @@ func siblingGroups(s *sample, parent int32, names []string, shapes map[int32][]s
 		}
 	}
 	return out
+}
+
+// joinRowsByColumns groups the rows of a table section that shape similarity left
+// alone with the rows of the section that have the same column structure: the same
+// sequence of cell types (tag and tolerant class), two cells or more, none spanning.
+// The rows of a comparison or specification table hold values of very different size
+// (a score beside a list of sixteen sub-scores), so their shapes differ, while their
+// cells line up column by column. A lone row joins the section's first group with its
+// structure, or else its first lone row with it. A section's header row usually
+// carries cells of another class and stays apart.
+func joinRowsByColumns(p *page, clusters []*cluster) []*cluster {
+	lone := false
+	for _, c := range clusters {
+		lone = lone || len(c.members) == 1 && p.elems[c.rep].tag == "tr"
+	}
+	if !lone {
+		return clusters
+	}
+	sigs := make([]string, len(clusters))
+	for i, c := range clusters {
+		if p.elems[c.rep].tag == "tr" {
+			sigs[i] = columnSignature(p, c.rep)
+		}
+	}
+	// each signature goes to its first group, or to its first lone row
+	target := map[string]*cluster{}
+	for i, c := range clusters {
+		if sigs[i] != "" && len(c.members) > 1 && target[sigs[i]] == nil {
+			target[sigs[i]] = c
+		}
+	}
+	for i, c := range clusters {
+		if sigs[i] != "" && target[sigs[i]] == nil {
+			target[sigs[i]] = c
+		}
+	}
+	var out []*cluster
+	for i, c := range clusters {
+		if t := target[sigs[i]]; sigs[i] != "" && len(c.members) == 1 && t != c {
+			t.members = append(t.members, c.rep)
+			continue
+		}
+		out = append(out, c)
+	}
+	for _, c := range out {
+		slices.Sort(c.members) // document order, as the members of a shape group
+	}
+	return out
+}
+
+// columnSignature is the sequence of cell types of table row r ("" when it has fewer
+// than two cells or a cell spans rows or columns).
+func columnSignature(p *page, r int32) string {
+	var b strings.Builder
+	cells := 0
+	for _, k := range p.elems[r].kids {
+		c := &p.elems[k]
+		if c.tag != "td" && c.tag != "th" {
+			continue
+		}
+		for _, a := range []string{"colspan", "rowspan"} {
+			if n, err := strconv.Atoi(strings.TrimSpace(attr(c.n, a))); err == nil && n >= 2 {
+				return ""
+			}
+		}
+		cells++
+		b.WriteString(pathStep(c.n))
+		b.WriteByte(' ')
+	}
+	if cells < 2 {
+		return ""
+	}
+	return b.String()
 }
 
 // commonAttrs returns the tolerant attributes shared by all members.

@@ -62,7 +62,31 @@ func elementType(n *html.Node, dfs int, names []string) string {
 // recordType is the element type without rule (ii): records of one list must share a
 // type although their dfs numbers differ (forest.md §9.2, option a).
 func recordType(n *html.Node, names []string) string {
-	return n.Data + attrPredicate(typeAttrs(n, names))
+	return n.Data + attrPredicate(typeAttrs(n, pathNames(n, names)))
+}
+
+// pathNames returns the type attributes of n as a step of a type path: names without
+// the id for a table body section (tbody) of a table whose sections carry different
+// ids (or some none). The sections of a table (HTML: "a block of rows that consist of
+// a body of data for the parent table") share its columns; a comparison table that
+// names each section (tbody#pricing, tbody#ratings) still holds one kind of row, so
+// its rows sit at one generic location of the template. Ids of other elements keep
+// typing them: sibling containers with ids are often distinct regions, and their
+// inner lists are not one list.
+func pathNames(n *html.Node, names []string) []string {
+	if n.Data != "tbody" || n.Parent == nil || !slices.Contains(names, "id") {
+		return names
+	}
+	id := tolerantForm(attr(n, "id"))
+	if id == "" {
+		return names
+	}
+	for s := n.Parent.FirstChild; s != nil; s = s.NextSibling {
+		if s.Type == html.ElementNode && s.Data == "tbody" && tolerantForm(attr(s, "id")) != id {
+			return slices.DeleteFunc(slices.Clone(names), func(a string) bool { return a == "id" })
+		}
+	}
+	return names
 }
 
 func attrPredicate(atts [][2]string) string {

@@ -471,8 +471,9 @@ func xpathSteps(p *page, e int32, names []string) []string {
 	for c := e; c >= 0; c = p.elems[c].parent {
 		n := p.elems[c].n
 		firsts := map[string][]string{}
-		firstTokens(n, names, firsts)
-		steps = append(steps, n.Data+xpathPredicate(names, firsts))
+		pn := pathNames(n, names)
+		firstTokens(n, pn, firsts)
+		steps = append(steps, n.Data+xpathPredicate(pn, firsts))
 	}
 	slices.Reverse(steps)
 	return steps
