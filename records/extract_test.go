@@ -532,18 +532,7 @@ func TestTableGroupRowsAndQuietTables(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got []string
-			for _, r := range recs {
-				got = append(got, r.XPath)
-			}
-			if len(got) != len(tc.want) {
-				t.Fatalf("records %v, want %d ending in %v; ranking %+v", got, len(tc.want), tc.want, w.Templates[0].Ranking)
-			}
-			for k, w := range tc.want {
-				if !strings.HasSuffix(got[k], w) {
-					t.Errorf("record %d = %s, want …%s", k, got[k], w)
-				}
-			}
+			checkRecordSuffixes(t, w, recs, tc.want)
 		})
 	}
 }
@@ -576,18 +565,11 @@ func TestOddSiblingsOfRecords(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got []string
-			for _, r := range recs {
-				got = append(got, r.XPath)
-			}
-			if len(got) != len(tc.want) {
-				t.Fatalf("records %v, want %d ending in %v; ranking %+v", got, len(tc.want), tc.want, w.Templates[0].Ranking)
-			}
+			want := make([]string, len(tc.want))
 			for k, w := range tc.want {
-				if !strings.HasSuffix(got[k], tc.parent+w) {
-					t.Errorf("record %d = %s, want …%s%s", k, got[k], tc.parent, w)
-				}
+				want[k] = tc.parent + w
 			}
+			checkRecordSuffixes(t, w, recs, want)
 		})
 	}
 }
@@ -634,18 +616,7 @@ func TestTableSections(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got []string
-			for _, r := range recs {
-				got = append(got, r.XPath)
-			}
-			if len(got) != len(tc.want) {
-				t.Fatalf("records %v, want %d ending in %v; ranking %+v", got, len(tc.want), tc.want, w.Templates[0].Ranking)
-			}
-			for k, w := range tc.want {
-				if !strings.HasSuffix(got[k], w) {
-					t.Errorf("record %d = %s, want …%s", k, got[k], w)
-				}
-			}
+			checkRecordSuffixes(t, w, recs, tc.want)
 		})
 	}
 }
@@ -686,5 +657,23 @@ func TestPathNames(t *testing.T) {
 				t.Errorf("types %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// checkRecordSuffixes checks that the records' XPaths end, in order, with the
+// suffixes in want, and shows the ranking when their number differs.
+func checkRecordSuffixes(t *testing.T, w *Wrapper, recs []Record, want []string) {
+	t.Helper()
+	var got []string
+	for _, r := range recs {
+		got = append(got, r.XPath)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("records %v, want %d ending in %v; ranking %+v", got, len(want), want, w.Templates[0].Ranking)
+	}
+	for k, suffix := range want {
+		if !strings.HasSuffix(got[k], suffix) {
+			t.Errorf("record %d = %s, want …%s", k, got[k], suffix)
+		}
 	}
 }
