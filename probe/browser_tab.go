@@ -478,7 +478,8 @@ func (t *tab) waitSettled(ctx context.Context, token string, seq0 int, noChange 
 			res.Changed = true
 			firstChange = time.Now()
 		}
-		// A document whose scripts fetched nothing renders nothing late: a third of
+		// A document with nothing that can run cannot change after its load: no quiet
+		// period. One whose scripts fetched nothing renders nothing late: a third of
 		// Quiet is enough there. After script requests, the full Quiet applies.
 		quiet := o.Quiet
 		switch {
