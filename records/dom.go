@@ -146,7 +146,7 @@ func indexPage(name string, doc *html.Node, skipHidden bool) *page {
 			dfs++
 			e.dfs = dfs
 		}
-		e.skipped = skipped || skipTags[n.DataAtom] || (skipHidden && hiddenInMarkup(n))
+		e.skipped = skipped || skipTags[n.DataAtom] || (skipHidden && hiddenInMarkup(n)) || placeholder(n)
 		e.tokStart = int32(len(p.toks))
 		e.leafStart = int32(len(p.leaves))
 		p.elems = append(p.elems, e)
@@ -188,6 +188,46 @@ func hiddenInMarkup(n *html.Node) bool {
 			if strings.Contains(s, "display:none") || strings.Contains(s, "visibility:hidden") {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// placeholder reports a loading placeholder ("skeleton"): an element with a class
+// token that names a skeleton (react-loading-skeleton, MuiSkeleton-text, skeleton-line,
+// …) and nothing below it but text and line breaks. Such an element stands in for text
+// the page has not loaded; what it holds (a zero-width non-joiner, or sample text) is
+// not content, and a list item made only of placeholders is not a record yet. The
+// element must be a text leaf so that a layout wrapper named after the page's skeleton
+// keeps its content.
+func placeholder(n *html.Node) bool {
+	cls := attr(n, "class")
+	if cls == "" || !strings.Contains(strings.ToLower(cls), "skeleton") {
+		return false
+	}
+	skeleton := false
+	for _, tok := range strings.Fields(strings.ToLower(cls)) {
+		if strings.Contains(tok, "skeleton") {
+			skeleton = true
+			break
+		}
+	}
+	if !skeleton {
+		return false
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && c.DataAtom != atom.Br {
+			return false
+		}
+	}
+	return true
+}
+
+// holdsPlaceholder reports whether element e is or holds a loading placeholder.
+func holdsPlaceholder(p *page, e int32) bool {
+	for i := e; i < p.elems[e].end; i++ {
+		if placeholder(p.elems[i].n) {
+			return true
 		}
 	}
 	return false

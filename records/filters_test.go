@@ -1,6 +1,7 @@
 package records
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -148,5 +149,107 @@ func TestSpecificLists(t *testing.T) {
 				t.Errorf("specificList = %v, want %v (leaf kinds of the first item %q)", got, tc.want, leafKinds(p, items[0]))
 			}
 		})
+	}
+}
+
+// TestPlaceholderTiles checks that tiles made of loading placeholders (a skeleton's
+// text and a stand-in image) are no records, while the filled tiles of the same grid
+// are, and that a class that merely names a skeleton layout keeps its content.
+func TestPlaceholderTiles(t *testing.T) {
+	books := []string{"Bleak House", "Hard Times", "Little Dorrit", "Great Expectations", "Our Mutual Friend"}
+	var b strings.Builder
+	b.WriteString(`<html><body><h1>Novels</h1><div class="grid">`)
+	for i, title := range books {
+		fmt.Fprintf(&b, `<div class="tile"><a href="/b/%d"><img src="/c/%d.jpg" alt="%s"></a><div class="details"><b>%s</b> <span>Charles Dickens, %d</span></div></div>`,
+			i, i, title, title, 1850+i)
+	}
+	for i := range 4 { // not loaded yet: sample text in skeleton spans, a grey stand-in image
+		fmt.Fprintf(&b, `<div class="tile"><a href="/b/x%d"><img src="data:image/svg+xml,%%3Csvg%%3E%%3C/svg%%3E" alt="Loading"></a><div class="details"><span><span class="react-loading-skeleton">Placeholder title %d</span><br></span><span><span class="react-loading-skeleton">&zwnj;</span><br></span></div></div>`, i, i)
+	}
+	b.WriteString(`</div></body></html>`)
+	o := DefaultOptions()
+	o.Regions = RegionsAll
+	w, recs, err := Extract(t.Context(), []Page{{Name: "grid", HTML: []byte(b.String())}}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range recs {
+		got = append(got, r.XPath)
+	}
+	var want []string
+	for i := range books {
+		want = append(want, "/html[1]/body[1]/div[1]/div["+strconv.Itoa(i+1)+"]")
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("records %v, want the %d filled tiles %v (xpath %s)", got, len(books), want, w.XPath)
+	}
+
+	p, err := parsePage("layout", []byte(`<html><body><div class="page-skeleton"><p>Bleak House</p></div><span class="skeleton-line">Hard Times</span></body></html>`), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, l := range p.leaves {
+		texts = append(texts, l.text)
+	}
+	if strings.Join(texts, "|") != "Bleak House" {
+		t.Errorf("leaves %q, want only the text of the layout wrapper named skeleton (the text skeleton is a placeholder)", texts)
+	}
+}
+
+// TestListsOfRecordsInsideRecords checks that lists of ten items made up alike, one in
+// each section of a page, are records (a top ten under each heading), not a tuple of
+// fields of the sections; the fixed cells of table rows stay fields.
+func TestListsOfRecordsInsideRecords(t *testing.T) {
+	adjectives := []string{"Silent", "Crimson", "Hidden", "Frozen", "Golden", "Broken", "Distant", "Wandering", "Burning", "Forgotten"}
+	nouns := []string{"Harbour", "Garden", "Kingdom", "Voyage"}
+	var b strings.Builder
+	b.WriteString(`<html><body><main>`)
+	for s := range 4 {
+		if s%2 == 0 {
+			b.WriteString(`<div class="wrap">`)
+		}
+		fmt.Fprintf(&b, `<div class="column"><section class="top"><h2>Top series of the %s</h2><a class="all" href="/all/%d">See all</a><ul>`, nouns[s], s)
+		for i := range 10 {
+			fmt.Fprintf(&b, `<li><a href="/s/%d/%d">%s %s</a> <span class="score">%d%%</span></li>`, s, i, adjectives[i], nouns[s], 50+s*10+i)
+		}
+		b.WriteString(`</ul></section></div>`)
+		if s%2 == 1 {
+			b.WriteString(`</div>`)
+		}
+	}
+	b.WriteString(`</main></body></html>`)
+	o := DefaultOptions()
+	o.Regions = RegionsAll
+	w, recs, err := Extract(t.Context(), []Page{{Name: "tops", HTML: []byte(b.String())}}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := 0
+	for _, r := range recs {
+		if strings.HasSuffix(r.XPath[:strings.LastIndexByte(r.XPath, '/')], "/ul[1]") {
+			items++
+		}
+	}
+	if items != 40 || len(recs) != 40 {
+		t.Errorf("%d records of which %d list items, want the 40 items (xpath %s)", len(recs), items, w.XPath)
+	}
+
+	rows := `<table><tbody>` + strings.Repeat(`<tr><td>1</td><td>2</td><td>3</td><td>4</td><td>5</td><td>6</td></tr>`, 4) + `</tbody></table>`
+	p, err := parsePage("rows", []byte(`<html><body>`+rows+`</body></html>`), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cells []list
+	s := &sample{p: p, types: typeHashes(p, DefaultTypeAttributes), names: DefaultTypeAttributes}
+	findLists(s)
+	for _, l := range s.lists {
+		if p.elems[l.members[0]].tag == "td" {
+			cells = append(cells, l)
+		}
+	}
+	if len(cells) == 0 || recordLike([]*sample{s}, &pattern{tag: "td", lists: cells}) {
+		t.Errorf("the cells of table rows are taken for records (%d cell lists)", len(cells))
 	}
 }

@@ -827,10 +827,40 @@ func markFields(samples []*sample, pats []*pattern) {
 		for _, n := range sizes {
 			mode = max(mode, n)
 		}
-		if one*5 >= len(perRecord)*4 && mode*5 >= len(pt.lists)*4 {
+		if one*5 >= len(perRecord)*4 && mode*5 >= len(pt.lists)*4 && !recordLike(samples, pt) {
 			pt.fields, pt.fieldOf = true, best
 		}
 	}
+}
+
+// innerRecordsMin is the least number of items of a list of records inside the records
+// of another pattern.
+const innerRecordsMin = 5
+
+// cellTags are the elements of a table's or a description list's columns: their
+// siblings are fields whatever their make-up.
+var cellTags = map[string]bool{"td": true, "th": true, "dt": true, "dd": true}
+
+// recordLike reports whether the lists of pt, fixed in size inside the records of
+// another pattern, are lists of records rather than tuples of fields: every list has
+// at least innerRecordsMin items made up alike (madeAlike) with two text leaves or
+// more (a top ten of titles and scores under each heading of a page). The fields of a
+// record differ from one another (a name, a price, a date); that many items made up
+// alike are records.
+func recordLike(samples []*sample, pt *pattern) bool {
+	if cellTags[pt.tag] {
+		return false
+	}
+	for _, l := range pt.lists {
+		if len(l.members) < innerRecordsMin {
+			return false
+		}
+		mode, ok := madeAlike(samples[l.page].p, l.members)
+		if !ok || len(mode)-strings.Count(mode, "I") < 2 {
+			return false
+		}
+	}
+	return true
 }
 
 // rank computes I and R for every pattern (eq. 2.4 and 2.5) and sorts them by R,

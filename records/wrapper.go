@@ -151,30 +151,13 @@ func specificList(samples []*sample, pt *pattern) bool {
 		if p.docs < 2 || len(elems) < specificItems {
 			return false
 		}
-		kinds := make([]string, len(elems))
-		count := map[string]int{}
-		for k, e := range elems {
-			kinds[k] = leafKinds(p, e)
-			count[kinds[k]]++
-		}
-		mode := kinds[0]
-		for _, k := range kinds {
-			if count[k] > count[mode] {
-				mode = k
-			}
-		}
-		if strings.Count(mode, "I") > len(mode)-specificLeaves {
-			return false
-		}
-		if 2*count[mode] < len(elems) {
+		mode, ok := madeAlike(p, elems)
+		if !ok || strings.Count(mode, "I") > len(mode)-specificLeaves {
 			return false
 		}
 		var sum float64
 		var n int
-		for k, e := range elems {
-			if !subsequence(kinds[k], mode) {
-				return false
-			}
+		for _, e := range elems {
 			s, c := p.specificity(e)
 			sum += s
 			n += c
@@ -184,6 +167,36 @@ func specificList(samples []*sample, pt *pattern) bool {
 		}
 	}
 	return len(pt.byPage) > 0
+}
+
+// madeAlike reports whether elements elems of page p are made up alike: at least half
+// of them share one sequence of leaf kinds (leafKinds), which it returns, and every
+// other one has that sequence with leaves left out (optional fields).
+func madeAlike(p *page, elems []int32) (string, bool) {
+	if len(elems) == 0 {
+		return "", false
+	}
+	kinds := make([]string, len(elems))
+	count := map[string]int{}
+	for k, e := range elems {
+		kinds[k] = leafKinds(p, e)
+		count[kinds[k]]++
+	}
+	mode := kinds[0]
+	for _, k := range kinds {
+		if count[k] > count[mode] {
+			mode = k
+		}
+	}
+	if 2*count[mode] < len(elems) {
+		return mode, false
+	}
+	for _, k := range kinds {
+		if !subsequence(k, mode) {
+			return mode, false
+		}
+	}
+	return mode, true
 }
 
 // subsequence reports whether a is b with letters left out.
@@ -365,7 +378,10 @@ func dropLoners(s *sample, mine []int32, names []string) []int32 {
 // records returns the wrapper's records on page s: each record's first element and the
 // other sibling elements it spans.
 func (sel *selection) records(s *sample) ([]int32, [][]int32) {
-	elems := sel.match(s)
+	// a tile made of loading placeholders is no record yet
+	elems := slices.DeleteFunc(sel.match(s), func(e int32) bool {
+		return textLeaves(s.p, e) == 0 && holdsPlaceholder(s.p, e)
+	})
 	firsts := slices.Clone(elems)
 	extra := make([][]int32, len(elems))
 	for _, pt := range sel.pats {
