@@ -435,6 +435,38 @@ func TestRecordsSpanningSiblings(t *testing.T) {
 	if len(w.Templates[0].Siblings) != 1 {
 		t.Errorf("siblings %v", w.Templates[0].Siblings)
 	}
+
+	// Every region, cards drawn as a thumbnail and a details block of the same make-up:
+	// the two are patterns of the same kind, both selected, each taking the other as
+	// its sibling run; each pair is still one record, returned once.
+	cards := func(q string, n int) string {
+		var b strings.Builder
+		b.WriteString(`<html><body><h1>Glossary: ` + q + `</h1><div class="grid">`)
+		for i := range n {
+			fmt.Fprintf(&b, `<div class="thumb"><a href="/t/%d"><img src="/i/%d.png"><span class="title">%s %s</span></a> <span class="price">$%d</span></div>`+
+				`<div class="details"><div><h3>%s %s</h3><p>How a %s %s is used %s.</p></div></div>`,
+				i, i, q, words[i], 10+i, q, words[i], words[i], q, uses[i%len(uses)])
+		}
+		b.WriteString(`</div><p class="foot">End of list</p></body></html>`)
+		return b.String()
+	}
+	pages = []Page{
+		{Name: "a", HTML: []byte(cards("harbour", 5)), Terms: []string{"harbour"}},
+		{Name: "b", HTML: []byte(cards("lantern", 3)), Terms: []string{"lantern"}},
+	}
+	o := DefaultOptions()
+	o.Regions = RegionsAll
+	w, recs, err = Extract(t.Context(), pages, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for _, r := range recs {
+		seen[r.Page+" "+r.XPath]++
+	}
+	if len(recs) != 8 || len(seen) != 8 {
+		t.Errorf("every region: %d records at %d places, want the 8 pairs once each (xpath %s, siblings %v)", len(recs), len(seen), w.XPath, w.Templates[0].Siblings)
+	}
 }
 
 // TestRecordsInParallelTables checks records drawn as two tables side by side (a

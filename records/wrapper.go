@@ -376,8 +376,35 @@ func dropLoners(s *sample, mine []int32, names []string) []int32 {
 }
 
 // records returns the wrapper's records on page s: each record's first element and the
-// other sibling elements it spans.
+// other sibling elements it spans. A record is returned once: when two selected
+// patterns reach the same elements (the header and the body of one record, each
+// taking the other as its sibling run), the record that comes first in document order
+// keeps them and a later one that shares any of them is dropped.
 func (sel *selection) records(s *sample) ([]int32, [][]int32) {
+	firsts, extra := sel.spans(s)
+	used := map[int32]bool{}
+	keep := 0
+	for i, f := range firsts {
+		dup := used[f]
+		for _, x := range extra[i] {
+			dup = dup || used[x]
+		}
+		if dup {
+			continue
+		}
+		used[f] = true
+		for _, x := range extra[i] {
+			used[x] = true
+		}
+		firsts[keep], extra[keep] = f, extra[i]
+		keep++
+	}
+	return firsts[:keep], extra[:keep]
+}
+
+// spans returns the first element and the extra sibling elements of every matched
+// element of page s, in document order.
+func (sel *selection) spans(s *sample) ([]int32, [][]int32) {
 	// a tile made of loading placeholders is no record yet
 	elems := slices.DeleteFunc(sel.match(s), func(e int32) bool {
 		return textLeaves(s.p, e) == 0 && holdsPlaceholder(s.p, e)
