@@ -63,7 +63,11 @@
 //     header cells, table rows of one cell spanning the columns (group headings, notes),
 //     labels (items of one short text), repeated widgets (calendar days), notes
 //     (footnotes and references: items opening with a backlink mark or with a note
-//     role), questions answered in place (an FAQ), fixed field tuples, or groups of lists are never selected. Under RegionsAll every
+//     role), questions answered in place (an FAQ, or items carrying a schema.org
+//     answer), the parts of a document (items that open with a heading that is no
+//     link and hold another heading, beside FAQ entries), paragraphs (items whose text
+//     is one paragraph of running text), fixed field tuples, or groups of lists are
+//     never selected. Under RegionsAll every
 //     pattern within AllRegionsMin of the best one's relevance, or of the same kind as
 //     the best one (even without any signifier), is kept; so is a specific list, whose
 //     items (three or more) share one sequence of leaf kinds with three text leaves or

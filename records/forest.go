@@ -318,7 +318,7 @@ func findLists(s *sample) {
 // dominate the term counts of tf-idf.
 func navigational(nav string) bool {
 	switch nav {
-	case "", "prose", "header cells", "labels", "filter groups", "questions", "notes":
+	case "", "prose", "header cells", "labels", "filter groups", "questions", "notes", "sections":
 		return false
 	}
 	return true
@@ -389,6 +389,12 @@ func navigation(p *page, l *list) string {
 	}
 	if questionList(p, l) {
 		return "questions"
+	}
+	if sectionList(p, l) {
+		return "sections"
+	}
+	if paragraphList(p, l) {
+		return "prose"
 	}
 	if repeatedWidget(p, l) {
 		return "repeated widget"
@@ -472,17 +478,26 @@ func noteList(p *page, l *list) bool {
 func questionList(p *page, l *list) bool {
 	questions := 0
 	for _, m := range l.members {
-		e := &p.elems[m]
-		for li := e.leafStart; li < e.leafEnd; li++ {
-			if t := p.leaves[li].text; t != "" {
-				if (strings.HasSuffix(t, "?") || strings.HasSuffix(t, "？")) && !inLink(p, p.leaves[li].elem, m) {
-					questions++
-				}
-				break
-			}
+		if questionItem(p, m) {
+			questions++
 		}
 	}
 	return questions*5 >= len(l.members)*4
+}
+
+// questionItem reports whether item m opens with a question that is no link, or
+// carries the answer of a schema.org Question (answeredInPlace).
+func questionItem(p *page, m int32) bool {
+	e := &p.elems[m]
+	for li := e.leafStart; li < e.leafEnd; li++ {
+		if t := p.leaves[li].text; t != "" {
+			if (strings.HasSuffix(t, "?") || strings.HasSuffix(t, "？")) && !inLink(p, p.leaves[li].elem, m) {
+				return true
+			}
+			break
+		}
+	}
+	return answeredInPlace(p, m)
 }
 
 // labelMaxTokens bounds the text of a label: a tab, a tag, a filter chip, a menu entry.
