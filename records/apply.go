@@ -47,6 +47,9 @@ type Rule struct {
 	Attrs [][2]string `json:"attrs,omitempty"`
 	// Child is the tag of a child every record has ("" if none).
 	Child string `json:"child,omitempty"`
+	// Tokens are class tokens (tolerant forms) every record carries, when the records'
+	// type also fits other elements of the sample pages that lack them.
+	Tokens []string `json:"tokens,omitempty"`
 	// Level and Type are the level and the element type (Def. 2) of the main block in
 	// article mode.
 	Level int    `json:"level,omitempty"`

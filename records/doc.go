@@ -78,6 +78,10 @@
 //     matched records, holding less text than any of them (a count line, the header
 //     row of a tbody), is no record; nor is a smaller match alone in its parent whose
 //     make-up differs from the records' (an introduction above the list).
+//     When the records' element type also fits other blocks of the sample pages (a
+//     component library gives every element one base class first), a match must also
+//     carry the records' own class tokens that those blocks lack; a bare span wrapper
+//     adds no level to the shapes sibling grouping compares.
 //     A page whose own layout cluster has no wrapper, or whose wrapper finds nothing on
 //     it (a result page with a single record, laid out like the no-result page), is
 //     given the wrapper of each other template in turn; the first that finds records

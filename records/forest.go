@@ -57,6 +57,8 @@ type pattern struct {
 	nav     string  // why the pattern is navigation, not records
 	groups  bool    // its elements are groups of records (markGroups)
 	child   string  // a child tag every element of the pattern has ("" if none)
+	// tokens are class tokens (tolerant forms) a match must carry (learnTokens).
+	tokens []string
 }
 
 // counts are the signifier and other-term counts of a pattern on one page.

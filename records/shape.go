@@ -3,6 +3,9 @@ package records
 import (
 	"hash/fnv"
 	"slices"
+	"strings"
+
+	"golang.org/x/net/html"
 )
 
 // Structural helpers: type-path hashes (the generic, index-free location of an element)
@@ -66,13 +69,18 @@ type shapeItem struct {
 }
 
 // shape returns the multiset of the tag paths (tags only) of the non-skipped
-// descendants of element i, up to shapeDepth levels below it, sorted by hash.
+// descendants of element i, up to shapeDepth levels below it, sorted by hash. A bare
+// span wrapper (bareWrapper) is no step of the paths: its child takes its place.
 func shape(p *page, i int32) []shapeItem {
 	var hs []uint64
 	var walk func(j int32, h uint64, d int)
 	walk = func(j int32, h uint64, d int) {
 		for _, k := range p.elems[j].kids {
 			if p.elems[k].skipped {
+				continue
+			}
+			if bareWrapper(p, k) {
+				walk(k, h, d) // no level of the shape
 				continue
 			}
 			hk := h*1099511628211 ^ strHash(p.elems[k].tag)
@@ -93,6 +101,34 @@ func shape(p *page, i int32) []shapeItem {
 		out = append(out, shapeItem{h, 1})
 	}
 	return out
+}
+
+// bareWrapper reports an element that only wraps another: a span without any
+// attribute, with one content child element and no text of its own. HTML's span means
+// nothing on its own, and without attributes it carries no style hook either;
+// frameworks put it around block content (tooltip and lazy-loading wrappers), which
+// would set a record apart from its siblings by one level of every tag path. Other
+// bare elements keep their level: a bare div is a block of the layout.
+func bareWrapper(p *page, i int32) bool {
+	e := &p.elems[i]
+	if e.tag != "span" || len(e.n.Attr) > 0 {
+		return false
+	}
+	kids := 0
+	for _, k := range e.kids {
+		if !p.elems[k].skipped {
+			kids++
+		}
+	}
+	if kids != 1 {
+		return false
+	}
+	for c := e.n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.TextNode && strings.TrimSpace(c.Data) != "" {
+			return false
+		}
+	}
+	return true
 }
 
 func strHash(s string) uint64 {

@@ -51,6 +51,11 @@ func learn(samples []*sample, o *Options, tpl *Template) *selection {
 			tpl.Reason = "no repeated pattern holds a signifier (no record list)"
 		}
 	}
+	if o.Mode == ModeRecords {
+		for _, pt := range sel.pats {
+			pt.tokens = learnTokens(samples, sel, pt)
+		}
+	}
 	for _, pt := range pats[:min(len(pats), o.RankingSize)] {
 		tpl.Ranking = append(tpl.Ranking, candidateOf(samples, pt, slices.Contains(sel.pats, pt), genericXPath(samples, pt, false)))
 	}
@@ -484,6 +489,9 @@ func (sel *selection) matches(s *sample, i int32, pt *pattern) bool {
 			return false
 		}
 	}
+	if !hasTokens(e.n, pt.tokens) {
+		return false
+	}
 	if len(pt.attrs) == 0 {
 		return true
 	}
@@ -553,6 +561,9 @@ func genericSteps(samples []*sample, pt *pattern) []string {
 			}
 		}
 		step := pt.tag + xpathPredicate(common, firsts)
+		if tt := tokenTests(samples, pt); len(tt) > 0 {
+			step += "[" + strings.Join(tt, " and ") + "]"
+		}
 		if pt.child != "" {
 			step += "[" + pt.child + "]"
 		}
@@ -638,7 +649,7 @@ func candidateOf(samples []*sample, pt *pattern, selected bool, xp string) Candi
 func (sel *selection) rules(samples []*sample) []Rule {
 	var out []Rule
 	for _, pt := range sel.pats {
-		r := Rule{Tag: pt.tag, Attrs: slices.Clone(pt.attrs), Child: pt.child}
+		r := Rule{Tag: pt.tag, Attrs: slices.Clone(pt.attrs), Child: pt.child, Tokens: slices.Clone(pt.tokens)}
 		if sel.mode == ModeArticle {
 			r.Level, r.Type = pt.level, pt.dfsType
 		} else {
@@ -659,7 +670,7 @@ func (sel *selection) rules(samples []*sample) []Rule {
 func selectionOf(mode Mode, names []string, rules []Rule) *selection {
 	sel := &selection{mode: mode, names: names, runs: map[*pattern]*siblingRun{}, parallel: map[*pattern]bool{}}
 	for _, r := range rules {
-		pt := &pattern{tag: r.Tag, attrs: r.Attrs, child: r.Child, level: r.Level, dfsType: r.Type}
+		pt := &pattern{tag: r.Tag, attrs: r.Attrs, child: r.Child, tokens: r.Tokens, level: r.Level, dfsType: r.Type}
 		if mode == ModeRecords {
 			pt.parentHash = hashTypePath(r.Parent)
 		}
