@@ -44,6 +44,10 @@ func learn(samples []*sample, o *Options, tpl *Template) *selection {
 	}
 	rank(samples, pats, o)
 	sel.pats = choose(samples, pats, o)
+	if o.Mode == ModeRecords && o.Regions == RegionsAll {
+		// records shown apart from their lists (a lead story, a hero card)
+		sel.pats = append(sel.pats, featuredPatterns(samples, sel)...)
+	}
 	if len(sel.pats) == 0 {
 		if o.Mode == ModeArticle {
 			tpl.Reason = "no significant element"
