@@ -105,9 +105,9 @@ func choose(samples []*sample, pats []*pattern, o *Options) []*pattern {
 		}
 		// Under RegionsAll, a list below AllRegionsMin of the best relevance (or with
 		// none of the signifiers at all) is still records when it is of the same kind
-		// as the best one (another table of the same rows), a specific list, or the
-		// body rows of a table with column headers.
-		if pt.rel < o.AllRegionsMin*out[0].rel && !sameKind(samples, pt, out[0]) && !specificList(samples, pt) && !headedRows(samples, pt) {
+		// as the best one (another table of the same rows), a specific list, the body
+		// rows of a table with column headers, or a list that makes up a named region.
+		if pt.rel < o.AllRegionsMin*out[0].rel && !sameKind(samples, pt, out[0]) && !specificList(samples, pt) && !headedRows(samples, pt) && !namedRegionList(samples, pt) {
 			continue
 		}
 		if overlaps(samples, pt, out) {
