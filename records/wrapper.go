@@ -44,6 +44,10 @@ func learn(samples []*sample, o *Options, tpl *Template) *selection {
 	}
 	rank(samples, pats, o)
 	sel.pats = choose(samples, pats, o)
+	if o.Mode == ModeRecords && o.Regions == RegionsAll {
+		// records shown apart from their lists (a lead story, a hero card)
+		sel.pats = append(sel.pats, featuredPatterns(samples, sel)...)
+	}
 	if len(sel.pats) == 0 {
 		if o.Mode == ModeArticle {
 			tpl.Reason = "no significant element"
@@ -106,8 +110,9 @@ func choose(samples []*sample, pats []*pattern, o *Options) []*pattern {
 		}
 		// Under RegionsAll, a list below AllRegionsMin of the best relevance (or with
 		// none of the signifiers at all) is still records when it is of the same kind
-		// as the best one (another table of the same rows) or a specific list.
-		if pt.rel < o.AllRegionsMin*out[0].rel && !sameKind(samples, pt, out[0]) && !specificList(samples, pt) {
+		// as the best one (another table of the same rows), a specific list, the body
+		// rows of a table with column headers, or a list that makes up a named region.
+		if pt.rel < o.AllRegionsMin*out[0].rel && !sameKind(samples, pt, out[0]) && !specificList(samples, pt) && !headedRows(samples, pt) && !namedRegionList(samples, pt) {
 			continue
 		}
 		if overlaps(samples, pt, out) {
