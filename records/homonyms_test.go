@@ -1,7 +1,6 @@
 package records
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -64,15 +63,7 @@ func TestHomonymTokens(t *testing.T) {
 		t.Fatalf("rules %+v, want one with the tokens of the cards' own classes", rules)
 	}
 	// the wrapper as written and read back applies the tokens to a new page
-	b, err := json.Marshal(w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back Wrapper
-	if err := json.Unmarshal(b, &back); err != nil {
-		t.Fatal(err)
-	}
-	got, pc, err := Apply(t.Context(), &back, Page{Name: "windsor", HTML: []byte(componentPage("Windsor", []string{"Dickens Lake", "Dickens Hill"}, false)), Terms: []string{"dickens"}}, DefaultApplyOptions())
+	got, pc, err := Apply(t.Context(), roundTrip(t, w), Page{Name: "windsor", HTML: []byte(componentPage("Windsor", []string{"Dickens Lake", "Dickens Hill"}, false)), Terms: []string{"dickens"}}, DefaultApplyOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -71,24 +71,7 @@ func TestDocumentParts(t *testing.T) {
 			"/html[1]/body[1]/div[1]", ""},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			p, err := parsePage(tc.name, []byte("<html><body>"+tc.body+"</body></html>"), false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s := &sample{p: p, types: typeHashes(p, DefaultTypeAttributes), names: DefaultTypeAttributes}
-			findLists(s)
-			var got []string
-			for _, l := range s.lists {
-				if absXPath(p.elems[l.parent].n) == tc.parent {
-					if l.nav == tc.want {
-						return
-					}
-					got = append(got, l.nav)
-				}
-			}
-			t.Errorf("lists below %s: reasons %q, want %q", tc.parent, got, tc.want)
-		})
+		t.Run(tc.name, func(t *testing.T) { checkListReason(t, tc.body, tc.parent, tc.want) })
 	}
 }
 
