@@ -255,6 +255,7 @@ func findLists(s *sample) {
 			s.lists = append(s.lists, l)
 		}
 	}
+	pairFields(p, s.lists)
 	// Lists whose items hold mostly navigation lists are navigation too (a footer's
 	// columns of links, a mega-menu's panels).
 	for k := range s.lists {
@@ -400,6 +401,9 @@ func navigation(p *page, l *list) string {
 	}
 	if repeatedWidget(p, l) {
 		return "repeated widget"
+	}
+	if nameValueList(p, l) {
+		return navNameValue
 	}
 	return ""
 }

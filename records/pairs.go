@@ -1,0 +1,98 @@
+package records
+
+import (
+	"strings"
+	"unicode"
+
+	"golang.org/x/net/html"
+
+	"github.com/trawl-dev/trawl/internal/textnorm"
+)
+
+// navNameValue is the reason of a list of name–value pairs (nameValueList). Such a
+// list counts as navigation (navigational): its words are left out of tf-idf, like
+// those of a picker's controls, so that they do not become the page's signifiers and
+// draw the relevance to the block that holds them.
+const navNameValue = "name-value pairs"
+
+// nameValueList reports a list of name–value pairs: at least 80 % of the items hold
+// exactly two texts, a name of at most labelMaxTokens tokens without a digit followed
+// by its value, and nothing else: no link, no image, no checkbox or radio button. The
+// items of a description list are such groups (HTML §4.4.9, the dl element: "name-value
+// groups"); a list of them that stands apart from the records (pairFields) describes
+// one thing or offers choices (today, next weekend, each with its dates), while a record
+// of a response names an entity and leads to it or shows it. The rows and cells of a
+// table and the terms of a dl are left alone: a table of two columns is a list of
+// records.
+func nameValueList(p *page, l *list) bool {
+	if len(l.members) < 2 {
+		return false
+	}
+	switch p.elems[l.members[0]].tag {
+	case "tr", "td", "th", "dt", "dd":
+		return false
+	}
+	pairs := 0
+	for _, m := range l.members {
+		if nameValueItem(p, m) {
+			pairs++
+		}
+	}
+	return pairs*5 >= len(l.members)*4
+}
+
+// nameValueItem reports whether item m is a name–value pair (see nameValueList).
+func nameValueItem(p *page, m int32) bool {
+	e := &p.elems[m]
+	var texts []string
+	for li := e.leafStart; li < e.leafEnd; li++ {
+		lf := &p.leaves[li]
+		if lf.n.Type == html.ElementNode {
+			return false // an image
+		}
+		if lf.text == "" {
+			continue
+		}
+		if inLink(p, lf.elem, m) {
+			return false
+		}
+		texts = append(texts, lf.text)
+	}
+	if len(texts) != 2 || hasChoiceControl(p, m) {
+		return false
+	}
+	name := texts[0]
+	return len(textnorm.Tokens(name)) <= labelMaxTokens && !strings.ContainsFunc(name, unicode.IsDigit)
+}
+
+// pairFieldsItems is the least number of items of a list of records: a list of pairs
+// inside an item of such a list is a record's fields.
+const pairFieldsItems = 3
+
+// pairFields clears the name-value flag of the lists that are the fields of records:
+// those inside an item of another candidate list of pairFieldsItems items or more (the
+// scores of a review by service, atmosphere and cuisine; the dates of a booking). The
+// records' own pattern holds such fields, and their words are the records' words. A
+// list of pairs that stands apart describes the page or offers its choices (a tray of
+// suggested dates above the results).
+func pairFields(p *page, lists []list) {
+	inItem := map[int32]bool{}
+	for k := range lists {
+		if len(lists[k].members) >= pairFieldsItems {
+			for _, m := range lists[k].members {
+				inItem[m] = true
+			}
+		}
+	}
+	for k := range lists {
+		if lists[k].nav != navNameValue {
+			continue
+		}
+		for a := lists[k].parent; a >= 0; a = p.elems[a].parent {
+			if inItem[a] {
+				lists[k].nav = ""
+				break
+			}
+		}
+	}
+}
