@@ -367,9 +367,10 @@ func navigation(p *page, l *list) string {
 	leaves, linked, toks, linkToks := 0, 0, 0, 0
 	for _, m := range l.members {
 		e := &p.elems[m]
+		prev := ""
 		for li := e.leafStart; li < e.leafEnd; li++ {
 			lf := &p.leaves[li]
-			if lf.text == "" {
+			if lf.text == "" || responsiveCopy(lf.text, &prev) {
 				continue
 			}
 			n := int(lf.tokEnd - lf.tokStart)
