@@ -59,6 +59,9 @@ type pattern struct {
 	child   string  // a child tag every element of the pattern has ("" if none)
 	// tokens are class tokens (tolerant forms) a match must carry (learnTokens).
 	tokens []string
+	// toggles: the pattern's type matches a disclosure toggle on a sample page, and its
+	// XPath carries toggleTest (learnToggles).
+	toggles bool
 }
 
 // counts are the signifier and other-term counts of a pattern on one page.

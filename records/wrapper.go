@@ -58,6 +58,7 @@ func learn(samples []*sample, o *Options, tpl *Template) *selection {
 	if o.Mode == ModeRecords {
 		for _, pt := range sel.pats {
 			pt.tokens = learnTokens(samples, sel, pt)
+			pt.toggles = learnToggles(samples, sel, pt)
 		}
 	}
 	for _, pt := range pats[:min(len(pats), o.RankingSize)] {
@@ -273,6 +274,9 @@ func (sel *selection) match(s *sample) []int32 {
 		for i := range p.elems {
 			e := &p.elems[i]
 			if e.skipped || e.leafEnd == e.leafStart || !sel.matches(s, int32(i), pt) {
+				continue
+			}
+			if sel.mode == ModeRecords && disclosureToggle(p, int32(i)) {
 				continue
 			}
 			clash := false
@@ -571,6 +575,9 @@ func genericSteps(samples []*sample, pt *pattern) []string {
 		}
 		if pt.child != "" {
 			step += "[" + pt.child + "]"
+		}
+		if pt.toggles {
+			step += toggleTest
 		}
 		steps = append(steps, step)
 	} else {
