@@ -99,7 +99,7 @@ func siblingGroups(s *sample, parent int32, names []string, shapes map[int32][]s
 	var clusters []*cluster
 	for _, k := range p.elems[parent].kids {
 		e := &p.elems[k]
-		if e.skipped || e.leafEnd == e.leafStart || e.tag == "tr" && spanningRow(p, k) {
+		if e.skipped || e.leafEnd == e.leafStart || e.tag == "tr" && nonRecordRow(p, k) {
 			continue
 		}
 		sh, ok := shapes[k]

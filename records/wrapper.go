@@ -112,8 +112,9 @@ func choose(samples []*sample, pats []*pattern, o *Options) []*pattern {
 		// Under RegionsAll, a list below AllRegionsMin of the best relevance (or with
 		// none of the signifiers at all) is still records when it is of the same kind
 		// as the best one (another table of the same rows), a specific list, the body
-		// rows of a table with column headers, or a list that makes up a named region.
-		if pt.rel < o.AllRegionsMin*out[0].rel && !sameKind(samples, pt, out[0]) && !specificList(samples, pt) && !headedRows(samples, pt) && !namedRegionList(samples, pt) {
+		// rows of a table with column headers, a list that makes up a named region, or
+		// a list of titled cards.
+		if pt.rel < o.AllRegionsMin*out[0].rel && !sameKind(samples, pt, out[0]) && !specificList(samples, pt) && !headedRows(samples, pt) && !namedRegionList(samples, pt) && !titledCardList(samples, pt) {
 			continue
 		}
 		if overlaps(samples, pt, out) {
@@ -483,7 +484,7 @@ func (sel *selection) matches(s *sample, i int32, pt *pattern) bool {
 	if e.parent < 0 || s.types[e.parent] != pt.parentHash {
 		return false
 	}
-	if e.tag == "tr" && spanningRow(s.p, i) {
+	if e.tag == "tr" && nonRecordRow(s.p, i) {
 		return false
 	}
 	if pt.child != "" {
