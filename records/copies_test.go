@@ -52,16 +52,7 @@ func TestResponsiveCopiesNotRecords(t *testing.T) {
 	}
 	b.WriteString(`</div></div></main></body></html>`)
 	pages := []Page{{Name: "courses.html", HTML: []byte(b.String()), Terms: []string{"algebra", "calculus"}}}
-	o := DefaultOptions()
-	o.Regions = RegionsAll
-	_, recs, err := Extract(t.Context(), pages, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, r := range recs {
-		got = append(got, r.XPath)
-	}
+	_, got := recordXPaths(t, pages, RegionsAll, "")
 	if len(got) != 5 || !strings.HasPrefix(got[0], "/html[1]/body[1]/main[1]/div[1]/div[") {
 		t.Errorf("records %q, want the five tiles of /html[1]/body[1]/main[1]/div[1]", got)
 	}

@@ -62,16 +62,7 @@ func TestDisclosureToggleNotRecord(t *testing.T) {
 		{Name: "b.html", HTML: page([]string{"Oak desks", "Oak shelves", "Birch tables", "Oak stools"}), Terms: []string{"oak"}},
 	}
 	for _, regions := range []RegionPolicy{RegionsBest, RegionsAll} {
-		o := DefaultOptions()
-		o.Regions = regions
-		w, recs, err := Extract(t.Context(), pages[:1], o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, r := range recs {
-			got = append(got, r.XPath)
-		}
+		w, got := recordXPaths(t, pages[:1], regions, "")
 		if len(got) != 5 || !strings.HasPrefix(got[0], "/html[1]/body[1]/main[1]/div[1]/ul[1]/li[") {
 			t.Errorf("%s: records %q, want the five entries of the first list", regions, got)
 		}

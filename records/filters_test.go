@@ -82,6 +82,25 @@ func TestListFilters(t *testing.T) {
 	}
 }
 
+// recordXPaths runs Extract on pages with the given region policy and returns the
+// wrapper and the XPaths of the records of page name ("" for all pages).
+func recordXPaths(t *testing.T, pages []Page, regions RegionPolicy, name string) (*Wrapper, []string) {
+	t.Helper()
+	o := DefaultOptions()
+	o.Regions = regions
+	w, recs, err := Extract(t.Context(), pages, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range recs {
+		if name == "" || r.Page == name {
+			got = append(got, r.XPath)
+		}
+	}
+	return w, got
+}
+
 // checkListReason finds the candidate lists of a page whose body is body and checks
 // that one of the lists below parent (an absolute XPath) has the navigation reason want
 // ("" for records).

@@ -485,14 +485,18 @@ func noteList(p *page, l *list) bool {
 // record of a response describes an entity; an item that asks a question and answers
 // it in place is help text about the site. The results of a Q&A site open with
 // questions too, but each links to its page, and stay records.
-func questionList(p *page, l *list) bool {
-	questions := 0
+func questionList(p *page, l *list) bool { return mostly(p, l, questionItem) }
+
+// mostly reports whether at least 80 % of the items of list l satisfy item: the share
+// at which the list filters call a list of notes, questions or labels what it is.
+func mostly(p *page, l *list, item func(p *page, m int32) bool) bool {
+	n := 0
 	for _, m := range l.members {
-		if questionItem(p, m) {
-			questions++
+		if item(p, m) {
+			n++
 		}
 	}
-	return questions*5 >= len(l.members)*4
+	return n*5 >= len(l.members)*4
 }
 
 // questionItem reports whether item m opens with a question that is no link, or

@@ -32,13 +32,7 @@ func nameValueList(p *page, l *list) bool {
 	case "tr", "td", "th", "dt", "dd":
 		return false
 	}
-	pairs := 0
-	for _, m := range l.members {
-		if nameValueItem(p, m) {
-			pairs++
-		}
-	}
-	return pairs*5 >= len(l.members)*4
+	return mostly(p, l, nameValueItem)
 }
 
 // nameValueItem reports whether item m is a name–value pair (see nameValueList).

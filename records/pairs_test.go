@@ -70,18 +70,7 @@ func TestNameValuePairsNotRecords(t *testing.T) {
 			`</div></main></body></html>`)}
 	}
 	pages := []Page{{Name: "hotels.html", HTML: []byte(b.String())}, other(1), other(2)}
-	o := DefaultOptions()
-	o.Regions = RegionsAll
-	_, recs, err := Extract(t.Context(), pages, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, r := range recs {
-		if r.Page == "hotels.html" {
-			got = append(got, r.XPath)
-		}
-	}
+	_, got := recordXPaths(t, pages, RegionsAll, "hotels.html")
 	if len(got) != 5 || !strings.HasPrefix(got[0], "/html[1]/body[1]/main[1]/div[2]/div[") {
 		t.Errorf("records %q, want the five cards of /html[1]/body[1]/main[1]/div[2]", got)
 	}

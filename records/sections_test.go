@@ -91,16 +91,7 @@ func TestDocumentPartsNotRecords(t *testing.T) {
 	b.WriteString(`</div></main></body></html>`)
 	pages := []Page{{Name: "courses.html", HTML: []byte(b.String()), Terms: []string{"calculus"}}}
 	for _, regions := range []RegionPolicy{RegionsBest, RegionsAll} {
-		o := DefaultOptions()
-		o.Regions = regions
-		_, recs, err := Extract(t.Context(), pages, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, r := range recs {
-			got = append(got, r.XPath)
-		}
+		_, got := recordXPaths(t, pages, regions, "")
 		if len(got) != 5 || !strings.HasSuffix(got[0], "/div[2]/div[1]") {
 			t.Errorf("%s: records %q, want the five tiles of /html[1]/body[1]/main[1]/div[2]", regions, got)
 		}
