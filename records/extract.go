@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -354,6 +355,7 @@ func Extract(ctx context.Context, pages []Page, opts Options) (*Wrapper, []Recor
 	var seqs [][]block
 	var seqPage []int
 	df := map[string]int{}
+	dfAll := map[string]int{} // with the words of navigation and other noise
 	docs := 0
 	for i := range pages {
 		if err := ctx.Err(); err != nil {
@@ -379,6 +381,9 @@ func Extract(ctx context.Context, pages []Page, opts Options) (*Wrapper, []Recor
 		// IDF runs over every readable page that is not an error page.
 		for t := range docTerms(s.p) {
 			df[t]++
+		}
+		for t := range allTerms(s.p) {
+			dfAll[t]++
 		}
 		docs++
 	}
@@ -445,11 +450,23 @@ func Extract(ctx context.Context, pages []Page, opts Options) (*Wrapper, []Recor
 			s.echo = echoLeaves(s, pages[i].Terms, vocab)
 			var tf []string
 			if opts.Signifiers != SignifiersQuery {
-				tf = topTerms(s.p, df, docs, opts.TopK)
 				s.p.df, s.p.docs = df, docs
+				pageDF := df
+				if cleared := genericPairs(s, dfAll, docs); len(cleared) > 0 {
+					// the words of pairs that turn out to be records were left out of
+					// df as navigation: count them over all words
+					pageDF = maps.Clone(df)
+					for t := range cleared {
+						if pageDF[t] == 0 {
+							pageDF[t] = dfAll[t]
+						}
+					}
+				}
+				tf = topTerms(s.p, pageDF, docs, opts.TopK)
 			}
 			sigs, src := chooseSignifiers(s, pages[i].Terms, tf, &opts)
 			markSignifiers(s.p, sigs, s.echo)
+			queryRecords(s, src)
 			w.Pages[i].Sample = true
 			w.Pages[i].Signifiers, w.Pages[i].SignifierSource = sigs, src
 			samples = append(samples, s)

@@ -261,6 +261,24 @@ func TestListsOfRecordsInsideRecords(t *testing.T) {
 		t.Errorf("%d records of which %d list items, want the 40 items (xpath %s)", len(recs), items, w.XPath)
 	}
 
+	// five specifications under the same labels in every product are its fields
+	var shop strings.Builder
+	shop.WriteString(`<html><body><h1>Oak furniture</h1><div class="results">`)
+	for i, n := range []string{"desk", "table", "shelf", "stool"} {
+		fmt.Fprintf(&shop, `<div class="product"><h3><a href="/p/%d">Oak %s</a></h3><ul class="specs">`, i, n)
+		for j, k := range []string{"Weight", "Height", "Width", "Colour", "Material"} {
+			fmt.Fprintf(&shop, `<li><span>%s</span><span>%d cm</span></li>`, k, 10*i+j)
+		}
+		shop.WriteString(`</ul></div>`)
+	}
+	shop.WriteString(`</div></body></html>`)
+	for _, regions := range []RegionPolicy{RegionsBest, RegionsAll} {
+		_, got := recordXPaths(t, []Page{{Name: "shop", HTML: []byte(shop.String()), Terms: []string{"oak"}}}, regions, "")
+		if len(got) != 4 || !strings.HasSuffix(got[0], "/div[1]/div[1]") {
+			t.Errorf("%s: records %v, want the 4 products (their specifications are fields)", regions, got)
+		}
+	}
+
 	rows := `<table><tbody>` + strings.Repeat(`<tr><td>1</td><td>2</td><td>3</td><td>4</td><td>5</td><td>6</td></tr>`, 4) + `</tbody></table>`
 	p, err := parsePage("rows", []byte(`<html><body>`+rows+`</body></html>`), false)
 	if err != nil {

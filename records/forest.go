@@ -292,9 +292,15 @@ func findLists(s *sample) {
 			l.nav = "filter groups"
 		}
 	}
+	markNoise(s)
+}
+
+// markNoise flags the tokens that tf-idf leaves out: the text of landmark regions
+// (navigation, page header and footer, dialogs such as a cookie banner) is page chrome,
+// as is the text of navigation lists.
+func markNoise(s *sample) {
+	p := s.p
 	p.noise = make([]bool, len(p.toks))
-	// The text of landmark regions (navigation, page header and footer, dialogs such
-	// as a cookie banner) is page chrome, as is the text of navigation lists.
 	for i := int32(0); i < int32(len(p.elems)); i++ {
 		if e := &p.elems[i]; !e.skipped && landmark(e.n) != "" {
 			for t := e.tokStart; t < e.tokEnd; t++ {
@@ -324,7 +330,7 @@ func findLists(s *sample) {
 // dominate the term counts of tf-idf.
 func navigational(nav string) bool {
 	switch nav {
-	case "", "prose", "header cells", "labels", "filter groups", "questions", "notes", "sections":
+	case "", "prose", "paragraphs", "header cells", "labels", "filter groups", "questions", "notes", "sections":
 		return false
 	}
 	return true
@@ -401,7 +407,7 @@ func navigation(p *page, l *list) string {
 		return "sections"
 	}
 	if paragraphList(p, l) {
-		return "prose"
+		return navParagraphs
 	}
 	if repeatedWidget(p, l) {
 		return "repeated widget"
@@ -889,7 +895,47 @@ func recordLike(samples []*sample, pt *pattern) bool {
 			return false
 		}
 	}
-	return true
+	return !labelledTuples(samples, pt)
+}
+
+// labelledTuples reports whether the lists of pt carry the same labels at the same
+// places: at half of the positions or more, the first text of the item is the same in
+// at least half of the lists (two or more). The specifications of products (weight,
+// height, width, each with its value) are fields under constant labels; the entries of
+// top-ten lists differ from list to list.
+func labelledTuples(samples []*sample, pt *pattern) bool {
+	if len(pt.lists) < 2 {
+		return false
+	}
+	byPos := map[int]map[string]int{}
+	positions := 0
+	for _, l := range pt.lists {
+		p := samples[l.page].p
+		positions = max(positions, len(l.members))
+		for k, m := range l.members {
+			e := &p.elems[m]
+			for li := e.leafStart; li < e.leafEnd; li++ {
+				if t := p.leaves[li].text; t != "" {
+					if byPos[k] == nil {
+						byPos[k] = map[string]int{}
+					}
+					byPos[k][strings.ToLower(t)]++
+					break
+				}
+			}
+		}
+	}
+	need := max(2, (len(pt.lists)+1)/2)
+	labelled := 0
+	for _, texts := range byPos {
+		for _, n := range texts {
+			if n >= need {
+				labelled++
+				break
+			}
+		}
+	}
+	return 2*labelled >= positions
 }
 
 // rank computes I and R for every pattern (eq. 2.4 and 2.5) and sorts them by R,

@@ -1,6 +1,7 @@
 package records
 
 import (
+	"math"
 	"strings"
 	"unicode"
 
@@ -89,4 +90,102 @@ func pairFields(p *page, lists []list) {
 			}
 		}
 	}
+}
+
+// queryRecords clears the name-value and paragraph flags of the lists whose items
+// mostly hold a query term once the page's signifiers come from the query (source
+// "query" or "union"): on a response page, pairs or paragraphs that name what was
+// searched for are the records (the streets of a postcode lookup, each with its code;
+// quotations of the author searched for), while a tray of choices or a page builder's
+// text does not echo the query item by item. The tokens left out of tf-idf are
+// flagged again.
+func queryRecords(s *sample, source string) {
+	if source != "query" && source != "union" {
+		return
+	}
+	p := s.p
+	changed := false
+	for k := range s.lists {
+		l := &s.lists[k]
+		if l.nav != navNameValue && l.nav != navParagraphs {
+			continue
+		}
+		held := 0
+		for _, m := range l.members {
+			if p.nsig(m) > 0 {
+				held++
+			}
+		}
+		if 2*held >= len(l.members) {
+			l.nav = ""
+			changed = true
+		}
+	}
+	if changed {
+		markNoise(s)
+	}
+}
+
+// genericPairs clears the name-value flag of the lists whose names are specific to
+// their page: a mean specificity of the names' words of at least specificMin, with the
+// document frequencies dfAll over docs pages counted on all words (those of navigation
+// included, since the flag left the pairs' own words out of tf-idf). It returns the
+// words of the lists it cleared. A tray of
+// choices or a summary names things every page names (today, this weekend, price,
+// size); a list of records names what this page alone holds (the titles of a search,
+// each with its year). Without a corpus of two pages or more nothing tells them apart,
+// and the list is left to the other rules. The tokens left out of tf-idf are flagged
+// again.
+func genericPairs(s *sample, dfAll map[string]int, docs int) map[string]bool {
+	p := s.p
+	var cleared map[string]bool
+	for k := range s.lists {
+		l := &s.lists[k]
+		if l.nav != navNameValue {
+			continue
+		}
+		var sum float64
+		n := 0
+		for _, m := range l.members {
+			name := firstText(p, m)
+			if name < 0 {
+				continue
+			}
+			for _, t := range p.toks[p.elems[name].tokStart:p.elems[name].tokEnd] {
+				if weakToken(t) {
+					continue
+				}
+				n++
+				if d := dfAll[t]; d > 0 && docs > 1 {
+					sum += math.Log(float64(docs)/float64(d)) / math.Log(float64(docs))
+				}
+			}
+		}
+		if docs < 2 || n == 0 || sum >= specificMin*float64(n) {
+			l.nav = ""
+			if cleared == nil {
+				cleared = map[string]bool{}
+			}
+			for _, m := range l.members {
+				for _, t := range p.toks[p.elems[m].tokStart:p.elems[m].tokEnd] {
+					cleared[t] = true
+				}
+			}
+		}
+	}
+	if cleared != nil {
+		markNoise(s)
+	}
+	return cleared
+}
+
+// firstText returns the element that holds the first text of item m, or -1.
+func firstText(p *page, m int32) int32 {
+	e := &p.elems[m]
+	for li := e.leafStart; li < e.leafEnd; li++ {
+		if lf := &p.leaves[li]; lf.text != "" {
+			return lf.elem
+		}
+	}
+	return -1
 }

@@ -1,5 +1,7 @@
 package records
 
+import "slices"
+
 // Table rows that carry no tuple of values: besides a single spanning cell
 // (spanningRow), a row whose data cells hold nothing but headings (the title of the
 // group of rows below it, repeated in every column) and a row whose data cells are all
@@ -12,10 +14,31 @@ func nonRecordRow(p *page, i int32) bool {
 }
 
 // headingRow reports a row of two data cells (td) or more whose text lies, in every
-// cell that holds any, inside heading elements (h1–h6), with no image: the cells title
-// the columns' part of the section of rows that follows, as a heading opens a section
-// of a document (HTML §4.3.6); a record's cells hold its values.
+// cell that holds any, inside heading elements (h1–h6), with no image, followed by a
+// row that is not such a row: the cells title the columns' part of the section of rows
+// that follows, as a heading opens a section of a document (HTML §4.3.6); a record's
+// cells hold its values. A table whose every row is made of headings (titles in h3,
+// authors in h4) keeps its rows.
 func headingRow(p *page, i int32) bool {
+	if !headingCells(p, i) {
+		return false
+	}
+	par := p.elems[i].parent
+	if par < 0 {
+		return false
+	}
+	kids := p.elems[par].kids
+	for k := slices.Index(kids, i) + 1; k < len(kids); k++ {
+		if next := kids[k]; p.elems[next].tag == "tr" {
+			return !headingCells(p, next)
+		}
+	}
+	return false
+}
+
+// headingCells reports a row of two data cells or more whose text lies, in every cell
+// that holds any, inside heading elements, with no image.
+func headingCells(p *page, i int32) bool {
 	cells, titled := 0, 0
 	for _, k := range p.elems[i].kids {
 		c := &p.elems[k]

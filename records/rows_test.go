@@ -51,3 +51,19 @@ func TestNonRecordRows(t *testing.T) {
 		})
 	}
 }
+
+// TestHeadingRowsOfResults checks that a table whose every row holds its values in
+// headings (a title in h3, an author in h4) keeps its rows: a heading row titles the
+// rows after it, and here none follows that is not made alike.
+func TestHeadingRowsOfResults(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<html><body><h1>Results for dickens</h1><table class="results">`)
+	for _, title := range []string{"Bleak House", "Hard Times", "Little Dorrit", "Our Mutual Friend"} {
+		b.WriteString(`<tr><td><h3>` + title + `</h3></td><td><h4>Charles Dickens</h4></td></tr>`)
+	}
+	b.WriteString(`</table></body></html>`)
+	_, got := recordXPaths(t, []Page{{Name: "results", HTML: []byte(b.String()), Terms: []string{"dickens"}}}, RegionsBest, "")
+	if len(got) != 4 {
+		t.Errorf("%d records %v, want the 4 rows", len(got), got)
+	}
+}

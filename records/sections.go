@@ -25,20 +25,26 @@ func headingOf(p *page, e, r int32) int32 {
 }
 
 // sectionList reports a list of the parts of a document: at least 80 % of the items
-// are titled sections (sectionItem) or questions answered in place (questionItem). In
+// are titled sections (sectionItem) or questions answered in place (questionItem), and
+// there are some of each. In
 // the outline of a document a heading opens a section, and the headings below it open
 // its subsections; a record of a list has one title at most (a product tile's name, a
 // story's headline), and when it is a heading it links to the record's page. Items
 // titled by their own heading with headed parts below it, beside the entries of an
 // FAQ, are the sections of an article or of a landing page made with a page builder.
 func sectionList(p *page, l *list) bool {
-	parts := 0
+	sections, questions := 0, 0
 	for _, m := range l.members {
-		if sectionItem(p, m) || questionItem(p, m) {
-			parts++
+		switch {
+		case sectionItem(p, m):
+			sections++
+		case questionItem(p, m):
+			questions++
 		}
 	}
-	return parts*5 >= len(l.members)*4
+	// Titled sections alone are left alone: result records may carry a heading that
+	// is no link with a headed field below it (a title in h3, its author in h4).
+	return sections > 0 && questions > 0 && (sections+questions)*5 >= len(l.members)*4
 }
 
 // sectionItem reports whether item m opens with a heading that is no link and holds
@@ -64,6 +70,9 @@ func sectionItem(p *page, m int32) bool {
 	}
 	return false
 }
+
+// navParagraphs is the reason of a list of paragraphs (paragraphList).
+const navParagraphs = "paragraphs"
 
 // paragraphList reports a list of paragraphs: every item holds all its text inside a
 // single p element (its wrappers add no text and no image), and some of that text lies

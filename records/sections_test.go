@@ -54,7 +54,7 @@ func TestDocumentParts(t *testing.T) {
 		{"paragraphs of running text in page-builder blocks", `<div class="article">` + repeat(3, func(i int) string {
 			return `<div class="block"><span class="text"><p>Practise with <a href="/w/` + strconv.Itoa(i) + `">worksheet ` + strconv.Itoa(i) + `</a>, then try the <a href="/q">quiz</a> to check your progress.</p></span></div>`
 		}) + `</div>`,
-			"/html[1]/body[1]/div[1]", "prose"},
+			"/html[1]/body[1]/div[1]", navParagraphs},
 		{"headlines: a paragraph that is one link is a record", `<div class="news">` +
 			`<div class="story"><p><a href="/n/1">Harbour reopens after the storm <b>Monday</b></a></p></div>` +
 			`<div class="story"><p><a href="/n/2">Ferry timetable changes for winter <b>Tuesday</b></a></p></div>` +
@@ -63,6 +63,10 @@ func TestDocumentParts(t *testing.T) {
 			"/html[1]/body[1]/div[1]", ""},
 		{"cards: an image beside a paragraph is a record", `<div class="cards">` + repeat(3, func(i int) string {
 			return `<div class="card"><img src="` + strconv.Itoa(i) + `.jpg"><p>Taylor Swift tops the charts for week ` + strconv.Itoa(i) + `.</p></div>`
+		}) + `</div>`,
+			"/html[1]/body[1]/div[1]", ""},
+		{"results: a title in a heading that is no link, its author in a heading below", `<div class="results">` + repeat(4, func(i int) string {
+			return `<div class="result"><h3>Novel ` + strconv.Itoa(i) + ` of the harbour</h3><h4>Charles Dickens</h4><p>Published 185` + strconv.Itoa(i) + `, 300 pages</p></div>`
 		}) + `</div>`,
 			"/html[1]/body[1]/div[1]", ""},
 		{"posts: a paragraph beside its author is a record", `<div class="posts">` + repeat(3, func(i int) string {

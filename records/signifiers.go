@@ -116,6 +116,17 @@ func docTerms(p *page) map[string]bool {
 	return out
 }
 
+// allTerms returns the distinct tokens of p that are not weak, navigation included.
+func allTerms(p *page) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range p.toks {
+		if !weakToken(t) {
+			out[t] = true
+		}
+	}
+	return out
+}
+
 // topTerms returns the top-k terms of p by raw count × ln(n/df), df counted over the n
 // pages of the corpus (weak tokens and navigation text excluded); terms in every page
 // weigh 0 and are never returned. With a single page the IDF is computed over the
