@@ -355,7 +355,7 @@ func Extract(ctx context.Context, pages []Page, opts Options) (*Wrapper, []Recor
 	var seqs [][]block
 	var seqPage []int
 	df := map[string]int{}
-	dfAll := map[string]int{} // with the words of navigation and other noise
+	dfNoise := map[string]int{} // pages where a word occurs as navigation or other noise only
 	docs := 0
 	for i := range pages {
 		if err := ctx.Err(); err != nil {
@@ -379,11 +379,12 @@ func Extract(ctx context.Context, pages []Page, opts Options) (*Wrapper, []Recor
 			}
 		}
 		// IDF runs over every readable page that is not an error page.
-		for t := range docTerms(s.p) {
+		terms := docTerms(s.p)
+		for t := range terms {
 			df[t]++
 		}
-		for t := range allTerms(s.p) {
-			dfAll[t]++
+		for t := range noiseTerms(s.p, terms) {
+			dfNoise[t]++
 		}
 		docs++
 	}
@@ -452,13 +453,13 @@ func Extract(ctx context.Context, pages []Page, opts Options) (*Wrapper, []Recor
 			if opts.Signifiers != SignifiersQuery {
 				s.p.df, s.p.docs = df, docs
 				pageDF := df
-				if cleared := genericPairs(s, dfAll, docs); len(cleared) > 0 {
+				if cleared := genericPairs(s, df, dfNoise, docs); len(cleared) > 0 {
 					// the words of pairs that turn out to be records were left out of
 					// df as navigation: count them over all words
 					pageDF = maps.Clone(df)
 					for t := range cleared {
 						if pageDF[t] == 0 {
-							pageDF[t] = dfAll[t]
+							pageDF[t] = dfNoise[t]
 						}
 					}
 				}

@@ -127,16 +127,17 @@ func queryRecords(s *sample, source string) {
 }
 
 // genericPairs clears the name-value flag of the lists whose names are specific to
-// their page: a mean specificity of the names' words of at least specificMin, with the
-// document frequencies dfAll over docs pages counted on all words (those of navigation
-// included, since the flag left the pairs' own words out of tf-idf). It returns the
-// words of the lists it cleared. A tray of
+// their page: a mean specificity of the names' words of at least specificMin, with
+// document frequencies over docs pages counted on all words: df for the pages where a
+// word counts for tf-idf, dfNoise for those where it occurs only as navigation (the
+// flag left the pairs' own words out of tf-idf). It returns the words of the lists it
+// cleared. A tray of
 // choices or a summary names things every page names (today, this weekend, price,
 // size); a list of records names what this page alone holds (the titles of a search,
 // each with its year). Without a corpus of two pages or more nothing tells them apart,
 // and the list is left to the other rules. The tokens left out of tf-idf are flagged
 // again.
-func genericPairs(s *sample, dfAll map[string]int, docs int) map[string]bool {
+func genericPairs(s *sample, df, dfNoise map[string]int, docs int) map[string]bool {
 	p := s.p
 	var cleared map[string]bool
 	for k := range s.lists {
@@ -156,7 +157,7 @@ func genericPairs(s *sample, dfAll map[string]int, docs int) map[string]bool {
 					continue
 				}
 				n++
-				if d := dfAll[t]; d > 0 && docs > 1 {
+				if d := df[t] + dfNoise[t]; d > 0 && docs > 1 {
 					sum += math.Log(float64(docs)/float64(d)) / math.Log(float64(docs))
 				}
 			}

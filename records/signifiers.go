@@ -116,11 +116,12 @@ func docTerms(p *page) map[string]bool {
 	return out
 }
 
-// allTerms returns the distinct tokens of p that are not weak, navigation included.
-func allTerms(p *page) map[string]bool {
+// noiseTerms returns the distinct tokens of p that are not weak and occur only as
+// navigation or other noise (not in terms, the page's docTerms).
+func noiseTerms(p *page, terms map[string]bool) map[string]bool {
 	out := map[string]bool{}
-	for _, t := range p.toks {
-		if !weakToken(t) {
+	for k, t := range p.toks {
+		if p.noise != nil && p.noise[k] && !terms[t] && !weakToken(t) {
 			out[t] = true
 		}
 	}
