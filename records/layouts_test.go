@@ -10,7 +10,8 @@ import (
 // filters learnt on the NEXT-EVAL sample: result lists drawn in common ways (links with
 // fields, table rows, titles in headings that are no links, cards, articles, items with
 // a disclosure toggle, single paragraphs that quote the query, name–value pairs of a
-// title and a year), queried with a term, over two pages of one template and over one
+// title and a year, web search results, products with ratings, forum threads, cards,
+// results with a compare box), queried with a term, over two pages of one template and over one
 // page, with the best region and with every region. Every record is found.
 func TestResultLayouts(t *testing.T) {
 	type book struct {
@@ -60,6 +61,21 @@ func TestResultLayouts(t *testing.T) {
 		}},
 		{"name–value pairs of a title and a year", list, func(b book, i int) string {
 			return fmt.Sprintf(`<div class="r"><b>%s</b><span>%d</span></div>`, b.title, b.year)
+		}},
+		{"a web search result: link, address, snippet", list, func(b book, i int) string {
+			return fmt.Sprintf(`<div class="g"><a href="https://books.example/%d"><h3>%s</h3></a><cite>books.example › %d</cite><div class="s">%s's novel of %d, with notes and a reading guide.</div></div>`, i, b.title, i, b.author, b.year)
+		}},
+		{"a product with a rating and a price", list, func(b book, i int) string {
+			return fmt.Sprintf(`<div class="p"><a href="/p/%d"><img src="/p/%d.jpg" alt=""></a><a class="t" href="/p/%d">%s</a><div class="rating" aria-label="4 of 5"><span>★</span><span>★</span><span>★</span><span>★</span><span>☆</span></div><span class="price">$%d.99</span><button>Add to basket</button></div>`, i, i, i, b.title, 9+i)
+		}},
+		{"forum threads", [2]string{`<table class="threads"><thead><tr><th>Topic</th><th>Started by</th><th>Replies</th></tr></thead><tbody>`, `</tbody></table>`}, func(b book, i int) string {
+			return fmt.Sprintf(`<tr><td><a href="/t/%d">Reading %s together</a></td><td>%s fan</td><td>%d</td></tr>`, i, b.title, b.author, 3+i)
+		}},
+		{"job-like cards with a company, a place and a date", list, func(b book, i int) string {
+			return fmt.Sprintf(`<div class="job"><h2 class="title"><a href="/j/%d">%s</a></h2><div class="company">%s</div><div class="place">London</div><time datetime="%d-01-01">%d</time></div>`, i, b.title, b.author, b.year, b.year)
+		}},
+		{"results with a checkbox to compare", list, func(b book, i int) string {
+			return fmt.Sprintf(`<div class="r"><label><input type="checkbox" name="cmp" value="%d"> Compare</label><a href="/b/%d">%s</a> <span>%s</span> <span>%d</span></div>`, i, i, b.title, b.author, b.year)
 		}},
 	}
 	for _, lt := range layouts {
