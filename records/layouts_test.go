@@ -10,9 +10,10 @@ import (
 // filters learnt on the NEXT-EVAL sample: result lists drawn in common ways (links with
 // fields, table rows, titles in headings that are no links, cards, articles, items with
 // a disclosure toggle, single paragraphs that quote the query, name–value pairs of a
-// title and a year, web search results, products with ratings, forum threads, cards,
-// results with a compare box), queried with a term, over two pages of one template and over one
-// page, with the best region and with every region. Every record is found.
+// title and a year, web search results, products with ratings, forum threads, job-like
+// cards, results with a compare box), queried with a term, over two pages of one
+// template and over one page, with the best region and with every region. Every record
+// is found.
 func TestResultLayouts(t *testing.T) {
 	type book struct {
 		title, author string
