@@ -75,6 +75,15 @@ func TestResultLayouts(t *testing.T) {
 		{"job-like cards with a company, a place and a date", list, func(b book, i int) string {
 			return fmt.Sprintf(`<div class="job"><h2 class="title"><a href="/j/%d">%s</a></h2><div class="company">%s</div><div class="place">London</div><time datetime="%d-01-01">%d</time></div>`, i, b.title, b.author, b.year, b.year)
 		}},
+		{"image results: a linked picture and a caption", list, func(b book, i int) string {
+			return fmt.Sprintf(`<figure class="im"><a href="/i/%d"><img src="/i/%d.jpg" alt="%s"></a><figcaption>%s by %s</figcaption></figure>`, i, i, b.title, b.title, b.author)
+		}},
+		{"image results, the third without a caption", list, func(b book, i int) string {
+			if i == 2 {
+				return fmt.Sprintf(`<figure class="im"><a href="/i/%d"><img src="/i/%d.jpg" alt="%s"></a></figure>`, i, i, b.title)
+			}
+			return fmt.Sprintf(`<figure class="im"><a href="/i/%d"><img src="/i/%d.jpg" alt="%s"></a><figcaption>%s by %s</figcaption></figure>`, i, i, b.title, b.title, b.author)
+		}},
 		{"results with a checkbox to compare", list, func(b book, i int) string {
 			return fmt.Sprintf(`<div class="r"><label><input type="checkbox" name="cmp" value="%d"> Compare</label><a href="/b/%d">%s</a> <span>%s</span> <span>%d</span></div>`, i, i, b.title, b.author, b.year)
 		}},

@@ -59,6 +59,7 @@ func learn(samples []*sample, o *Options, tpl *Template) *selection {
 		for _, pt := range sel.pats {
 			pt.tokens = learnTokens(samples, sel, pt)
 			pt.toggles = learnToggles(samples, sel, pt)
+			pt.textless = learnTextless(samples, sel, pt)
 		}
 	}
 	for _, pt := range pats[:min(len(pats), o.RankingSize)] {
@@ -292,6 +293,7 @@ func (sel *selection) match(s *sample) []int32 {
 			}
 		}
 		if sel.mode == ModeRecords {
+			mine = dropTextless(p, mine)
 			mine = dropLoners(s, mine, sel.names)
 		}
 		// within one pattern, keep the outermost elements
@@ -579,6 +581,9 @@ func genericSteps(samples []*sample, pt *pattern) []string {
 		}
 		if pt.toggles {
 			step += toggleTest
+		}
+		if pt.textless {
+			step += textTest
 		}
 		steps = append(steps, step)
 	} else {
