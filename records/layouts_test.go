@@ -24,6 +24,7 @@ func TestResultLayouts(t *testing.T) {
 		"darwin":  {{"Origin of Species", "Charles Darwin", 1859}, {"Voyage of the Beagle", "Charles Darwin", 1839}, {"Descent of Man", "Charles Darwin", 1871}},
 	}
 	list := [2]string{`<div class="results">`, `</div>`}
+	themes := []string{"London", "poverty", "law", "childhood", "industry", "family", "debt", "prison", "inheritance", "satire", "romance"}
 	table := [2]string{`<table class="results">`, `</table>`}
 	layouts := []struct {
 		name string
@@ -83,6 +84,13 @@ func TestResultLayouts(t *testing.T) {
 				return fmt.Sprintf(`<figure class="im"><a href="/i/%d"><img src="/i/%d.jpg" alt="%s"></a></figure>`, i, i, b.title)
 			}
 			return fmt.Sprintf(`<figure class="im"><a href="/i/%d"><img src="/i/%d.jpg" alt="%s"></a><figcaption>%s by %s</figcaption></figure>`, i, i, b.title, b.title, b.author)
+		}},
+		{"a linked title, a snippet and ten linked tags", list, func(b book, i int) string {
+			tags := ""
+			for k := range 10 {
+				tags += fmt.Sprintf(`<a class="tag" href="/t/%d/%d">%s</a> `, i, k, themes[(i+k)%len(themes)])
+			}
+			return fmt.Sprintf(`<div class="r"><a href="/b/%d">%s</a><p>A novel by %s.</p><div class="tags">%s</div></div>`, i, b.title, b.author, tags)
 		}},
 		{"results with a checkbox to compare", list, func(b book, i int) string {
 			return fmt.Sprintf(`<div class="r"><label><input type="checkbox" name="cmp" value="%d"> Compare</label><a href="/b/%d">%s</a> <span>%s</span> <span>%d</span></div>`, i, i, b.title, b.author, b.year)

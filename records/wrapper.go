@@ -270,7 +270,7 @@ func (sel *selection) match(s *sample) []int32 {
 		return nil
 	}
 	p := s.p
-	var kept []int32
+	var kept, dirs []int32 // dirs: link directories (linkDirectory), kept out with their insides
 	for _, pt := range sel.pats {
 		var mine []int32
 		for i := range p.elems {
@@ -287,6 +287,9 @@ func (sel *selection) match(s *sample) []int32 {
 					clash = true
 					break
 				}
+			}
+			for _, k := range dirs {
+				clash = clash || k == int32(i) || p.isAncestor(k, int32(i)) || p.isAncestor(int32(i), k)
 			}
 			if !clash {
 				mine = append(mine, int32(i))
@@ -305,7 +308,11 @@ func (sel *selection) match(s *sample) []int32 {
 					break
 				}
 			}
-			if !inside {
+			switch {
+			case inside:
+			case sel.mode == ModeRecords && linkDirectory(p, e):
+				dirs = append(dirs, e)
+			default:
 				kept = append(kept, e)
 			}
 		}
