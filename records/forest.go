@@ -62,6 +62,9 @@ type pattern struct {
 	// toggles: the pattern's type matches a disclosure toggle on a sample page, and its
 	// XPath carries toggleTest (learnToggles).
 	toggles bool
+	// textless: dropTextless left out a match on a sample page, and the XPath carries
+	// textTest (learnTextless).
+	textless bool
 }
 
 // counts are the signifier and other-term counts of a pattern on one page.

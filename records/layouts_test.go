@@ -24,6 +24,7 @@ func TestResultLayouts(t *testing.T) {
 		"darwin":  {{"Origin of Species", "Charles Darwin", 1859}, {"Voyage of the Beagle", "Charles Darwin", 1839}, {"Descent of Man", "Charles Darwin", 1871}},
 	}
 	list := [2]string{`<div class="results">`, `</div>`}
+	themes := []string{"London", "poverty", "law", "childhood", "industry", "family", "debt", "prison", "inheritance", "satire", "romance"}
 	table := [2]string{`<table class="results">`, `</table>`}
 	layouts := []struct {
 		name string
@@ -74,6 +75,22 @@ func TestResultLayouts(t *testing.T) {
 		}},
 		{"job-like cards with a company, a place and a date", list, func(b book, i int) string {
 			return fmt.Sprintf(`<div class="job"><h2 class="title"><a href="/j/%d">%s</a></h2><div class="company">%s</div><div class="place">London</div><time datetime="%d-01-01">%d</time></div>`, i, b.title, b.author, b.year, b.year)
+		}},
+		{"image results: a linked picture and a caption", list, func(b book, i int) string {
+			return fmt.Sprintf(`<figure class="im"><a href="/i/%d"><img src="/i/%d.jpg" alt="%s"></a><figcaption>%s by %s</figcaption></figure>`, i, i, b.title, b.title, b.author)
+		}},
+		{"image results, the third without a caption", list, func(b book, i int) string {
+			if i == 2 {
+				return fmt.Sprintf(`<figure class="im"><a href="/i/%d"><img src="/i/%d.jpg" alt="%s"></a></figure>`, i, i, b.title)
+			}
+			return fmt.Sprintf(`<figure class="im"><a href="/i/%d"><img src="/i/%d.jpg" alt="%s"></a><figcaption>%s by %s</figcaption></figure>`, i, i, b.title, b.title, b.author)
+		}},
+		{"a linked title, a snippet and ten linked tags", list, func(b book, i int) string {
+			tags := ""
+			for k := range 10 {
+				tags += fmt.Sprintf(`<a class="tag" href="/t/%d/%d">%s</a> `, i, k, themes[(i+k)%len(themes)])
+			}
+			return fmt.Sprintf(`<div class="r"><a href="/b/%d">%s</a><p>A novel by %s.</p><div class="tags">%s</div></div>`, i, b.title, b.author, tags)
 		}},
 		{"results with a checkbox to compare", list, func(b book, i int) string {
 			return fmt.Sprintf(`<div class="r"><label><input type="checkbox" name="cmp" value="%d"> Compare</label><a href="/b/%d">%s</a> <span>%s</span> <span>%d</span></div>`, i, i, b.title, b.author, b.year)

@@ -59,6 +59,7 @@ func learn(samples []*sample, o *Options, tpl *Template) *selection {
 		for _, pt := range sel.pats {
 			pt.tokens = learnTokens(samples, sel, pt)
 			pt.toggles = learnToggles(samples, sel, pt)
+			pt.textless = learnTextless(samples, sel, pt)
 		}
 	}
 	for _, pt := range pats[:min(len(pats), o.RankingSize)] {
@@ -269,7 +270,7 @@ func (sel *selection) match(s *sample) []int32 {
 		return nil
 	}
 	p := s.p
-	var kept []int32
+	var kept, dirs []int32 // dirs: link directories (linkDirectory), kept out with their insides
 	for _, pt := range sel.pats {
 		var mine []int32
 		for i := range p.elems {
@@ -287,11 +288,15 @@ func (sel *selection) match(s *sample) []int32 {
 					break
 				}
 			}
+			for _, k := range dirs {
+				clash = clash || k == int32(i) || p.isAncestor(k, int32(i)) || p.isAncestor(int32(i), k)
+			}
 			if !clash {
 				mine = append(mine, int32(i))
 			}
 		}
 		if sel.mode == ModeRecords {
+			mine = dropTextless(p, mine)
 			mine = dropLoners(s, mine, sel.names)
 		}
 		// within one pattern, keep the outermost elements
@@ -303,7 +308,11 @@ func (sel *selection) match(s *sample) []int32 {
 					break
 				}
 			}
-			if !inside {
+			switch {
+			case inside:
+			case sel.mode == ModeRecords && linkDirectory(p, e):
+				dirs = append(dirs, e)
+			default:
 				kept = append(kept, e)
 			}
 		}
@@ -579,6 +588,9 @@ func genericSteps(samples []*sample, pt *pattern) []string {
 		}
 		if pt.toggles {
 			step += toggleTest
+		}
+		if pt.textless {
+			step += textTest
 		}
 		steps = append(steps, step)
 	} else {
