@@ -37,17 +37,7 @@ func TestLinkDirectory(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := parsePage("box", []byte("<html><body>"+tc.box+"</body></html>"), false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var box int32 = -1
-			for i := range p.elems {
-				if p.elems[i].tag == "div" {
-					box = int32(i)
-					break
-				}
-			}
+			p, box := firstElement(t, tc.box, "div")
 			if got := linkDirectory(p, box); got != tc.want {
 				t.Errorf("linkDirectory = %v, want %v", got, tc.want)
 			}
@@ -81,16 +71,8 @@ func TestLinkDirectoryNotRecord(t *testing.T) {
 		if len(got) != 4 {
 			t.Errorf("%s: records %q, want the four trips", regions, got)
 		}
-		a, err := NewApplier(roundTrip(t, w), DefaultApplyOptions())
-		if err != nil {
-			t.Fatal(err)
-		}
-		applied, _, err := a.Apply(t.Context(), pages[1])
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(applied) != 3 {
-			t.Errorf("%s: Apply found %d records on b.html, want the three trips", regions, len(applied))
+		if n := appliedCount(t, w, pages[1]); n != 3 {
+			t.Errorf("%s: Apply found %d records on b.html, want the three trips", regions, n)
 		}
 	}
 }

@@ -23,17 +23,7 @@ func TestDisclosureToggle(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := parsePage("item", []byte("<html><body><ul>"+tc.item+"</ul></body></html>"), false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var li int32 = -1
-			for i := range p.elems {
-				if p.elems[i].tag == "li" {
-					li = int32(i)
-					break
-				}
-			}
+			p, li := firstElement(t, "<ul>"+tc.item+"</ul>", "li")
 			if got := disclosureToggle(p, li); got != tc.want {
 				t.Errorf("disclosureToggle = %v, want %v", got, tc.want)
 			}
@@ -69,16 +59,8 @@ func TestDisclosureToggleNotRecord(t *testing.T) {
 		if len(w.Templates) == 0 || !w.Templates[0].XPathExact {
 			t.Errorf("%s: the template XPath does not select the records exactly: %+v", regions, w.Templates)
 		}
-		a, err := NewApplier(roundTrip(t, w), DefaultApplyOptions())
-		if err != nil {
-			t.Fatal(err)
-		}
-		applied, _, err := a.Apply(t.Context(), pages[1])
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(applied) != 4 {
-			t.Errorf("%s: Apply found %d records on b.html, want the four entries", regions, len(applied))
+		if n := appliedCount(t, w, pages[1]); n != 4 {
+			t.Errorf("%s: Apply found %d records on b.html, want the four entries", regions, n)
 		}
 	}
 }

@@ -101,6 +101,37 @@ func recordXPaths(t *testing.T, pages []Page, regions RegionPolicy, name string)
 	return w, got
 }
 
+// appliedCount applies wrapper w, written as JSON and read back, to page pg and returns
+// the number of records found.
+func appliedCount(t *testing.T, w *Wrapper, pg Page) int {
+	t.Helper()
+	a, err := NewApplier(roundTrip(t, w), DefaultApplyOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := a.Apply(t.Context(), pg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(got)
+}
+
+// firstElement parses the body body and returns the page with its first element of
+// tag tag (-1 if none).
+func firstElement(t *testing.T, body, tag string) (*page, int32) {
+	t.Helper()
+	p, err := parsePage("item", []byte("<html><body>"+body+"</body></html>"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range p.elems {
+		if p.elems[i].tag == tag {
+			return p, int32(i)
+		}
+	}
+	return p, -1
+}
+
 // checkListReason finds the candidate lists of a page whose body is body and checks
 // that one of the lists below parent (an absolute XPath) has the navigation reason want
 // ("" for records).
