@@ -223,16 +223,7 @@ func TestPlaceholderTiles(t *testing.T) {
 		fmt.Fprintf(&b, `<div class="tile"><a href="/b/x%d"><img src="data:image/svg+xml,%%3Csvg%%3E%%3C/svg%%3E" alt="Loading"></a><div class="details"><span><span class="react-loading-skeleton">Placeholder title %d</span><br></span><span><span class="react-loading-skeleton">&zwnj;</span><br></span></div></div>`, i, i)
 	}
 	b.WriteString(`</div></body></html>`)
-	o := DefaultOptions()
-	o.Regions = RegionsAll
-	w, recs, err := Extract(t.Context(), []Page{{Name: "grid", HTML: []byte(b.String())}}, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, r := range recs {
-		got = append(got, r.XPath)
-	}
+	w, got := recordXPaths(t, []Page{{Name: "grid", HTML: []byte(b.String())}}, RegionsAll, "")
 	var want []string
 	for i := range books {
 		want = append(want, "/html[1]/body[1]/div[1]/div["+strconv.Itoa(i+1)+"]")
@@ -276,20 +267,15 @@ func TestListsOfRecordsInsideRecords(t *testing.T) {
 		}
 	}
 	b.WriteString(`</main></body></html>`)
-	o := DefaultOptions()
-	o.Regions = RegionsAll
-	w, recs, err := Extract(t.Context(), []Page{{Name: "tops", HTML: []byte(b.String())}}, o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w, got := recordXPaths(t, []Page{{Name: "tops", HTML: []byte(b.String())}}, RegionsAll, "")
 	items := 0
-	for _, r := range recs {
-		if strings.HasSuffix(r.XPath[:strings.LastIndexByte(r.XPath, '/')], "/ul[1]") {
+	for _, xp := range got {
+		if strings.HasSuffix(xp[:strings.LastIndexByte(xp, '/')], "/ul[1]") {
 			items++
 		}
 	}
-	if items != 40 || len(recs) != 40 {
-		t.Errorf("%d records of which %d list items, want the 40 items (xpath %s)", len(recs), items, w.XPath)
+	if items != 40 || len(got) != 40 {
+		t.Errorf("%d records of which %d list items, want the 40 items (xpath %s)", len(got), items, w.XPath)
 	}
 
 	// five specifications under the same labels in every product are its fields

@@ -511,14 +511,8 @@ func mostly(p *page, l *list, item func(p *page, m int32) bool) bool {
 // questionItem reports whether item m opens with a question that is no link, or
 // carries the answer of a schema.org Question (answeredInPlace).
 func questionItem(p *page, m int32) bool {
-	e := &p.elems[m]
-	for li := e.leafStart; li < e.leafEnd; li++ {
-		if t := p.leaves[li].text; t != "" {
-			if (strings.HasSuffix(t, "?") || strings.HasSuffix(t, "？")) && !inLink(p, p.leaves[li].elem, m) {
-				return true
-			}
-			break
-		}
+	if lf := firstLeaf(p, m); lf != nil && (strings.HasSuffix(lf.text, "?") || strings.HasSuffix(lf.text, "？")) && !inLink(p, lf.elem, m) {
+		return true
 	}
 	return answeredInPlace(p, m)
 }

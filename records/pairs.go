@@ -148,10 +148,11 @@ func genericPairs(s *sample, df, dfNoise map[string]int, docs int) map[string]bo
 		var sum float64
 		n := 0
 		for _, m := range l.members {
-			name := firstText(p, m)
-			if name < 0 {
+			lf := firstLeaf(p, m)
+			if lf == nil {
 				continue
 			}
+			name := lf.elem
 			for _, t := range p.toks[p.elems[name].tokStart:p.elems[name].tokEnd] {
 				if weakToken(t) {
 					continue
@@ -180,13 +181,13 @@ func genericPairs(s *sample, df, dfNoise map[string]int, docs int) map[string]bo
 	return cleared
 }
 
-// firstText returns the element that holds the first text of item m, or -1.
-func firstText(p *page, m int32) int32 {
+// firstLeaf returns the first text leaf of element m, or nil.
+func firstLeaf(p *page, m int32) *leaf {
 	e := &p.elems[m]
 	for li := e.leafStart; li < e.leafEnd; li++ {
 		if lf := &p.leaves[li]; lf.text != "" {
-			return lf.elem
+			return lf
 		}
 	}
-	return -1
+	return nil
 }

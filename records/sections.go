@@ -50,20 +50,15 @@ func sectionList(p *page, l *list) bool {
 // sectionItem reports whether item m opens with a heading that is no link and holds
 // another heading with text after it.
 func sectionItem(p *page, m int32) bool {
-	e := &p.elems[m]
-	first := int32(-1)
-	for li := e.leafStart; li < e.leafEnd; li++ {
-		if lf := &p.leaves[li]; lf.text != "" {
-			if h := headingOf(p, lf.elem, m); h >= 0 && !inLink(p, lf.elem, m) {
-				first = h
-			}
-			break
-		}
+	lf := firstLeaf(p, m)
+	if lf == nil || inLink(p, lf.elem, m) {
+		return false
 	}
+	first := headingOf(p, lf.elem, m)
 	if first < 0 {
 		return false
 	}
-	for i := p.elems[first].end; i < e.end; i++ {
+	for i := p.elems[first].end; i < p.elems[m].end; i++ {
 		if headingTags[p.elems[i].tag] && !p.elems[i].skipped && p.ntoks(i) > 0 {
 			return true
 		}
@@ -119,16 +114,10 @@ var answerProps = map[string]bool{"acceptedanswer": true, "suggestedanswer": tru
 // suggestedAnswer, as an FAQ page marks its entries up), and its first text is no
 // link. A search result of a Q&A site links to the question's page.
 func answeredInPlace(p *page, m int32) bool {
-	e := &p.elems[m]
-	for li := e.leafStart; li < e.leafEnd; li++ {
-		if lf := &p.leaves[li]; lf.text != "" {
-			if inLink(p, lf.elem, m) {
-				return false
-			}
-			break
-		}
+	if lf := firstLeaf(p, m); lf != nil && inLink(p, lf.elem, m) {
+		return false
 	}
-	for i := m; i < e.end; i++ {
+	for i := m; i < p.elems[m].end; i++ {
 		for _, tok := range strings.Fields(strings.ToLower(attr(p.elems[i].n, "itemprop"))) {
 			if answerProps[tok] {
 				return true
