@@ -1,0 +1,4 @@
+package records
+
+func webstemmerArticles(g []int, aps []*articlePage, out []Article)      {}
+func contentExtractorArticles(g []int, aps []*articlePage, out []Article) {}
