@@ -1,4 +1,4 @@
 package records
 
-func webstemmerArticles(g []int, aps []*articlePage, out []Article)      {}
+func webstemmerArticles(g []int, aps []*articlePage, out []Article)       {}
 func contentExtractorArticles(g []int, aps []*articlePage, out []Article) {}

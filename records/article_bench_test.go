@@ -1,59 +1,16 @@
-package records
+package records_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/trawl-dev/trawl/internal/testutil"
 	"github.com/trawl-dev/trawl/records/internal/articleeval"
 )
-
-// articleExtractors are trawl's article extractors as the benchmark runs them: page by
-// page with signifiers from the page alone, and over all pages at once so that the pages
-// of one site give tf-idf signifiers and template removal.
-func articleExtractors(failures *[]string) []articleeval.Extractor {
-	single := func(c articleeval.Case) (string, error) {
-		o := DefaultArticleOptions()
-		o.Signifiers = ArticleSignifiersPage
-		arts, err := ExtractArticles(context.Background(), []ArticlePage{{Name: c.ID, URL: c.URL, HTML: c.HTML}}, o)
-		if err != nil {
-			return "", err
-		}
-		if arts[0].Error != "" {
-			return arts[0].Text, fmt.Errorf("%s", arts[0].Error)
-		}
-		return arts[0].Text, nil
-	}
-	multi := func(method ArticleMethod, sig ArticleSignifiers) func(ctx context.Context, cases []articleeval.Case) ([]string, []time.Duration, error) {
-		return func(ctx context.Context, cases []articleeval.Case) ([]string, []time.Duration, error) {
-			pages := make([]ArticlePage, len(cases))
-			for i, c := range cases {
-				pages[i] = ArticlePage{Name: c.ID, URL: c.URL, HTML: c.HTML}
-			}
-			o := DefaultArticleOptions()
-			o.Method, o.Signifiers = method, sig
-			arts, err := ExtractArticles(ctx, pages, o)
-			if err != nil {
-				return nil, nil, err
-			}
-			texts := make([]string, len(arts))
-			for i, a := range arts {
-				texts[i] = a.Text
-			}
-			return texts, nil, nil
-		}
-	}
-	return []articleeval.Extractor{
-		{Name: "trawl forest", Settings: "single page, page signifiers", Run: articleeval.PerPage(single, failures)},
-		{Name: "trawl forest", Settings: "pages of a site, tf-idf signifiers", Run: multi(ArticleFOREST, ArticleSignifiersTFIDF)},
-	}
-}
 
 // TestArticleBenchmark scores trawl's article extractors on the shared article benchmark
 // (121 pages) with its metric, per half of the host split. The single-page extractor must
@@ -65,7 +22,7 @@ func TestArticleBenchmark(t *testing.T) {
 		t.Fatal(err)
 	}
 	var failures []string
-	evs, err := articleeval.Evaluate(t.Context(), cases, articleExtractors(&failures))
+	evs, err := articleeval.Evaluate(t.Context(), cases, articleeval.TrawlExtractors(&failures))
 	if err != nil {
 		t.Fatal(err)
 	}
