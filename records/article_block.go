@@ -23,16 +23,19 @@ import (
 
 // unitValue is the value of one unit for the block choice.
 func unitValue(u *unit) float64 {
-	switch {
-	case u.boil || u.template:
+	if u.boil || u.template {
 		return -float64(u.words)
-	case 2*u.links >= u.words:
-		return -float64(u.words)
-	case goodUnit(u):
-		return float64(u.words) * (1 + u.sigWeight)
 	}
-	return 0
+	text := float64(u.words - u.links)
+	v := text - linkPenalty*float64(u.links)
+	if v > 0 && u.words < minGoodWords {
+		v *= float64(u.words) / minGoodWords
+	}
+	return v * (1 + u.sigWeight)
 }
+
+// linkPenalty is what a word of link text costs the block holding it.
+const linkPenalty = 1.0
 
 // chooseBlock returns the main block of a, or -1 when no element has a positive score.
 func chooseBlock(a *articlePage) int32 {
@@ -79,7 +82,7 @@ func bodyUnits(a *articlePage, e int32) []int {
 			continue
 		}
 		in = append(in, i)
-		if goodUnit(u) {
+		if u.words >= minGoodWords && unitValue(u) > 0 {
 			if first < 0 {
 				first = len(in) - 1
 			}
