@@ -92,7 +92,7 @@ func bodyUnits(a *articlePage, e int32) []int {
 	var out []int
 	for k, i := range in {
 		u := &a.units[i]
-		if (k < first || k > last) && !sentenceLike(u) {
+		if k > last && !sentenceLike(u) || k < first && !sentenceLike(u) && !textOwner(a, u) {
 			continue
 		}
 		out = append(out, i)
@@ -109,6 +109,16 @@ func sentenceLike(u *unit) bool {
 	t := strings.TrimSpace(u.text)
 	r, _ := utf8.DecodeLastRuneInString(t)
 	return strings.ContainsRune(".!?…\"”»'’)", r)
+}
+
+// textOwner reports a unit owned by an element meant for running text: a paragraph, a
+// list item, a heading below h1, a quotation or preformatted text.
+func textOwner(a *articlePage, u *unit) bool {
+	switch a.elems[u.owner].n.DataAtom {
+	case atom.P, atom.Li, atom.Dd, atom.Dt, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Blockquote, atom.Pre:
+		return true
+	}
+	return false
 }
 
 // bodyText joins the units as paragraphs.
@@ -142,5 +152,3 @@ func (a *articlePage) headline() string {
 	}
 	return a.title
 }
-
-var _ = atom.P
