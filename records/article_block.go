@@ -92,7 +92,7 @@ func bodyUnits(a *articlePage, e int32) []int {
 	var out []int
 	for k, i := range in {
 		u := &a.units[i]
-		if k > last && !sentenceLike(u) || k < first && !sentenceLike(u) && !textOwner(a, u) {
+		if k > last && !sentenceLike(u) && !textOwner(a, u) || k < first && !sentenceLike(u) && !textOwner(a, u) {
 			continue
 		}
 		out = append(out, i)
