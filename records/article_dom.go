@@ -115,6 +115,7 @@ type articlePage struct {
 	title              string
 	meta               map[string]string // description, og:title, og:description…
 	h1                 []string
+	toksByUnit         [][]string // folded tokens of each unit, made by unitTokens
 }
 
 // newArticlePage cuts p into units.

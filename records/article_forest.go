@@ -2,8 +2,34 @@ package records
 
 import (
 	"net/url"
+	"slices"
 	"strings"
+
+	"github.com/trawl-dev/trawl/internal/textnorm"
 )
+
+// strongTerms returns the distinct tokens that are not weak, in order.
+func strongTerms(toks []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, t := range toks {
+		if !weakToken(t) && !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// sortedKeys returns the keys of m, sorted.
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
 
 // siteGroups groups the readable pages by host, then by layout within a host
 // (Webstemmer's clustering, layout.go), and numbers the clusters in out.
@@ -54,9 +80,38 @@ func hostOf(u string) string {
 
 // forestArticles extracts the articles of one layout cluster with trawl's extractor.
 func forestArticles(g []int, pages []ArticlePage, aps []*articlePage, out []Article, o ArticleOptions) {
-	for _, i := range g {
+	multi := len(g) >= 2 && (o.Signifiers == ArticleSignifiersAuto || o.Signifiers == ArticleSignifiersTFIDF)
+	var tfidf [][]string
+	if multi {
+		cl := make([]*articlePage, len(g))
+		for k, i := range g {
+			cl[k] = aps[i]
+		}
+		markTemplate(cl)
+		tfidf = tfidfSignifiers(cl, o.TopK)
+	}
+	for k, i := range g {
 		a := aps[i]
-		out[i].Signifiers = ArticleSignifiersPage
+		feed := pages[i].FeedTitle != "" || pages[i].FeedDescription != ""
+		switch {
+		case feed && (o.Signifiers == ArticleSignifiersAuto || o.Signifiers == ArticleSignifiersFeed):
+			out[i].Signifiers = ArticleSignifiersFeed
+			grams := feedGrams(pages[i].FeedTitle, pages[i].FeedDescription)
+			if a.weighGrams(grams) == 0 {
+				// SIGFEED's fallback: keywords instead of 3-grams
+				kw := append(textnorm.Tokens(pages[i].FeedTitle), textnorm.Tokens(stripHTML(pages[i].FeedDescription))...)
+				a.weighTerms(strongTerms(kw))
+			}
+			out[i].Terms = sortedKeys(grams)
+		case multi:
+			out[i].Signifiers = ArticleSignifiersTFIDF
+			out[i].Terms = tfidf[k]
+			a.weighTerms(tfidf[k])
+		default:
+			out[i].Signifiers = ArticleSignifiersPage
+			out[i].Terms = a.pageSignifiers()
+			a.weighTerms(out[i].Terms)
+		}
 		e := chooseBlock(a)
 		if e < 0 {
 			continue
