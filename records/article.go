@@ -177,7 +177,10 @@ func ExtractArticles(ctx context.Context, pages []ArticlePage, o ArticleOptions)
 		out[i].Title = aps[i].headline()
 	}
 	groups := siteGroups(pages, aps, o)
-	for _, g := range groups {
+	for c, g := range groups {
+		for _, i := range g {
+			out[i].Cluster = c
+		}
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}

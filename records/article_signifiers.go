@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 
 	"github.com/trawl-dev/trawl/internal/textnorm"
 )
@@ -109,7 +110,7 @@ func stripHTML(s string) string {
 	if !strings.ContainsAny(s, "<&") {
 		return s
 	}
-	nodes, err := html.ParseFragment(strings.NewReader(s), &html.Node{Type: html.ElementNode, Data: "div", DataAtom: 0})
+	nodes, err := html.ParseFragment(strings.NewReader(s), &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div})
 	if err != nil {
 		return s
 	}
