@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/trawl-dev/trawl/internal/testutil"
-	"github.com/trawl-dev/trawl/records/internal/articleeval"
+	"github.com/trawl-dev/trawl/internal/articleeval"
 )
 
 // TestArticleBenchmark scores trawl's article extractors on the shared article benchmark

@@ -3,8 +3,8 @@
 // same run and by the benchmark's metric (package articleeval). It is a module of its
 // own so that trawl's main module does not depend on the peers.
 //
-//	cd records/internal/articleeval/peers
-//	go run . -dir ../../../../../shared/data/article-extraction
+//	cd internal/articleeval/peers
+//	go run . -dir ../../../../shared/data/article-extraction
 //
 // Every page is decompressed and parsed with golang.org/x/net/html Parse before each
 // peer runs, as the benchmark's Go runners do; trawl's extractors parse on their own.
@@ -24,11 +24,11 @@ import (
 	"github.com/markusmobius/go-trafilatura"
 	"golang.org/x/net/html"
 
-	"github.com/trawl-dev/trawl/records/internal/articleeval"
+	"github.com/trawl-dev/trawl/internal/articleeval"
 )
 
 func main() {
-	dir := flag.String("dir", "../../../../../shared/data/article-extraction", "folder in the benchmark's layout (html/<id>.html.gz, ground-truth.json)")
+	dir := flag.String("dir", "../../../../shared/data/article-extraction", "folder in the benchmark's layout (html/<id>.html.gz, ground-truth.json)")
 	only := flag.String("only", "", "comma-separated extractor names to run (trawl, trafilatura, readability); empty = all")
 	flag.Parse()
 	if err := run(context.Background(), *dir, *only); err != nil {

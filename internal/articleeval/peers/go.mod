@@ -1,4 +1,4 @@
-module github.com/trawl-dev/trawl/records/internal/articleeval/peers
+module github.com/trawl-dev/trawl/internal/articleeval/peers
 
 go 1.26.8
 
@@ -42,4 +42,4 @@ require (
 	golang.org/x/text v0.43.0 // indirect
 )
 
-replace github.com/trawl-dev/trawl => ../../../..
+replace github.com/trawl-dev/trawl => ../../..
