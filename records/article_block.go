@@ -26,6 +26,9 @@ func unitValue(u *unit) float64 {
 	if u.boil || u.template {
 		return -float64(u.words)
 	}
+	if u.head == 1 {
+		return 0 // the headline is not part of the body
+	}
 	text := float64(u.words - u.links)
 	v := text - linkPenalty*float64(u.links)
 	if v > 0 && u.words < minGoodWords {

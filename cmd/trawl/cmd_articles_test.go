@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trawl-dev/trawl/internal/articleeval"
 	"github.com/trawl-dev/trawl/probe"
 	"github.com/trawl-dev/trawl/records"
-	"github.com/trawl-dev/trawl/internal/articleeval"
 )
 
 // wordpressSite returns the feed URL and the truth (posts as read from the database by
