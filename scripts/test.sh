@@ -5,5 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 ./scripts/lint.sh
-export TRAWL_BROWSER_TESTS=1 TRAWL_REQUIRE_SHARED=1
+# The WordPress site of the article tests (installs wordpress and MariaDB on first use).
+./scripts/sites/wordpress.sh
+export TRAWL_BROWSER_TESTS=1 TRAWL_REQUIRE_SHARED=1 TRAWL_REQUIRE_WORDPRESS=1
 go test -race -timeout 25m -count=1 ./...

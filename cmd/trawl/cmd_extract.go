@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/net/html/charset"
@@ -31,6 +32,11 @@ type extractOptions struct {
 	TopK       int
 	Wrapper    string // where to write wrapper.json in --pages mode ("" = nowhere)
 	JSON       bool   // print a JSON summary on stderr at the end
+	// Article mode only.
+	Format       string // json or text
+	Feed         string // feed URL or file whose items are the pages' signifiers
+	Method       string // forest, webstemmer, contentextractor
+	IgnoreRobots bool   // for a feed URL
 }
 
 const extractLong = `Isolate the response records of result pages with FOREST and print them as JSON
@@ -50,8 +56,17 @@ pages may be gzip-compressed (.gz); their charset is detected.
 
 Signifiers are the query terms when they are strong on a page, otherwise the top-k
 tf-idf terms of each page over the pages given (--signifiers). --regions all keeps
-every data region of a page instead of the one result list. --mode article finds the
-one main block of each page (the thesis's FOREST for articles).`
+every data region of a page instead of the one result list.
+
+--mode article finds the article of each page and prints one JSON object per page:
+{"page", "title", "text" (paragraphs separated by a blank line), "xpath" (the main
+block), "method", "signifiers", "terms", "cluster"}; --format text prints the texts
+alone. A single page takes its signifiers from its title, meta descriptions and h1;
+several pages of one site are clustered by layout and take tf-idf signifiers, and the
+text their pages share (the template) is left out. --feed FEED_URL|FILE gives each page
+the title and description of the RSS or Atom item that links to it (matched by --url,
+or by the page's canonical URL) as signifiers (SIGFEED). --method webstemmer or
+contentextractor runs a baseline of the thesis instead (several pages of a site).`
 
 func newExtractCommand(g *globalOptions) *cobra.Command {
 	var o extractOptions
@@ -63,7 +78,9 @@ func newExtractCommand(g *globalOptions) *cobra.Command {
 		Example: example(
 			"trawl extract runs/calibre",
 			"trawl extract --pages results-1.html results-2.html --query dickens",
-			"trawl extract --pages listing.html.gz --regions all > records.jsonl"),
+			"trawl extract --pages listing.html.gz --regions all > records.jsonl",
+			"trawl extract --mode article --pages story.html --format text",
+			"trawl extract --mode article --feed feed.xml --pages post-*.html"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if pages {
 				if len(args) == 0 {
@@ -74,8 +91,8 @@ func newExtractCommand(g *globalOptions) *cobra.Command {
 				if len(args) != 1 {
 					return usageError("trawl extract: give one RUN_DIR, or --pages FILE... (see 'trawl extract --help')")
 				}
-				if o.Query != "" || o.BaseURL != "" || o.Wrapper != "" {
-					return usageError("trawl extract: --query, --url and --wrapper go with --pages")
+				if o.Query != "" || o.BaseURL != "" || o.Wrapper != "" || o.Feed != "" {
+					return usageError("trawl extract: --query, --url, --wrapper and --feed go with --pages")
 				}
 				o.RunDir = args[0]
 			}
@@ -92,6 +109,10 @@ func newExtractCommand(g *globalOptions) *cobra.Command {
 	f.IntVar(&o.TopK, "top-k", 10, "tf-idf signifiers per page")
 	f.StringVar(&o.Wrapper, "wrapper", "", "with --pages: write wrapper.json to this file")
 	f.BoolVar(&o.JSON, "json", false, "print a JSON summary (page classes, record XPath) on stderr")
+	f.StringVar(&o.Format, "format", "json", "article mode: json (one object per page) or text")
+	f.StringVar(&o.Feed, "feed", "", "article mode: RSS or Atom feed (URL or file) whose items are the pages' signifiers")
+	f.StringVar(&o.Method, "method", string(records.ArticleFOREST), "article mode: forest, or a baseline: webstemmer, contentextractor")
+	f.BoolVar(&o.IgnoreRobots, "ignore-robots", false, "article mode: do not read robots.txt when fetching --feed (your own sites only)")
 	return cmd
 }
 
@@ -104,6 +125,12 @@ type extractSummary struct {
 }
 
 func runExtract(ctx context.Context, g globalOptions, o extractOptions, stdout io.Writer) error {
+	if o.Mode == string(records.ModeArticle) {
+		return runExtractArticles(ctx, g, o, stdout)
+	}
+	if o.Feed != "" || (o.Format != "" && o.Format != "json") || (o.Method != "" && o.Method != string(records.ArticleFOREST)) {
+		return usageError("trawl extract: --feed, --format and --method go with --mode article")
+	}
 	log := g.logger()
 	opts := records.DefaultOptions()
 	opts.Mode = records.Mode(o.Mode)
@@ -165,6 +192,86 @@ func runExtract(ctx context.Context, g globalOptions, o extractOptions, stdout i
 	}
 	if len(skipped) > 0 {
 		return fmt.Errorf("trawl extract: %w: %d page(s) skipped, first: %s", errPartial, len(skipped), skipped[0])
+	}
+	return nil
+}
+
+// runExtractArticles is trawl extract --mode article.
+func runExtractArticles(ctx context.Context, g globalOptions, o extractOptions, stdout io.Writer) error {
+	log := g.logger()
+	if o.Format == "" {
+		o.Format = "json"
+	}
+	if o.Method == "" {
+		o.Method = string(records.ArticleFOREST)
+	}
+	if o.Format != "json" && o.Format != "text" {
+		return usageError("trawl extract: --format must be json or text, got %q", o.Format)
+	}
+	if o.Wrapper != "" || o.JSON || o.Query != "" {
+		return usageError("trawl extract: --wrapper, --json and --query go with --mode records")
+	}
+	ao := records.DefaultArticleOptions()
+	ao.Method, ao.TopK, ao.Logger = records.ArticleMethod(o.Method), o.TopK, log
+	switch records.SignifierSource(o.Signifiers) {
+	case records.SignifiersAuto:
+		ao.Signifiers = records.ArticleSignifiersAuto
+	case records.SignifiersTFIDF:
+		ao.Signifiers = records.ArticleSignifiersTFIDF
+	default:
+		ao.Signifiers = records.ArticleSignifiers(o.Signifiers)
+	}
+	if err := ao.Validate(); err != nil {
+		return usageError("trawl extract: %v (article mode takes --signifiers auto, page, tfidf or feed)", err)
+	}
+	var (
+		pages   []records.Page
+		skipped []string
+		err     error
+	)
+	if o.RunDir != "" {
+		pages, skipped, err = runDirPages(o.RunDir)
+	} else {
+		pages, skipped, err = savedPages(o)
+	}
+	if err != nil {
+		return err
+	}
+	aps := make([]records.ArticlePage, len(pages))
+	for i, p := range pages {
+		aps[i] = records.ArticlePage{Name: p.Name, URL: p.URL, HTML: p.HTML}
+	}
+	if o.Feed != "" {
+		fo := probe.DefaultFetchOptions()
+		fo.IgnoreRobots, fo.Logger = o.IgnoreRobots, log
+		items, _, _, err := loadFeed(ctx, o.Feed, fo, false)
+		if err != nil {
+			return err
+		}
+		if n := records.MatchFeed(aps, items); n < len(aps) {
+			log.Warn("pages without a feed item: their signifiers come from the page", "feed", o.Feed, "matched", n, "pages", len(aps))
+		}
+	}
+	for _, s := range skipped {
+		log.Warn("page skipped", "reason", s)
+	}
+	if len(aps) == 0 {
+		return fmt.Errorf("trawl extract: no page to read (%d skipped)", len(skipped))
+	}
+	arts, err := records.ExtractArticles(ctx, aps, ao)
+	if err != nil {
+		return fmt.Errorf("trawl extract: %w", err)
+	}
+	for _, a := range arts {
+		if a.Error != "" {
+			skipped = append(skipped, a.Error)
+		}
+	}
+	if err := writeArticles(stdout, arts, o.Format); err != nil {
+		return fmt.Errorf("trawl extract: %w", err)
+	}
+	if len(skipped) > 0 {
+		return fmt.Errorf("trawl extract: %w: %d page(s) without an article, first: %s", errPartial, len(skipped), skipped[0])
 	}
 	return nil
 }
@@ -243,11 +350,13 @@ func readSaved(name string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	cr, err := charset.NewReader(bytes.NewReader(raw), "")
-	if err != nil {
-		return raw, nil // unknown charset: keep the bytes
+	enc, encName, certain := charset.DetermineEncoding(raw, "")
+	if (!certain && utf8.Valid(raw)) || encName == "utf-8" {
+		// No declared charset (or a BOM-less UTF-8 one): bytes that are valid UTF-8 are
+		// UTF-8, not the windows-1252 that the HTML5 sniffing falls back to.
+		return raw, nil
 	}
-	utf, err := io.ReadAll(cr)
+	utf, err := io.ReadAll(enc.NewDecoder().Reader(bytes.NewReader(raw)))
 	if err != nil {
 		return nil, fmt.Errorf("%s: decode: %w", name, err)
 	}

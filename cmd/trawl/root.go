@@ -79,7 +79,7 @@ func newRootCommand() *cobra.Command {
 	}
 	add("pipeline", newDemoCommand(g), newRunCommand(g), newBatchCommand(g))
 	add("stages", newProbeCommand(g), newFormsCommand(g), newExtractCommand(g),
-		newSchemaCommand(g), newGraphCommand(g), newAlignCommand(g), newReportCommand(g))
+		newSchemaCommand(g), newGraphCommand(g), newAlignCommand(g), newReportCommand(g), newArticlesCommand(g))
 	add("kb", newKBCommand(g))
 	return root
 }
