@@ -51,7 +51,7 @@ esac
 
 # 1. Packages.
 need=()
-for p in wordpress wordpress-theme-twentytwentyone mariadb-server php-cli php-mysql debian-reference-en curl; do
+for p in wordpress wordpress-theme-twentytwentyone mariadb-server php-cli php-mysql php-xml debian-reference-en curl; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then
