@@ -1,11 +1,11 @@
-package probe
+package rundir
 
 import "time"
 
 // The probe log of a run directory: probes.jsonl has one Probe per line, and each page
 // of a probe is saved under pages/. These types are the contract between the prober,
 // package records (through cmd, which passes pages and their query terms), package
-// schema and cmd.
+// schema and cmd. Package probe names them with aliases (probe.Probe = rundir.Probe).
 
 // Probe is one submission of the form (one line of probes.jsonl).
 type Probe struct {
