@@ -16,7 +16,7 @@ func TestSource(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"http://127.0.0.1:18082/mobile", "127-0-0-1-18082-mobile"},
 		{"https://www.Example.org/", "www-example-org"},
-		{"https://www.example.org/a/b.html?q=1#x", "www-example-org-a-b-html"},
+		{"https://www.example.org/a/b.html?q=1#x", "www-example-org-a-b-html-q-1"},
 		{"https://ex.org/caf%C3%A9", "ex-org-caf-c3-a9"},
 		{"", "source"},
 	}

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/trawl-dev/trawl/probe"
+	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/records"
 )
 
@@ -18,11 +18,11 @@ import (
 type Input struct {
 	// Form is the probed form (form.json); nil when unknown. It gives the source
 	// identity, the fields to map and their labels.
-	Form *probe.Form
+	Form *rundir.Form
 	// Probes is the probe log (probes.jsonl). It ties records to the probes that found
 	// them: the query terms of a probe are never template words, and logged submissions
 	// are evidence for the input–output mapping.
-	Probes []probe.Probe
+	Probes []rundir.Probe
 	// Page returns the HTML of a page named by records.Record.Page; it is used to read
 	// the table headers above tabular records. Nil: no header labels.
 	Page func(name string) ([]byte, error)

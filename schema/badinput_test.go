@@ -10,6 +10,7 @@ import (
 
 	"github.com/trawl-dev/trawl/records"
 	"github.com/trawl-dev/trawl/schema"
+	"github.com/trawl-dev/trawl/schema/schematest"
 )
 
 // badRecords are records as a careless extractor or a legacy site could give them:
@@ -73,27 +74,15 @@ func TestBuildBadInput(t *testing.T) {
 	}
 }
 
-func TestReadRecordsBadLine(t *testing.T) {
-	in := "{\"page\":\"p1\",\"xpath\":\"/html[1]\",\"leaves\":[]}\n\n{\"page\": 3}\n"
-	_, err := schema.ReadRecords(strings.NewReader(in), "records.jsonl")
-	var pe *schema.ParseError
-	if !errorsAs(err, &pe) || pe.Line != 3 || pe.File != "records.jsonl" {
-		t.Fatalf("error = %v, want a ParseError at records.jsonl:3", err)
-	}
-	if !strings.HasPrefix(err.Error(), "records.jsonl:3: ") {
-		t.Errorf("message %q does not start with file:line", err)
-	}
-}
-
 func TestRunDirErrors(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := schema.Run(t.Context(), dir, nil, schema.DefaultOptions()); err == nil || !strings.Contains(err.Error(), "records.jsonl") {
+	if _, err := schematest.RunDir(t.Context(), dir, nil, schema.DefaultOptions()); err == nil || !strings.Contains(err.Error(), "records.jsonl") {
 		t.Errorf("Run without records.jsonl: error %v, want one naming records.jsonl", err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "records.jsonl"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := schema.Run(t.Context(), dir, nil, schema.DefaultOptions()); err == nil || !strings.Contains(err.Error(), "no records") {
+	if _, err := schematest.RunDir(t.Context(), dir, nil, schema.DefaultOptions()); err == nil || !strings.Contains(err.Error(), "no records") {
 		t.Errorf("Run with no records: error %v", err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "schema.json"), []byte(`{"version": 99}`), 0o644); err != nil {

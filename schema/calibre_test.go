@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trawl-dev/trawl/probe"
+	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/records"
 	"github.com/trawl-dev/trawl/schema"
 	"github.com/trawl-dev/trawl/schema/schematest"
@@ -122,8 +122,8 @@ func TestCalibreSite(t *testing.T) {
 		if v := pl.Values["search"]; v != "" {
 			terms = []string{v}
 		}
-		b, _ := json.Marshal(probe.Probe{N: i + 1, Kind: pl.Kind, Assignment: pl.Values, Terms: terms, URL: u, Status: 200, Navigated: true,
-			Pages: []probe.PageRef{{File: file, URL: u, Status: 200, Bytes: len(page)}}, Started: schematest.T0.Add(time.Duration(i) * time.Second)})
+		b, _ := json.Marshal(rundir.Probe{N: i + 1, Kind: pl.Kind, Assignment: pl.Values, Terms: terms, URL: u, Status: 200, Navigated: true,
+			Pages: []rundir.PageRef{{File: file, URL: u, Status: 200, Bytes: len(page)}}, Started: schematest.T0.Add(time.Duration(i) * time.Second)})
 		probes.Write(b)
 		probes.WriteByte('\n')
 	}
@@ -142,7 +142,7 @@ func TestCalibreSite(t *testing.T) {
 		}
 		return schematest.Records(page, "resubmission", u, "/html/body/table/tbody/tr", true)
 	})
-	s, err := schema.Run(t.Context(), dir, sub, schema.DefaultOptions())
+	s, err := schematest.RunDir(t.Context(), dir, sub, schema.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,8 +7,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"golang.org/x/text/encoding/charmap"
-
 	"github.com/trawl-dev/trawl/internal/textnorm"
 )
 
@@ -20,14 +18,14 @@ var tagRe = regexp.MustCompile(`<!--.*?-->|</?[A-Za-z][A-Za-z0-9:-]*(?:\s[^<>]*)
 var entityRe = regexp.MustCompile(`&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});`)
 
 // Clean returns a value as it should be stored: valid UTF-8 (bytes that are not UTF-8
-// are repaired by RepairUTF8), markup that leaked into the text removed (tags, comments,
+// are repaired by textnorm.RepairUTF8), markup that leaked into the text removed (tags, comments,
 // character references), control and format characters (zero-width spaces, soft
 // hyphens, BOMs) and private-use characters (icon-font glyphs) dropped, and every run of
 // white space, non-breaking spaces included, collapsed to one ASCII space and trimmed.
 // It reports whether anything but white space was repaired, so callers can count it.
 func Clean(s string) (clean string, repaired bool) {
 	if !utf8.ValidString(s) {
-		s = string(RepairUTF8([]byte(s)))
+		s = string(textnorm.RepairUTF8([]byte(s)))
 		repaired = true
 	}
 	if strings.ContainsRune(s, '<') && tagRe.MatchString(s) {
@@ -59,32 +57,6 @@ func Clean(s string) (clean string, repaired bool) {
 		b.WriteRune(r)
 	}
 	return b.String(), repaired
-}
-
-// RepairUTF8 returns b with every byte that is not part of valid UTF-8 read as
-// Windows-1252 (the usual encoding of undeclared Western pages, a superset of the
-// printable ISO-8859-1): valid UTF-8 around it is kept, so a stray "\x96" in an
-// otherwise UTF-8 text becomes "–" and "Mis\xe9rables" becomes "Misérables".
-func RepairUTF8(b []byte) []byte {
-	if utf8.Valid(b) {
-		return b
-	}
-	out := make([]byte, 0, len(b)+8)
-	for len(b) > 0 {
-		r, size := utf8.DecodeRune(b)
-		if r == utf8.RuneError && size == 1 {
-			if d, err := charmap.Windows1252.NewDecoder().Bytes(b[:1]); err == nil && utf8.Valid(d) {
-				out = append(out, d...)
-			} else {
-				out = utf8.AppendRune(out, utf8.RuneError)
-			}
-			b = b[1:]
-			continue
-		}
-		out = append(out, b[:size]...)
-		b = b[size:]
-	}
-	return out
 }
 
 // norm is the matching form of a value: folded (NFKC, case, accents) with punctuation

@@ -32,7 +32,7 @@ func TestFixtureSites(t *testing.T) {
 					if resubmit {
 						sub = schema.SubmitFunc(site.Submitter(&n, positions))
 					}
-					s, err := schema.Run(t.Context(), dir, sub, schema.DefaultOptions())
+					s, err := schematest.RunDir(t.Context(), dir, sub, schema.DefaultOptions())
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -79,7 +79,7 @@ func TestGoldenSchema(t *testing.T) {
 		if _, err := site.WriteRun(dir, site.Plan(), true); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := schema.Run(t.Context(), dir, schema.SubmitFunc(site.Submitter(nil, true)), schema.DefaultOptions()); err != nil {
+		if _, err := schematest.RunDir(t.Context(), dir, schema.SubmitFunc(site.Submitter(nil, true)), schema.DefaultOptions()); err != nil {
 			t.Fatal(err)
 		}
 		b, err := os.ReadFile(filepath.Join(dir, schema.SchemaFile))

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/internal/textnorm"
-	"github.com/trawl-dev/trawl/probe"
 )
 
 // assemble turns the candidates into the schema's features (ordered by position) and
@@ -296,7 +296,7 @@ func markerIndex(st SplitStep) int {
 }
 
 // sourceOf describes the source: the form and a summary of the probes.
-func sourceOf(form *probe.Form, probes []probe.Probe, rs []rec) Source {
+func sourceOf(form *rundir.Form, probes []rundir.Probe, rs []rec) Source {
 	var src Source
 	if form != nil {
 		src.PageURL, src.Action, src.Method = form.PageURL, form.Action, strings.ToUpper(form.Method)

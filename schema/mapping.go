@@ -12,8 +12,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/internal/textnorm"
-	"github.com/trawl-dev/trawl/probe"
 	"github.com/trawl-dev/trawl/records"
 )
 
@@ -50,7 +50,7 @@ func contains(instance, value string) bool {
 
 // mapOptions maps selects and radio groups whose option texts (or values) match a
 // feature's values, and checks the records of logged option probes.
-func (s *Schema) mapOptions(form probe.Form, rs []rec, probes []probe.Probe, o Options) {
+func (s *Schema) mapOptions(form rundir.Form, rs []rec, probes []rundir.Probe, o Options) {
 	baseline := baselineOf(probes, rs)
 	for _, fd := range form.Fields {
 		if len(fd.Options) == 0 || fd.Submit || fd.Disabled || fd.Type == "hidden" {
@@ -164,7 +164,7 @@ func cleanLabel(s string) string {
 	return strings.TrimSpace(strings.TrimRight(t, ":=："))
 }
 
-func fieldType(fd probe.Field) string {
+func fieldType(fd rundir.Field) string {
 	if fd.Type != "" {
 		return fd.Type
 	}
@@ -172,8 +172,8 @@ func fieldType(fd probe.Field) string {
 }
 
 // textFields returns the form's free-text fields that can be filled.
-func textFields(form probe.Form) []probe.Field {
-	var out []probe.Field
+func textFields(form rundir.Form) []rundir.Field {
+	var out []rundir.Field
 	for _, fd := range form.Fields {
 		if fd.Name == "" || fd.Submit || fd.Disabled || fd.ReadOnly || fd.Type == "hidden" || !fd.IsText() {
 			continue
@@ -188,7 +188,7 @@ func textFields(form probe.Form) []probe.Field {
 }
 
 // fits reports whether value respects the field's constraints.
-func fits(fd probe.Field, value string) bool {
+func fits(fd rundir.Field, value string) bool {
 	if fd.MaxLength > 0 && utf8.RuneCountInString(value) > fd.MaxLength {
 		return false
 	}
@@ -465,7 +465,7 @@ func boundShares(f *Feature, rs []rec, value string) func(string) float64 {
 // mapFromLog checks, for every logged probe that typed a value into a text field, the
 // features that value is an instance (or a word of an instance) of: the probe is a trial
 // of the thesis criterion that cost no new submission.
-func (s *Schema) mapFromLog(form probe.Form, rs []rec, probes []probe.Probe, o Options) {
+func (s *Schema) mapFromLog(form rundir.Form, rs []rec, probes []rundir.Probe, o Options) {
 	fields := textFields(form)
 	if len(fields) == 0 {
 		return
@@ -532,7 +532,7 @@ func (s *Schema) mapFromLog(form probe.Form, rs []rec, probes []probe.Probe, o O
 
 // baselineOf returns the records of the control page: a logged probe that left every
 // field at its default; nil when there is none.
-func baselineOf(probes []probe.Probe, rs []rec) []rec {
+func baselineOf(probes []rundir.Probe, rs []rec) []rec {
 	for _, p := range probes {
 		if p.Error == "" && allEmpty(p.Assignment) {
 			out := []rec{}
@@ -571,7 +571,7 @@ func others(rs []rec, n int) []rec {
 // that the probe log did not already decide, within MaxSubmissions. Trials go round by
 // round over all (field, feature) pairs, so that a tight budget is shared, and a pair
 // stops as soon as its outcome is decided.
-func (s *Schema) resubmit(ctx context.Context, form probe.Form, rs []rec, probes []probe.Probe, sub Submitter, o Options) error {
+func (s *Schema) resubmit(ctx context.Context, form rundir.Form, rs []rec, probes []rundir.Probe, sub Submitter, o Options) error {
 	log := o.logger()
 	fill := fillers(form, probes, rs)
 	values := func(field, v string) map[string]string {
@@ -587,7 +587,7 @@ func (s *Schema) resubmit(ctx context.Context, form probe.Form, rs []rec, probes
 		return out
 	}
 	type pair struct {
-		fd                   probe.Field
+		fd                   rundir.Field
 		f                    *Feature
 		usable               []instance
 		next                 int
@@ -705,7 +705,7 @@ func (s *Schema) resubmit(ctx context.Context, form probe.Form, rs []rec, probes
 // is submitted alone, but the browser refuses a form whose required box is empty. The
 // filler is the value the probe log typed into that field with the most records (a
 // stop word or a letter of a generous index), else "the".
-func fillers(form probe.Form, probes []probe.Probe, rs []rec) map[string]string {
+func fillers(form rundir.Form, probes []rundir.Probe, rs []rec) map[string]string {
 	count := map[int]int{}
 	for i := range rs {
 		count[rs[i].probe]++
@@ -752,7 +752,7 @@ func (s *Schema) mapped(field, feature string) bool {
 // decideTextMappings turns the trials into mappings: a field maps to a feature when at
 // least MinPassedTrials trials passed (fewer when the feature has fewer usable
 // instances) and at least MinTrialShare of the trials made.
-func (s *Schema) decideTextMappings(form probe.Form, o Options, avail map[[2]string]int) {
+func (s *Schema) decideTextMappings(form rundir.Form, o Options, avail map[[2]string]int) {
 	type pair struct{ field, feature string }
 	total, fresh := map[pair]int{}, map[pair]bool{}
 	byRel := map[pair]map[string]int{}
@@ -774,7 +774,7 @@ func (s *Schema) decideTextMappings(form probe.Form, o Options, avail map[[2]str
 			fresh[k] = true
 		}
 	}
-	byName := map[string]probe.Field{}
+	byName := map[string]rundir.Field{}
 	for _, fd := range form.Fields {
 		byName[fd.Name] = fd
 	}

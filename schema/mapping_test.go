@@ -16,11 +16,12 @@ func buildWith(t *testing.T, site *schematest.Site, sub schema.Submitter, o sche
 	if _, err := site.WriteRun(dir, site.Plan(), true); err != nil {
 		t.Fatal(err)
 	}
-	rd, err := schema.ReadRunDir(dir)
+	recs, in, err := schematest.ReadInput(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := schema.Build(t.Context(), rd.Records, schema.Input{Form: rd.Form, Probes: rd.Probes, Page: rd.PageReader(), Submitter: sub}, o)
+	in.Submitter = sub
+	s, err := schema.Build(t.Context(), recs, in, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +81,7 @@ func TestMappingBudgetAndCancel(t *testing.T) {
 		cancel()
 		return nil, c.Err()
 	})
-	_, err := schema.Run(ctx, dir, stop, schema.DefaultOptions())
+	_, err := schematest.RunDir(ctx, dir, stop, schema.DefaultOptions())
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("Run with a cancelled context: error %v, want context.Canceled", err)
 	}

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/internal/textnorm"
-	"github.com/trawl-dev/trawl/probe"
 	"github.com/trawl-dev/trawl/records"
 )
 
@@ -104,7 +104,7 @@ type probeOf struct {
 }
 
 // pageIndex maps the page files (and URLs) of the probe log to their probe.
-func pageIndex(probes []probe.Probe) map[string]probeOf {
+func pageIndex(probes []rundir.Probe) map[string]probeOf {
 	idx := map[string]probeOf{}
 	for _, p := range probes {
 		terms := map[string]bool{}

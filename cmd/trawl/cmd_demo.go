@@ -18,6 +18,7 @@ import (
 
 	"github.com/trawl-dev/trawl/align"
 	"github.com/trawl-dev/trawl/graph"
+	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/internal/testsites"
 	"github.com/trawl-dev/trawl/probe"
 	"github.com/trawl-dev/trawl/schema"
@@ -200,7 +201,7 @@ func demoCheck(dir string) (*demoUnderstanding, error) {
 		out.Fields = append(out.Fields, f)
 	}
 	sort.SliceStable(out.Fields, func(i, j int) bool { return out.Fields[i].Field < out.Fields[j].Field })
-	for _, name := range []string{graph.GraphFile, "links.nt", "enrichment.nt"} {
+	for _, name := range []string{rundir.GraphFile, "links.nt", "enrichment.nt"} {
 		path := filepath.Join(dir, name)
 		n, err := countTriples(path)
 		if err != nil {

@@ -9,6 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/trawl-dev/trawl/graph"
+	"github.com/trawl-dev/trawl/internal/rundir"
+	"github.com/trawl-dev/trawl/schema"
 )
 
 type graphOptions struct {
@@ -50,16 +52,16 @@ func runGraph(cmd *cobra.Command, g *globalOptions, o graphOptions, dir string, 
 	if o.Print && o.JSON {
 		return usageError("--print and --json both write to stdout: choose one")
 	}
-	opts := graph.DefaultLabeledOptions()
+	opts := schema.DefaultLabeledOptions()
 	opts.Base, opts.SourceID = o.Base, o.SourceID
 	opts.Provenance = !o.NoProvenance
 	opts.RecordProvenance = o.RecordProvenance
 	opts.Logger = g.logger()
-	l, err := graph.RunLabeled(cmd.Context(), dir, opts)
+	l, err := runLabeled(cmd.Context(), dir, opts)
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(dir, graph.GraphFile)
+	path := filepath.Join(dir, rundir.GraphFile)
 	summary := struct {
 		Graph          string `json:"graph"`
 		Source         string `json:"source"`

@@ -87,7 +87,7 @@ func runSchema(cmd *cobra.Command, g *globalOptions, o schemaOptions, dir string
 		}
 		sub = rs
 	}
-	s, err := schema.Run(cmd.Context(), dir, sub, opts)
+	s, err := runSchemaStage(cmd.Context(), dir, sub, opts)
 	if err != nil {
 		return err
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/antchfx/htmlquery"
 	"golang.org/x/net/html"
 
-	"github.com/trawl-dev/trawl/graph"
+	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/internal/testsites"
 	"github.com/trawl-dev/trawl/probe"
 	"github.com/trawl-dev/trawl/records"
@@ -63,7 +63,7 @@ func TestSchemaOnTestSites(t *testing.T) {
 				t.Fatal(err)
 			}
 			o := schema.DefaultOptions()
-			s, err := schema.Run(t.Context(), dir, rs, o)
+			s, err := runSchemaStage(t.Context(), dir, rs, o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -231,16 +231,16 @@ func checkGraph(t *testing.T, dir string) {
 	t.Helper()
 	var graphs [2][]byte
 	for k := range graphs {
-		if _, err := graph.RunLabeled(t.Context(), dir, graph.DefaultLabeledOptions()); err != nil {
+		if _, err := runLabeled(t.Context(), dir, schema.DefaultLabeledOptions()); err != nil {
 			t.Fatal(err)
 		}
-		graphs[k], _ = os.ReadFile(filepath.Join(dir, graph.GraphFile))
+		graphs[k], _ = os.ReadFile(filepath.Join(dir, rundir.GraphFile))
 	}
 	if !bytes.Equal(graphs[0], graphs[1]) {
 		t.Error("graph.nt differs between two runs on the same pages")
 	}
 	if bin, err := exec.LookPath("rapper"); err == nil {
-		if out, err := exec.CommandContext(t.Context(), bin, "-i", "ntriples", "-c", filepath.Join(dir, graph.GraphFile)).CombinedOutput(); err != nil {
+		if out, err := exec.CommandContext(t.Context(), bin, "-i", "ntriples", "-c", filepath.Join(dir, rundir.GraphFile)).CombinedOutput(); err != nil {
 			t.Errorf("rapper rejects graph.nt: %v\n%s", err, out)
 		}
 	}
@@ -280,7 +280,7 @@ func TestSchemaOnCalibre(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := schema.Run(t.Context(), dir, rs, schema.DefaultOptions())
+	s, err := runSchemaStage(t.Context(), dir, rs, schema.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

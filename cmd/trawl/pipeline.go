@@ -17,6 +17,7 @@ import (
 
 	"github.com/trawl-dev/trawl/align"
 	"github.com/trawl-dev/trawl/graph"
+	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/ontology"
 	"github.com/trawl-dev/trawl/probe"
 	"github.com/trawl-dev/trawl/records"
@@ -43,11 +44,11 @@ type pipelineOptions struct {
 	NoHarvest bool              `json:"no_harvest"`
 	// Resubmit lets the schema stage re-submit the form to map text fields (thesis
 	// §3.4); without it only the probe log and the options are used.
-	Resubmit bool                 `json:"resubmit"`
-	Schema   schema.Options       `json:"-"`
-	Graph    graph.LabeledOptions `json:"-"`
-	Align    align.Options        `json:"-"`
-	Enrich   align.EnrichOptions  `json:"-"`
+	Resubmit bool                  `json:"resubmit"`
+	Schema   schema.Options        `json:"-"`
+	Graph    schema.LabeledOptions `json:"-"`
+	Align    align.Options         `json:"-"`
+	Enrich   align.EnrichOptions   `json:"-"`
 
 	// Rounds is the most ontology-guided probing rounds after the agnostic one;
 	// GuidedValues the KB values tried per mapped text field and round.
@@ -72,7 +73,7 @@ func defaultPipelineOptions() pipelineOptions {
 		Plan:         probe.DefaultPlanOptions(),
 		Resubmit:     true,
 		Schema:       schema.DefaultOptions(),
-		Graph:        graph.DefaultLabeledOptions(),
+		Graph:        schema.DefaultLabeledOptions(),
 		Align:        align.DefaultOptions(),
 		Enrich:       align.DefaultEnrichOptions(),
 		Rounds:       2,
@@ -426,7 +427,7 @@ func (p *pipeline) schemaStage(r int) stage {
 				if err != nil {
 					return fmt.Errorf("round %d needs the schema of the round before: %w", r, err)
 				}
-				s, err := schema.Run(ctx, p.o.Dir, nil, so)
+				s, err := runSchemaStage(ctx, p.o.Dir, nil, so)
 				if err != nil {
 					return err
 				}
@@ -447,7 +448,7 @@ func (p *pipeline) schemaStage(r int) stage {
 				}
 				sub = rs
 			}
-			_, err := schema.Run(ctx, p.o.Dir, sub, so)
+			_, err := runSchemaStage(ctx, p.o.Dir, sub, so)
 			return err
 		},
 	}
@@ -476,12 +477,12 @@ func (p *pipeline) graphStage() stage {
 	return stage{
 		name:    "graph",
 		inputs:  []string{"schema.json", records.RecordsFile},
-		outputs: []string{graph.GraphFile},
+		outputs: []string{rundir.GraphFile},
 		options: struct{ Base, SourceID string }{p.o.Graph.Base, p.o.Graph.SourceID},
 		run: func(ctx context.Context) error {
 			go2 := p.o.Graph
 			go2.Logger = p.log
-			_, err := graph.RunLabeled(ctx, p.o.Dir, go2)
+			_, err := runLabeled(ctx, p.o.Dir, go2)
 			return err
 		},
 	}
@@ -529,7 +530,7 @@ func (p *pipeline) alignRun(ctx context.Context) (*align.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := align.WriteDir(p.o.Dir, res, align.RunInfo{KB1: filepath.Join(p.o.Dir, graph.GraphFile), KB2: p.kbName}); err != nil {
+	if err := align.WriteDir(p.o.Dir, res, align.RunInfo{KB1: filepath.Join(p.o.Dir, rundir.GraphFile), KB2: p.kbName}); err != nil {
 		return nil, err
 	}
 	eo := p.o.Enrich
@@ -548,7 +549,7 @@ func (p *pipeline) alignRun(ctx context.Context) (*align.Result, error) {
 
 // labeled rebuilds the labeled graph of the run directory in memory (graph.nt also
 // holds the schema and provenance triples, which are not evidence for the aligner).
-func (p *pipeline) labeled(ctx context.Context) (*graph.Labeled, *schema.Schema, error) {
+func (p *pipeline) labeled(ctx context.Context) (*schema.Labeled, *schema.Schema, error) {
 	s, err := schema.Load(filepath.Join(p.o.Dir, "schema.json"))
 	if err != nil {
 		return nil, nil, err
@@ -564,7 +565,7 @@ func (p *pipeline) labeled(ctx context.Context) (*graph.Labeled, *schema.Schema,
 	}
 	gopts := p.o.Graph
 	gopts.Logger = p.log
-	l, err := graph.BuildLabeled(ctx, s, recs, gopts)
+	l, err := schema.BuildLabeled(ctx, s, recs, gopts)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/trawl-dev/trawl/align"
 	"github.com/trawl-dev/trawl/graph"
+	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/internal/testsites"
 	"github.com/trawl-dev/trawl/probe"
 	"github.com/trawl-dev/trawl/schema"
@@ -35,7 +36,7 @@ const hostileTitle = `<script>alert(1)</script>`
 // 127.0.0.1; its form is read with the form parser and classifier; the probes are plain
 // GETs logged to probes.jsonl with their pages (answer-key markers stripped); then the
 // real stages run: FOREST (runExtract), the output schema with the mapping from the
-// probe log (schema.Run), the labeled graph (graph.RunLabeled), PARIS against a small
+// probe log (schema.Run), the labeled graph (runLabeled), PARIS against a small
 // in-memory KB of real facts about the site's books in YAGO 4.5 vocabulary
 // (align.Align, align.WriteDir) and the enrichment (align.Enrich). It returns the run
 // directory.
@@ -166,15 +167,15 @@ func reportRun(t testing.TB) string {
 	if err := runExtract(ctx, globalOptions{stderr: io.Discard}, eo, io.Discard); err != nil {
 		t.Fatalf("extract: %v", err)
 	}
-	s, err := schema.Run(ctx, dir, nil, schema.DefaultOptions())
+	s, err := runSchemaStage(ctx, dir, nil, schema.DefaultOptions())
 	if err != nil {
 		t.Fatalf("schema: %v", err)
 	}
-	l, err := graph.RunLabeled(ctx, dir, graph.DefaultLabeledOptions())
+	l, err := runLabeled(ctx, dir, schema.DefaultLabeledOptions())
 	if err != nil {
 		t.Fatalf("graph: %v", err)
 	}
-	kb1, err := graph.LoadMemory(ctx, filepath.Join(dir, graph.GraphFile), graph.MemoryOptions{})
+	kb1, err := graph.LoadMemory(ctx, filepath.Join(dir, rundir.GraphFile), graph.MemoryOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +188,7 @@ func reportRun(t testing.TB) string {
 	if err != nil {
 		t.Fatalf("align: %v", err)
 	}
-	if err := align.WriteDir(dir, res, align.RunInfo{KB1: filepath.Join(dir, graph.GraphFile), KB2: "bookshop-kb.nt (test KB)"}); err != nil {
+	if err := align.WriteDir(dir, res, align.RunInfo{KB1: filepath.Join(dir, rundir.GraphFile), KB2: "bookshop-kb.nt (test KB)"}); err != nil {
 		t.Fatal(err)
 	}
 	en := align.DefaultEnrichOptions()

@@ -18,6 +18,7 @@ import (
 
 	"github.com/trawl-dev/trawl/align"
 	"github.com/trawl-dev/trawl/graph"
+	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/probe"
 	"github.com/trawl-dev/trawl/records"
 	"github.com/trawl-dev/trawl/schema"
@@ -52,7 +53,7 @@ var producedBy = map[string]string{
 	records.WrapperFile:     byExtract,
 	records.RecordsFile:     byExtract,
 	schema.SchemaFile:       bySchema,
-	graph.GraphFile:         byGraph,
+	rundir.GraphFile:        byGraph,
 	align.FileTSV:           byAlign,
 	align.FileRDF:           byAlign,
 	align.FileLinks:         byAlign,
@@ -234,7 +235,7 @@ func readRun(ctx context.Context, dir string) (*runData, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	d.readFile(graph.GraphFile, func(r io.Reader, path string) error {
+	d.readFile(rundir.GraphFile, func(r io.Reader, path string) error {
 		g, err := readGraphData(ctx, r, path)
 		if err != nil {
 			return err

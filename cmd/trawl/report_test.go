@@ -16,6 +16,7 @@ import (
 
 	"github.com/trawl-dev/trawl/align"
 	"github.com/trawl-dev/trawl/graph"
+	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/records"
 	"github.com/trawl-dev/trawl/schema"
 )
@@ -174,7 +175,7 @@ func TestReportMissingFiles(t *testing.T) {
 			keep: func(rel string) bool {
 				return !slices.Contains(stageOutputs("extract", "schema", "graph", "align", "enrich"), rel)
 			},
-			missing:    []string{records.RecordsFile, schema.SchemaFile, graph.GraphFile, align.FileTSV, align.FileEnrichment},
+			missing:    []string{records.RecordsFile, schema.SchemaFile, rundir.GraphFile, align.FileTSV, align.FileEnrichment},
 			wantInText: []string{byExtract, bySchema, byAlign, "Search books"},
 		},
 		{
@@ -182,7 +183,7 @@ func TestReportMissingFiles(t *testing.T) {
 			keep: func(rel string) bool {
 				return !slices.Contains(stageOutputs("schema", "graph", "align", "enrich"), rel)
 			},
-			missing:    []string{schema.SchemaFile, graph.GraphFile, align.FileRun},
+			missing:    []string{schema.SchemaFile, rundir.GraphFile, align.FileRun},
 			wantInText: []string{bySchema, byGraph, "Records as extracted"},
 		},
 		{
@@ -250,7 +251,7 @@ func stageOutputs(stages ...string) []string {
 	files := map[string][]string{
 		"extract": {records.WrapperFile, records.RecordsFile},
 		"schema":  {schema.SchemaFile},
-		"graph":   {graph.GraphFile},
+		"graph":   {rundir.GraphFile},
 		"align":   {align.FileTSV, align.FileRDF, align.FileLinks, align.FileOptions, align.FileRun},
 		"enrich":  {align.FileEnrichment, align.FileUnderstanding},
 	}
@@ -277,7 +278,7 @@ func TestReportMalformedFiles(t *testing.T) {
 				t.Errorf("error is not a records.LineError at line 3: %v", err)
 			}
 		}},
-		{graph.GraphFile, breakLine(5), graph.GraphFile + ":5:", func(t *testing.T, err error) {
+		{rundir.GraphFile, breakLine(5), rundir.GraphFile + ":5:", func(t *testing.T, err error) {
 			var pe *graph.ParseError
 			if !errors.As(err, &pe) || pe.Line != 5 {
 				t.Errorf("error is not a graph.ParseError at line 5: %v", err)

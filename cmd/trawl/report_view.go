@@ -21,6 +21,7 @@ import (
 
 	"github.com/trawl-dev/trawl/align"
 	"github.com/trawl-dev/trawl/graph"
+	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/probe"
 	"github.com/trawl-dev/trawl/records"
 	"github.com/trawl-dev/trawl/schema"
@@ -959,7 +960,7 @@ func (b *builder) featureOf(pred string) (name, label string) {
 
 func (b *builder) alignment() alignView {
 	d := b.d
-	v := alignView{Section: b.sectionOf(graph.GraphFile, align.FileTSV, align.FileRun, align.FileOptions, align.FileLinks, align.FileUnderstanding)}
+	v := alignView{Section: b.sectionOf(rundir.GraphFile, align.FileTSV, align.FileRun, align.FileOptions, align.FileLinks, align.FileUnderstanding)}
 	v.Known = d.alignment != nil || d.alignRun != nil || d.understanding != nil
 	if d.linkThreshold > 0 {
 		v.Threshold = conf(d.linkThreshold)

@@ -15,6 +15,10 @@ import (
 	"time"
 
 	"github.com/google/renameio/v2"
+
+	"github.com/trawl-dev/trawl/internal/rundir"
+	"github.com/trawl-dev/trawl/records"
+	"github.com/trawl-dev/trawl/schema"
 )
 
 // A run directory holds one source's files, stage by stage (design.md, "The run
@@ -177,4 +181,40 @@ func writeFileAtomic(path string, data []byte) error {
 		return err
 	}
 	return renameio.WriteFile(path, data, 0o644)
+}
+
+// runSchemaStage reads the schema stage's inputs from dir and runs it.
+func runSchemaStage(ctx context.Context, dir string, sub schema.Submitter, o schema.Options) (*schema.Schema, error) {
+	recs, err := rundir.ReadJSONL[records.Record](filepath.Join(dir, rundir.RecordsFile))
+	if err != nil {
+		return nil, fmt.Errorf("read records: %w", err)
+	}
+	in := schema.Input{Submitter: sub, Page: func(name string) ([]byte, error) { return rundir.ReadPage(dir, name) }}
+	if f, err := rundir.ReadForm(dir); err == nil {
+		in.Form = &f
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("read form: %w", err)
+	}
+	if in.Probes, err = rundir.ReadProbes(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	return schema.Run(ctx, dir, recs, in, o)
+}
+
+// runLabeled is the graph stage: the labeled graph of schema.json and records.jsonl,
+// written to graph.nt.
+func runLabeled(ctx context.Context, dir string, o schema.LabeledOptions) (*schema.Labeled, error) {
+	s, err := schema.Load(filepath.Join(dir, rundir.SchemaFile))
+	if err != nil {
+		return nil, err
+	}
+	recs, err := rundir.ReadJSONL[records.Record](filepath.Join(dir, rundir.RecordsFile))
+	if err != nil {
+		return nil, err
+	}
+	l, err := schema.BuildLabeled(ctx, s, recs, o)
+	if err != nil {
+		return nil, err
+	}
+	return l, l.WriteFile(filepath.Join(dir, rundir.GraphFile))
 }

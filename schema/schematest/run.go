@@ -1,16 +1,20 @@
 package schematest
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/trawl-dev/trawl/probe"
+	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/records"
+	"github.com/trawl-dev/trawl/schema"
 )
 
 // Probe is one planned submission.
@@ -50,7 +54,7 @@ type Run struct {
 	Dir string
 	// Books[i] is the book of the i-th record of records.jsonl.
 	Books []Book
-	Form  probe.Form
+	Form  rundir.Form
 }
 
 // T0 is the start time of the first probe of a fixture run.
@@ -88,10 +92,10 @@ func (s *Site) WriteRun(dir string, plan []Probe, positions bool) (*Run, error) 
 				}
 			}
 		}
-		p := probe.Probe{
+		p := rundir.Probe{
 			N: n, Kind: pl.Kind, Assignment: pl.Values, Terms: terms, URL: u, Status: 200,
 			Trigger: "submit", Navigated: true,
-			Pages:   []probe.PageRef{{File: file, URL: u, Status: 200, Bytes: len(page)}},
+			Pages:   []rundir.PageRef{{File: file, URL: u, Status: 200, Bytes: len(page)}},
 			Started: T0.Add(time.Duration(i) * 2 * time.Second), Duration: 150 * time.Millisecond,
 		}
 		line, err := json.Marshal(p)
@@ -181,20 +185,36 @@ func (s *Site) Truth() []Attribute {
 
 // ReadRecords is a convenience for tests: the records of records.jsonl in dir.
 func ReadRecords(dir string) ([]records.Record, error) {
-	data, err := os.ReadFile(filepath.Join(dir, "records.jsonl"))
+	return rundir.ReadJSONL[records.Record](filepath.Join(dir, rundir.RecordsFile))
+}
+
+// ReadInput reads the schema stage's inputs from a run directory as the pipeline does:
+// records.jsonl, form.json and probes.jsonl (the last two may be missing), with the
+// saved pages read under the run directory's path rule.
+func ReadInput(dir string) ([]records.Record, schema.Input, error) {
+	recs, err := rundir.ReadJSONL[records.Record](filepath.Join(dir, rundir.RecordsFile))
+	if err != nil {
+		return nil, schema.Input{}, err
+	}
+	in := schema.Input{Page: func(name string) ([]byte, error) { return rundir.ReadPage(dir, name) }}
+	if f, err := rundir.ReadForm(dir); err == nil {
+		in.Form = &f
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, in, err
+	}
+	if in.Probes, err = rundir.ReadProbes(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, in, err
+	}
+	return recs, in, nil
+}
+
+// RunDir is the schema stage on a run directory written by WriteRun: ReadInput, then
+// schema.Run with sub as the re-submitter.
+func RunDir(ctx context.Context, dir string, sub schema.Submitter, o schema.Options) (*schema.Schema, error) {
+	recs, in, err := ReadInput(dir)
 	if err != nil {
 		return nil, err
 	}
-	var out []records.Record
-	for i, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		if line == "" {
-			continue
-		}
-		var r records.Record
-		if err := json.Unmarshal([]byte(line), &r); err != nil {
-			return nil, fmt.Errorf("records.jsonl:%d: %w", i+1, err)
-		}
-		out = append(out, r)
-	}
-	return out, nil
+	in.Submitter = sub
+	return schema.Run(ctx, dir, recs, in, o)
 }

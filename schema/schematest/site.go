@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/internal/textnorm"
-	"github.com/trawl-dev/trawl/probe"
 	"github.com/trawl-dev/trawl/records"
 )
 
@@ -55,33 +55,33 @@ func NewSite(l Layout) *Site {
 // year), format (select: Any, Paperback, Hardcover),
 // sort (select: relevance, title, year; reorders only). Calibre: the real form (num,
 // search, sort, order, library_id).
-func (s *Site) Form() probe.Form {
+func (s *Site) Form() rundir.Form {
 	idx := 0
 	if s.Layout == Calibre {
-		return probe.Form{
-			Index: &idx, XPath: "/html[1]/body[1]/div[1]/form[1]", Class: probe.ClassSearch, Confidence: 0.95,
+		return rundir.Form{
+			Index: &idx, XPath: "/html[1]/body[1]/div[1]/form[1]", Class: rundir.ClassSearch, Confidence: 0.95,
 			KeywordFields: []string{"search"}, Method: "GET", Action: s.Base + "/mobile", PageURL: s.Base + "/mobile",
-			Fields: []probe.Field{
-				{Name: "num", Tag: "select", Type: "select", Label: "Show", LabelSource: "preceding-text", Value: "25", Options: []probe.Option{{Value: "5", Text: "5"}, {Value: "10", Text: "10"}, {Value: "25", Text: "25", Selected: true}, {Value: "100", Text: "100"}}},
+			Fields: []rundir.Field{
+				{Name: "num", Tag: "select", Type: "select", Label: "Show", LabelSource: "preceding-text", Value: "25", Options: []rundir.Option{{Value: "5", Text: "5"}, {Value: "10", Text: "10"}, {Value: "25", Text: "25", Selected: true}, {Value: "100", Text: "100"}}},
 				{Name: "search", ID: "s", Tag: "input", Type: "text", Label: "books matching", LabelSource: "preceding-text", Role: "keyword"},
-				{Name: "sort", Tag: "select", Type: "select", Label: "sorted by", LabelSource: "preceding-text", Value: "date", Options: []probe.Option{{Value: "date", Text: "date", Selected: true}, {Value: "author", Text: "author"}, {Value: "title", Text: "title"}, {Value: "rating", Text: "rating"}, {Value: "size", Text: "size"}, {Value: "tags", Text: "tags"}, {Value: "series", Text: "series"}}},
-				{Name: "order", Tag: "select", Type: "select", Value: "descending", Options: []probe.Option{{Value: "ascending", Text: "ascending"}, {Value: "descending", Text: "descending", Selected: true}}},
+				{Name: "sort", Tag: "select", Type: "select", Label: "sorted by", LabelSource: "preceding-text", Value: "date", Options: []rundir.Option{{Value: "date", Text: "date", Selected: true}, {Value: "author", Text: "author"}, {Value: "title", Text: "title"}, {Value: "rating", Text: "rating"}, {Value: "size", Text: "size"}, {Value: "tags", Text: "tags"}, {Value: "series", Text: "series"}}},
+				{Name: "order", Tag: "select", Type: "select", Value: "descending", Options: []rundir.Option{{Value: "ascending", Text: "ascending"}, {Value: "descending", Text: "descending", Selected: true}}},
 				{Name: "library_id", Tag: "input", Type: "hidden", Value: "library", Role: "hidden"},
 				{Tag: "input", Type: "submit", Value: "Search", Submit: true, Role: "submit"},
 			},
 		}
 	}
-	return probe.Form{
-		Index: &idx, XPath: "/html[1]/body[1]/form[1]", Class: probe.ClassSearch, Confidence: 0.97,
+	return rundir.Form{
+		Index: &idx, XPath: "/html[1]/body[1]/form[1]", Class: rundir.ClassSearch, Confidence: 0.97,
 		KeywordFields: []string{"q"}, Method: "GET", Action: s.Base + "/search", PageURL: s.Base + "/",
-		Fields: []probe.Field{
+		Fields: []rundir.Field{
 			{Name: "q", Tag: "input", Type: "search", Label: "Keywords", LabelSource: "label-for", Role: "keyword"},
 			{Name: "author", Tag: "input", Type: "text", Label: "Author", LabelSource: "label-for", MaxLength: 80},
 			{Name: "isbn", Tag: "input", Type: "text", Label: "ISBN", LabelSource: "label-for", MaxLength: 20},
 			{Name: "note", Tag: "input", Type: "text", Label: "Gift note", LabelSource: "label-for"},
 			{Name: "from", Tag: "input", Type: "number", Label: "Published from", LabelSource: "label-for", Min: "1500", Max: "2100"},
-			{Name: "format", Tag: "select", Type: "select", Label: "Format", LabelSource: "label-for", Options: []probe.Option{{Value: "", Text: "Any format", Selected: true}, {Value: "pb", Text: "Paperback"}, {Value: "hc", Text: "Hardcover"}}},
-			{Name: "sort", Tag: "select", Type: "select", Label: "Sort by", LabelSource: "label-for", Options: []probe.Option{{Value: "rel", Text: "Relevance", Selected: true}, {Value: "title", Text: "Title"}, {Value: "year", Text: "Year"}}},
+			{Name: "format", Tag: "select", Type: "select", Label: "Format", LabelSource: "label-for", Options: []rundir.Option{{Value: "", Text: "Any format", Selected: true}, {Value: "pb", Text: "Paperback"}, {Value: "hc", Text: "Hardcover"}}},
+			{Name: "sort", Tag: "select", Type: "select", Label: "Sort by", LabelSource: "label-for", Options: []rundir.Option{{Value: "rel", Text: "Relevance", Selected: true}, {Value: "title", Text: "Title"}, {Value: "year", Text: "Year"}}},
 			{Tag: "button", Type: "submit", Value: "Search", Submit: true, Role: "submit"},
 		},
 	}

@@ -1,4 +1,4 @@
-package graph
+package schema
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/trawl-dev/trawl/schema"
+	"github.com/trawl-dev/trawl/graph"
 )
 
 // The VoID/PROV description of a source, written into the same graph:
@@ -28,36 +28,38 @@ import (
 // All times come from the probe log, never from the clock, so that re-running on the
 // same pages gives the same bytes. (W3C VoID Note 2011; PROV-O Recommendation 2013.)
 
-func integer(n int) Term { return NewTyped(strconv.Itoa(n), XSDInteger) }
+func integer(n int) graph.Term { return graph.NewTyped(strconv.Itoa(n), graph.XSDInteger) }
 
-func dateTime(t time.Time) Term { return NewTyped(t.UTC().Format(time.RFC3339Nano), XSDDT) }
-
-// iriOf returns a URL as an IRI term, or false (logged) when it cannot be one.
-func iriOf(u string, log *slog.Logger, what string) (Term, bool) {
-	if u == "" {
-		return Term{}, false
-	}
-	iri, err := EscapeIRI(u)
-	if err != nil {
-		log.Warn("URL not usable as an IRI", "what", what, "url", u, "err", err)
-		return Term{}, false
-	}
-	return NewIRI(iri), true
+func dateTime(t time.Time) graph.Term {
+	return graph.NewTyped(t.UTC().Format(time.RFC3339Nano), graph.XSDDT)
 }
 
-func (l *Labeled) describeSource(s *schema.Schema, preds []Term, add func(*[]Triple, Triple), log *slog.Logger) {
+// iriOf returns a URL as an IRI term, or false (logged) when it cannot be one.
+func iriOf(u string, log *slog.Logger, what string) (graph.Term, bool) {
+	if u == "" {
+		return graph.Term{}, false
+	}
+	iri, err := graph.EscapeIRI(u)
+	if err != nil {
+		log.Warn("URL not usable as an IRI", "what", what, "url", u, "err", err)
+		return graph.Term{}, false
+	}
+	return graph.NewIRI(iri), true
+}
+
+func (l *Labeled) describeSource(s *Schema, preds []graph.Term, add func(*[]graph.Triple, graph.Triple), log *slog.Logger) {
 	ns := l.NS
 	d := ns.Dataset()
-	typ := NewIRI(RDFType)
-	label := NewIRI(RDFSLabel)
-	v := func(local string) Term { return NewIRI(VoID + local) }
-	p := func(local string) Term { return NewIRI(PROV + local) }
-	dc := func(local string) Term { return NewIRI(DCTerms + local) }
+	typ := graph.NewIRI(graph.RDFType)
+	label := graph.NewIRI(graph.RDFSLabel)
+	v := func(local string) graph.Term { return graph.NewIRI(graph.VoID + local) }
+	p := func(local string) graph.Term { return graph.NewIRI(graph.PROV + local) }
+	dc := func(local string) graph.Term { return graph.NewIRI(graph.DCTerms + local) }
 	out := &l.Provenance
-	t := func(s, p, o Term) { add(out, Triple{s, p, o}) }
+	t := func(s, p, o graph.Term) { add(out, graph.Triple{S: s, P: p, O: o}) }
 
 	// Counts over the data triples (records and schema) written so far.
-	perPred := map[Term]int{}
+	perPred := map[graph.Term]int{}
 	for _, tr := range l.Records {
 		perPred[tr.P]++
 	}
@@ -69,14 +71,14 @@ func (l *Labeled) describeSource(s *schema.Schema, preds []Term, add func(*[]Tri
 		where = src.Action
 	}
 	if where != "" {
-		t(d, dc("title"), NewLiteral("trawl labeled graph of the records behind "+where))
+		t(d, dc("title"), graph.NewLiteral("trawl labeled graph of the records behind "+where))
 	}
 	page, hasPage := iriOf(src.PageURL, log, "form page")
 	if hasPage {
 		t(d, dc("source"), page)
 	}
-	t(d, v("uriSpace"), NewLiteral(ns.RecordPrefix()))
-	t(d, v("vocabulary"), NewIRI(ns.PredicatePrefix()))
+	t(d, v("uriSpace"), graph.NewLiteral(ns.RecordPrefix()))
+	t(d, v("vocabulary"), graph.NewIRI(ns.PredicatePrefix()))
 	t(d, v("triples"), integer(len(l.Records)+len(l.Schema)))
 	t(d, v("entities"), integer(l.Entities))
 	t(d, v("classes"), integer(1))
@@ -95,13 +97,13 @@ func (l *Labeled) describeSource(s *schema.Schema, preds []Term, add func(*[]Tri
 	// The run and the form.
 	run := ns.Run()
 	form := ns.Form()
-	agent := NewIRI(SoftwareIRI)
+	agent := graph.NewIRI(SoftwareIRI)
 	t(d, p("wasGeneratedBy"), run)
 	t(run, typ, p("Activity"))
 	t(run, p("used"), form)
 	t(run, p("wasAssociatedWith"), agent)
 	t(agent, typ, p("SoftwareAgent"))
-	t(agent, label, NewLiteral("trawl"))
+	t(agent, label, graph.NewLiteral("trawl"))
 	var first, last time.Time
 	for _, pr := range src.Probes {
 		if pr.Started.IsZero() {
@@ -128,9 +130,9 @@ func (l *Labeled) describeSource(s *schema.Schema, preds []Term, add func(*[]Tri
 		t(form, ns.Vocab("action"), a)
 	}
 	if src.Method != "" {
-		t(form, ns.Vocab("method"), NewLiteral(src.Method))
+		t(form, ns.Vocab("method"), graph.NewLiteral(src.Method))
 	}
-	predOf := map[string]Term{}
+	predOf := map[string]graph.Term{}
 	for i := range s.Features {
 		predOf[s.Features[i].Name] = preds[i]
 	}
@@ -138,12 +140,12 @@ func (l *Labeled) describeSource(s *schema.Schema, preds []Term, add func(*[]Tri
 		f := ns.Field(fd.Name)
 		t(form, ns.Vocab("field"), f)
 		t(f, typ, ns.Vocab("Field"))
-		t(f, ns.Vocab("fieldName"), NewLiteral(fd.Name))
+		t(f, ns.Vocab("fieldName"), graph.NewLiteral(fd.Name))
 		if fd.Type != "" {
-			t(f, ns.Vocab("fieldType"), NewLiteral(fd.Type))
+			t(f, ns.Vocab("fieldType"), graph.NewLiteral(fd.Type))
 		}
 		if fd.Label != "" {
-			t(f, label, NewLiteral(fd.Label))
+			t(f, label, graph.NewLiteral(fd.Label))
 		}
 	}
 	for _, m := range s.Mapping {
@@ -159,15 +161,15 @@ func (l *Labeled) describeSource(s *schema.Schema, preds []Term, add func(*[]Tri
 		t(a, dc("isPartOf"), run)
 		t(a, p("used"), form)
 		if pr.Kind != "" {
-			t(a, ns.Vocab("probeKind"), NewLiteral(pr.Kind))
+			t(a, ns.Vocab("probeKind"), graph.NewLiteral(pr.Kind))
 		}
 		q := url.Values{}
 		for k, val := range pr.Assignment {
 			q.Set(k, val)
 		}
 		enc := q.Encode()
-		t(a, ns.Vocab("assignment"), NewLiteral(enc))
-		t(a, label, NewLiteral(fmt.Sprintf("probe %d (%s): %s", pr.N, pr.Kind, enc)))
+		t(a, ns.Vocab("assignment"), graph.NewLiteral(enc))
+		t(a, label, graph.NewLiteral(fmt.Sprintf("probe %d (%s): %s", pr.N, pr.Kind, enc)))
 		if !pr.Started.IsZero() {
 			t(a, p("startedAtTime"), dateTime(pr.Started))
 			t(a, p("endedAtTime"), dateTime(pr.Started.Add(pr.Duration)))

@@ -1,4 +1,4 @@
-package graph
+package schema
 
 import (
 	"bytes"
@@ -7,12 +7,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"slices"
 
+	"github.com/trawl-dev/trawl/graph"
+	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/records"
-	"github.com/trawl-dev/trawl/schema"
 )
 
 // The labeled graph of a deep-web source (thesis ch. 3 §3.5): each record is an entity,
@@ -21,25 +20,6 @@ import (
 // feature (named from its label when known, from its record-internal path otherwise).
 // A star per record, as in Herzig and Tran 2012; the stars share the class.
 
-// More vocabulary.
-const (
-	VoID       = "http://rdfs.org/ns/void#"
-	DCTerms    = "http://purl.org/dc/terms/"
-	PROV       = "http://www.w3.org/ns/prov#"
-	RDFProp    = RDF + "Property"
-	RDFSClass  = RDFS + "Class"
-	RDFSDomain = RDFS + "domain"
-	RDFSRange  = RDFS + "range"
-	RDFSDefBy  = RDFS + "isDefinedBy"
-	RDFSCmt    = RDFS + "comment"
-	XSDInteger = XSD + "integer"
-	XSDDecimal = XSD + "decimal"
-	XSDDate    = XSD + "date"
-	XSDGYear   = XSD + "gYear"
-	XSDDT      = XSD + "dateTime"
-	XSDAnyURI  = XSD + "anyURI"
-)
-
 // SoftwareIRI identifies trawl as the prov:SoftwareAgent of a run.
 const SoftwareIRI = "https://github.com/trawl-dev/trawl"
 
@@ -47,7 +27,7 @@ const SoftwareIRI = "https://github.com/trawl-dev/trawl"
 type LabeledOptions struct {
 	// Base is the base of minted IRIs (DefaultBase when empty).
 	Base string
-	// SourceID overrides the schema's source ID (schema.Source.ID).
+	// SourceID overrides the schema's source ID (Source.ID).
 	SourceID string
 	// Provenance adds the VoID/PROV description of the source: the dataset, the form,
 	// its fields and their mapping, the run and each probe with its time.
@@ -63,20 +43,20 @@ type LabeledOptions struct {
 
 // DefaultLabeledOptions returns the options trawl uses: default base, provenance on.
 func DefaultLabeledOptions() LabeledOptions {
-	return LabeledOptions{Base: DefaultBase, Provenance: true}
+	return LabeledOptions{Base: graph.DefaultBase, Provenance: true}
 }
 
 // Labeled is the labeled graph of one source.
 type Labeled struct {
 	// NS mints the source's IRIs; the aligner and the enrichment step name the source's
 	// class, predicates and records with it.
-	NS Namespace
+	NS graph.Namespace
 	// Records are the record stars: rdf:type and one triple per attribute value.
-	Records []Triple
+	Records []graph.Triple
 	// Schema describes the class and the predicates (labels, ranges, record paths).
-	Schema []Triple
+	Schema []graph.Triple
 	// Provenance is the VoID/PROV description of the source.
-	Provenance []Triple
+	Provenance []graph.Triple
 	// Entities is the number of distinct record entities.
 	Entities int
 	// Skipped counts records without any identifying text, and values that could not
@@ -85,14 +65,14 @@ type Labeled struct {
 }
 
 // Triples returns all triples: records, schema and provenance.
-func (l *Labeled) Triples() []Triple {
+func (l *Labeled) Triples() []graph.Triple {
 	return slices.Concat(l.Records, l.Schema, l.Provenance)
 }
 
 // WriteTo writes the graph as sorted canonical N-Triples without duplicates.
 func (l *Labeled) WriteTo(w io.Writer) (int64, error) {
 	cw := &countWriter{w: w}
-	err := WriteSorted(cw, l.Triples())
+	err := graph.WriteSorted(cw, l.Triples())
 	return cw.n, err
 }
 
@@ -107,15 +87,15 @@ func (c *countWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// BuildLabeled builds the labeled graph of the records under the output schema.
+// BuildLabeled builds the labeled graph of the records under the output
 //
-// A record's IRI comes from the source and its identity text (schema.IdentityText), not
+// A record's IRI comes from the source and its identity text (IdentityText), not
 // from page order: the same record found by two probes is one entity, and re-running
 // on the same pages gives the same IRIs. A value is a typed literal (xsd:integer,
 // xsd:decimal, xsd:date, xsd:gYear) when the feature has that type and the value parses
 // as it, an IRI for URL features when it can be made a valid IRI, and a plain string
 // otherwise. Nothing invalid is ever emitted: bad values are skipped and logged.
-func BuildLabeled(ctx context.Context, s *schema.Schema, recs []records.Record, o LabeledOptions) (*Labeled, error) {
+func BuildLabeled(ctx context.Context, s *Schema, recs []records.Record, o LabeledOptions) (*Labeled, error) {
 	log := o.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -125,21 +105,21 @@ func BuildLabeled(ctx context.Context, s *schema.Schema, recs []records.Record, 
 		id = s.Source.ID
 	}
 	if id == "" {
-		return nil, errors.New("graph: the schema names no source (no form URL); set a source ID")
+		return nil, errors.New("schema: the schema names no source (no form URL); set a source ID")
 	}
-	ns, err := NewNamespace(o.Base, id)
+	ns, err := graph.NewNamespace(o.Base, id)
 	if err != nil {
 		return nil, err
 	}
 	l := &Labeled{NS: ns}
 	class := ns.Class()
-	typ := NewIRI(RDFType)
-	preds := make([]Term, len(s.Features))
+	typ := graph.NewIRI(graph.RDFType)
+	preds := make([]graph.Term, len(s.Features))
 	for i := range s.Features {
 		preds[i] = ns.Predicate(s.Features[i].Name)
 	}
-	seen := map[Triple]bool{}
-	add := func(dst *[]Triple, t Triple) {
+	seen := map[graph.Triple]bool{}
+	add := func(dst *[]graph.Triple, t graph.Triple) {
 		if seen[t] {
 			return
 		}
@@ -151,16 +131,16 @@ func BuildLabeled(ctx context.Context, s *schema.Schema, recs []records.Record, 
 		seen[t] = true
 		*dst = append(*dst, t)
 	}
-	entities := map[Term]bool{}
+	entities := map[graph.Term]bool{}
 	for i, r := range recs {
 		if i%1024 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
-		key := RecordKey(s.IdentityText(r))
+		key := graph.RecordKey(s.IdentityText(r))
 		if key == "" {
-			key = RecordKey(linkText(r))
+			key = graph.RecordKey(linkText(r))
 		}
 		if key == "" {
 			l.SkippedRecords++
@@ -169,7 +149,7 @@ func BuildLabeled(ctx context.Context, s *schema.Schema, recs []records.Record, 
 		}
 		e := ns.Record(key)
 		entities[e] = true
-		add(&l.Records, Triple{e, typ, class})
+		add(&l.Records, graph.Triple{S: e, P: typ, O: class})
 		for fi, vals := range s.Values(r) {
 			f := &s.Features[fi]
 			for _, v := range vals {
@@ -179,13 +159,13 @@ func BuildLabeled(ctx context.Context, s *schema.Schema, recs []records.Record, 
 					log.Warn("value not written", "feature", f.Name, "value", v)
 					continue
 				}
-				add(&l.Records, Triple{e, preds[fi], obj})
+				add(&l.Records, graph.Triple{S: e, P: preds[fi], O: obj})
 			}
 		}
 		if o.RecordProvenance {
 			for _, p := range s.Source.Probes {
 				if p.Records > 0 && pageOfProbe(r.Page, p) {
-					add(&l.Records, Triple{e, NewIRI(PROV + "wasGeneratedBy"), ns.Probe(p.N)})
+					add(&l.Records, graph.Triple{S: e, P: graph.NewIRI(graph.PROV + "wasGeneratedBy"), O: ns.Probe(p.N)})
 				}
 			}
 		}
@@ -198,7 +178,7 @@ func BuildLabeled(ctx context.Context, s *schema.Schema, recs []records.Record, 
 	return l, nil
 }
 
-func pageOfProbe(page string, p schema.ProbeInfo) bool {
+func pageOfProbe(page string, p ProbeInfo) bool {
 	for _, f := range p.Files {
 		if f == page {
 			return true
@@ -222,132 +202,96 @@ func linkText(r records.Record) string {
 }
 
 // object returns the RDF object of one value of a feature.
-func object(f *schema.Feature, v string) (Term, bool) {
+func object(f *Feature, v string) (graph.Term, bool) {
 	if v == "" {
-		return Term{}, false
+		return graph.Term{}, false
 	}
-	if f.Type == schema.TypeURL {
-		if iri, err := EscapeIRI(v); err == nil {
-			return NewIRI(iri), true
+	if f.Type == TypeURL {
+		if iri, err := graph.EscapeIRI(v); err == nil {
+			return graph.NewIRI(iri), true
 		}
-		return NewLiteral(v), true
+		return graph.NewLiteral(v), true
 	}
 	if lex, ok := f.Typed(v); ok {
 		switch f.Type {
-		case schema.TypeInteger:
-			return NewTyped(lex, XSDInteger), true
-		case schema.TypeDecimal, schema.TypePrice:
-			return NewTyped(lex, XSDDecimal), true
-		case schema.TypeDate:
-			return NewTyped(lex, XSDDate), true
-		case schema.TypeYear:
-			return NewTyped(lex, XSDGYear), true
+		case TypeInteger:
+			return graph.NewTyped(lex, graph.XSDInteger), true
+		case TypeDecimal, TypePrice:
+			return graph.NewTyped(lex, graph.XSDDecimal), true
+		case TypeDate:
+			return graph.NewTyped(lex, graph.XSDDate), true
+		case TypeYear:
+			return graph.NewTyped(lex, graph.XSDGYear), true
 		}
 	}
-	return NewLiteral(v), true
+	return graph.NewLiteral(v), true
 }
 
 // rangeOf returns the datatype of a feature's typed values, or "".
-func rangeOf(f *schema.Feature) string {
+func rangeOf(f *Feature) string {
 	switch f.Type {
-	case schema.TypeInteger:
-		return XSDInteger
-	case schema.TypeDecimal:
-		return XSDDecimal
-	case schema.TypePrice:
+	case TypeInteger:
+		return graph.XSDInteger
+	case TypeDecimal:
+		return graph.XSDDecimal
+	case TypePrice:
 		if f.Currency != "" {
-			return XSDDecimal
+			return graph.XSDDecimal
 		}
-	case schema.TypeDate:
-		return XSDDate
-	case schema.TypeYear:
-		return XSDGYear
+	case TypeDate:
+		return graph.XSDDate
+	case TypeYear:
+		return graph.XSDGYear
 	}
 	return ""
 }
 
 // describeSchema states the class and the predicates.
-func (l *Labeled) describeSchema(s *schema.Schema, preds []Term, add func(*[]Triple, Triple)) {
+func (l *Labeled) describeSchema(s *Schema, preds []graph.Term, add func(*[]graph.Triple, graph.Triple)) {
 	ns := l.NS
 	src := ns.Dataset()
 	class := ns.Class()
-	typ := NewIRI(RDFType)
-	label := NewIRI(RDFSLabel)
-	defBy := NewIRI(RDFSDefBy)
-	add(&l.Schema, Triple{class, typ, NewIRI(RDFSClass)})
-	add(&l.Schema, Triple{class, defBy, src})
+	typ := graph.NewIRI(graph.RDFType)
+	label := graph.NewIRI(graph.RDFSLabel)
+	defBy := graph.NewIRI(graph.RDFSDefBy)
+	add(&l.Schema, graph.Triple{S: class, P: typ, O: graph.NewIRI(graph.RDFSClass)})
+	add(&l.Schema, graph.Triple{S: class, P: defBy, O: src})
 	where := s.Source.PageURL
 	if where == "" {
 		where = s.Source.Action
 	}
 	if where != "" {
-		add(&l.Schema, Triple{class, label, NewLiteral("record of " + where)})
+		add(&l.Schema, graph.Triple{S: class, P: label, O: graph.NewLiteral("record of " + where)})
 	}
 	for i := range s.Features {
 		f := &s.Features[i]
 		p := preds[i]
-		add(&l.Schema, Triple{p, typ, NewIRI(RDFProp)})
-		add(&l.Schema, Triple{p, NewIRI(RDFSDomain), class})
-		add(&l.Schema, Triple{p, defBy, src})
+		add(&l.Schema, graph.Triple{S: p, P: typ, O: graph.NewIRI(graph.RDFProp)})
+		add(&l.Schema, graph.Triple{S: p, P: graph.NewIRI(graph.RDFSDomain), O: class})
+		add(&l.Schema, graph.Triple{S: p, P: defBy, O: src})
 		if f.Label != "" {
-			add(&l.Schema, Triple{p, label, NewLiteral(f.Label)})
+			add(&l.Schema, graph.Triple{S: p, P: label, O: graph.NewLiteral(f.Label)})
 		}
 		if r := rangeOf(f); r != "" {
-			add(&l.Schema, Triple{p, NewIRI(RDFSRange), NewIRI(r)})
+			add(&l.Schema, graph.Triple{S: p, P: graph.NewIRI(graph.RDFSRange), O: graph.NewIRI(r)})
 		}
-		add(&l.Schema, Triple{p, ns.Vocab("recordPath"), NewLiteral(f.Key)})
-		add(&l.Schema, Triple{p, ns.Vocab("valueType"), NewLiteral(string(f.Type))})
+		add(&l.Schema, graph.Triple{S: p, P: ns.Vocab("recordPath"), O: graph.NewLiteral(f.Key)})
+		add(&l.Schema, graph.Triple{S: p, P: ns.Vocab("valueType"), O: graph.NewLiteral(string(f.Type))})
 		if f.Currency != "" {
-			add(&l.Schema, Triple{p, ns.Vocab("currency"), NewLiteral(f.Currency)})
+			add(&l.Schema, graph.Triple{S: p, P: ns.Vocab("currency"), O: graph.NewLiteral(f.Currency)})
 		}
 	}
 }
 
-// RunLabeled is the graph stage of a run directory: it reads schema.json and
-// records.jsonl and writes graph.nt (atomically).
-func RunLabeled(ctx context.Context, dir string, o LabeledOptions) (*Labeled, error) {
-	s, err := schema.Load(filepath.Join(dir, schema.SchemaFile))
-	if err != nil {
-		return nil, err
-	}
-	f, err := os.Open(filepath.Join(dir, schema.RecordsFile))
-	if err != nil {
-		return nil, err
-	}
-	recs, err := schema.ReadRecords(f, filepath.Join(dir, schema.RecordsFile))
-	_ = f.Close()
-	if err != nil {
-		return nil, err
-	}
-	l, err := BuildLabeled(ctx, s, recs, o)
-	if err != nil {
-		return nil, err
-	}
+// WriteFile writes the graph to path as sorted canonical N-Triples, atomically
+// (rundir.WriteFile).
+func (l *Labeled) WriteFile(path string) error {
 	var buf bytes.Buffer
 	if _, err := l.WriteTo(&buf); err != nil {
-		return nil, err
-	}
-	if err := writeFileAtomic(filepath.Join(dir, GraphFile), buf.Bytes()); err != nil {
-		return nil, fmt.Errorf("write graph: %w", err)
-	}
-	return l, nil
-}
-
-// GraphFile is the labeled graph's file in a run directory.
-const GraphFile = "graph.nt"
-
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
 		return err
 	}
-	defer func() { _ = os.Remove(tmp.Name()) }()
-	if _, err := tmp.Write(data); err != nil {
-		_ = tmp.Close()
-		return err
+	if err := rundir.WriteFile(path, buf.Bytes()); err != nil {
+		return fmt.Errorf("write graph: %w", err)
 	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return nil
 }

@@ -1,4 +1,4 @@
-package graph_test
+package schema_test
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/trawl-dev/trawl/graph"
+	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/internal/testutil"
 	"github.com/trawl-dev/trawl/records"
 	"github.com/trawl-dev/trawl/schema"
@@ -28,17 +29,36 @@ func pipeline(t *testing.T, site *schematest.Site, plan []schematest.Probe) (str
 	if _, err := site.WriteRun(dir, plan, true); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := schema.Run(t.Context(), dir, schema.SubmitFunc(site.Submitter(nil, true)), schema.DefaultOptions()); err != nil {
+	if _, err := schematest.RunDir(t.Context(), dir, schema.SubmitFunc(site.Submitter(nil, true)), schema.DefaultOptions()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := graph.RunLabeled(t.Context(), dir, graph.DefaultLabeledOptions()); err != nil {
+	if _, err := runLabeled(t, dir); err != nil {
 		t.Fatal(err)
 	}
-	nt, err := os.ReadFile(filepath.Join(dir, graph.GraphFile))
+	nt, err := os.ReadFile(filepath.Join(dir, rundir.GraphFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return dir, nt
+}
+
+// runLabeled is the graph stage on a run directory: the labeled graph of schema.json
+// and records.jsonl, written to graph.nt.
+func runLabeled(t *testing.T, dir string) (*schema.Labeled, error) {
+	t.Helper()
+	s, err := schema.Load(filepath.Join(dir, rundir.SchemaFile))
+	if err != nil {
+		return nil, err
+	}
+	recs, err := schematest.ReadRecords(dir)
+	if err != nil {
+		return nil, err
+	}
+	l, err := schema.BuildLabeled(t.Context(), s, recs, schema.DefaultLabeledOptions())
+	if err != nil {
+		return nil, err
+	}
+	return l, l.WriteFile(filepath.Join(dir, rundir.GraphFile))
 }
 
 func readAll(t *testing.T, nt []byte) []graph.Triple {
@@ -68,10 +88,10 @@ func TestLabeledGraphIsCanonicalAndStable(t *testing.T) {
 				t.Fatal("two runs over the same pages gave different graph.nt")
 			}
 			// Running the graph stage again in the same directory changes nothing.
-			if _, err := graph.RunLabeled(t.Context(), dir1, graph.DefaultLabeledOptions()); err != nil {
+			if _, err := runLabeled(t, dir1); err != nil {
 				t.Fatal(err)
 			}
-			again, _ := os.ReadFile(filepath.Join(dir1, graph.GraphFile))
+			again, _ := os.ReadFile(filepath.Join(dir1, rundir.GraphFile))
 			if !bytes.Equal(nt1, again) {
 				t.Fatal("re-running the graph stage changed graph.nt")
 			}
@@ -228,7 +248,7 @@ func badRun(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
-	if _, err := schema.Run(t.Context(), dir, nil, schema.DefaultOptions()); err != nil {
+	if _, err := schematest.RunDir(t.Context(), dir, nil, schema.DefaultOptions()); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -236,11 +256,11 @@ func badRun(t *testing.T) string {
 
 func TestLabeledGraphBadInput(t *testing.T) {
 	dir := badRun(t)
-	l, err := graph.RunLabeled(t.Context(), dir, graph.DefaultLabeledOptions())
+	l, err := runLabeled(t, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	nt, _ := os.ReadFile(filepath.Join(dir, graph.GraphFile))
+	nt, _ := os.ReadFile(filepath.Join(dir, rundir.GraphFile))
 	trs := readAll(t, nt)
 	for _, tr := range trs {
 		if err := tr.Validate(); err != nil {
@@ -255,7 +275,7 @@ func TestLabeledGraphBadInput(t *testing.T) {
 			t.Errorf("graph.nt lacks %s", want)
 		}
 	}
-	checkRapper(t, filepath.Join(dir, graph.GraphFile), len(trs))
+	checkRapper(t, filepath.Join(dir, rundir.GraphFile), len(trs))
 }
 
 // TestRapperAcceptsGraphs validates the fixture graphs with Debian's rapper (raptor2),
@@ -264,7 +284,7 @@ func TestRapperAcceptsGraphs(t *testing.T) {
 	for _, l := range []schematest.Layout{schematest.Table, schematest.List, schematest.Calibre} {
 		site := schematest.NewSite(l)
 		dir, nt := pipeline(t, site, site.Plan())
-		checkRapper(t, filepath.Join(dir, graph.GraphFile), bytes.Count(nt, []byte("\n")))
+		checkRapper(t, filepath.Join(dir, rundir.GraphFile), bytes.Count(nt, []byte("\n")))
 	}
 }
 
