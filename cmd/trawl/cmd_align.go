@@ -12,8 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/trawl-dev/trawl/align"
-	"github.com/trawl-dev/trawl/graph"
-	"github.com/trawl-dev/trawl/ontology"
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
 )
 
 // alignOptions are the flags of 'trawl align'.
@@ -45,22 +44,28 @@ func newAlignCommand(g *globalOptions) *cobra.Command {
 subsumptions, with confidences.
 
 With two KBs, A is KB1 and B is KB2; each is an N-Triples file or a KB directory
-written by 'trawl kb load' (Badger). With a run directory, its graph.nt is KB1 and --kb
-names KB2. KB1 is read completely; of KB2 only the neighbourhood that KB1's literals and
-equalities reach. The output directory (--out; for a run directory, the run
-directory itself) receives:
+written by 'trawl kb load' (Badger). KB1 is read completely; of KB2 only the
+neighbourhood that KB1's literals and equalities reach. The output directory (--out)
+receives:
   alignment.tsv   kind TAB left TAB right TAB confidence (instance, relation, class)
   alignment.rdf   the same in the OAEI Alignment format (joins only in the TSV)
   links.nt        owl:sameAs for instance pairs at or above --link-threshold
   options.json    the effective options (reuse them with --options)
   run.json        statistics, per-iteration changes, relation scores with their n
 
+With a run directory, this is the align stage of 'trawl run', and writes the same
+files: the record stars of the run's labeled graph (schema.json and records.jsonl) are
+KB1, --kb is KB2 (default: the embedded demo KB, as for 'trawl run'), and the run
+directory receives the files above and understanding.json (which feature is which KB
+relation, the record class) and enrichment.nt (new instances and facts for the KB).
+
 Progress goes to stderr; a summary (and with --gold, precision, recall and F1 per kind
 with PARIS's counting convention) to stdout.`,
 		Example: example(
 			"trawl align person11.nt person12.nt --out out --gold gold.csv --gold schema-gold.tsv",
 			"trawl align restaurant1.nt restaurant2.nt --out out --joins 1 --literals exact",
-			"trawl align runs/books --kb /data/yago"),
+			"trawl align runs/books --kb /data/yago",
+			"trawl align runs/127-0-0-1-18090   # with the demo KB"),
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 2 {
@@ -70,12 +75,8 @@ with PARIS's counting convention) to stdout.`,
 				}
 			} else {
 				o.RunDir = args[0]
-				if o.KB2 == "" {
-					return usageError("trawl align RUN_DIR needs --kb (the reference KB)")
-				}
-				o.KB1 = filepath.Join(o.RunDir, "graph.nt")
-				if o.Out == "" {
-					o.Out = o.RunDir
+				if o.Out != "" || len(o.Gold) > 0 {
+					return usageError("trawl align RUN_DIR writes into RUN_DIR: --out and --gold go with two KBs (trawl align A B --out DIR)")
 				}
 			}
 			opts, err := alignEffectiveOptions(cmd, o)
@@ -91,7 +92,7 @@ with PARIS's counting convention) to stdout.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.Out, "out", "", "output directory")
-	f.StringVar(&o.KB2, "kb", "", "reference KB for RUN_DIR mode: a KB directory (trawl kb load) or an N-Triples file")
+	f.StringVar(&o.KB2, "kb", "", "reference KB for RUN_DIR mode: a KB directory (trawl kb load) or an N-Triples file (default: the embedded demo KB)")
 	f.StringArrayVar(&o.Gold, "gold", nil, "reference alignment to score against: OAEI Alignment RDF/XML, CSV of IRI pairs, or alignment.tsv format (repeatable)")
 	f.StringVar(&o.OptionsFile, "options", "", "options.json of an earlier run (flags override it)")
 	f.BoolVar(&o.JSON, "json", false, "print the summary as JSON")
@@ -149,47 +150,6 @@ func alignEffectiveOptions(cmd *cobra.Command, o alignOptions) (align.Options, e
 	return opts, nil
 }
 
-// loadKB opens a KB: an N-Triples file read into memory, or a Badger KB directory
-// written by 'trawl kb load'. It checks that the KB can be aligned at all, and returns
-// its number of facts and a function that releases it.
-func loadKB(ctx context.Context, g globalOptions, path, role string) (align.KB, int64, func(), error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, 0, nil, fmt.Errorf("%s: %w", role, err)
-	}
-	if st.IsDir() {
-		opts := ontology.DefaultOptions()
-		opts.Logger = g.logger()
-		s, err := ontology.Open(path, opts)
-		if err != nil {
-			return nil, 0, nil, fmt.Errorf("%s: %w", role, err)
-		}
-		stats := s.Stats()
-		switch {
-		case stats.Facts == 0:
-			_ = s.Close()
-			return nil, 0, nil, fmt.Errorf("%s: the KB in %s holds no facts", role, path)
-		case stats.Literals == 0:
-			_ = s.Close()
-			return nil, 0, nil, fmt.Errorf("%s: the KB in %s has no literal values; PARIS starts from literals the two KBs share (names, titles, dates), so nothing can align", role, path)
-		}
-		return s, stats.Facts, func() { _ = s.Close() }, nil
-	}
-	m, err := graph.LoadMemory(ctx, path, graph.MemoryOptions{Logger: g.logger()})
-	if err != nil {
-		return nil, 0, nil, err
-	}
-	switch {
-	case m.Triples() == 0 && m.TaxonomyTriples() == 0:
-		return nil, 0, nil, fmt.Errorf("%s: %s holds no triples", role, path)
-	case m.Triples() == 0:
-		return nil, 0, nil, fmt.Errorf("%s: %s holds only rdf:type and rdfs:subClassOf facts, which PARIS does not use as evidence", role, path)
-	case m.LiteralCount() == 0:
-		return nil, 0, nil, fmt.Errorf("%s: %s has no literal values; PARIS starts from literals the two KBs share (names, titles, dates), so nothing can align", role, path)
-	}
-	return m, int64(m.Triples()), func() {}, nil
-}
-
 // alignSummary is the --json output.
 type alignSummary struct {
 	KB1        string                 `json:"kb1"`
@@ -208,17 +168,32 @@ type alignSummary struct {
 }
 
 func runAlign(ctx context.Context, g globalOptions, o alignOptions, opts align.Options, stdout io.Writer) error {
-	stderr := g.stderr
-	if stderr == nil {
-		stderr = os.Stderr
-	}
 	start := time.Now()
-	kb1, n1, close1, err := loadKB(ctx, g, o.KB1, "KB1")
+	if !g.Quiet {
+		opts.Progress = func(st align.IterationStats) {
+			fmt.Fprintf(g.stderr, "iteration %d: %d matched (+%d new, %d changed, %d lost), %d relation pairs (%d changed), max Δ %.4f, %v\n",
+				st.Iteration, st.Matched, st.New, st.Changed, st.Lost, st.RelationPairs, st.RelationChanges, st.MaxDelta, st.Elapsed.Round(time.Millisecond))
+		}
+	}
+	opts.Logger = g.logger()
+	if o.RunDir != "" {
+		po := pipeline.DefaultOptions()
+		po.Dir, po.KB, po.Align = o.RunDir, o.KB2, opts
+		p := pipeline.New(po, g.logger())
+		defer p.Close()
+		a, err := p.Align(ctx)
+		if err != nil {
+			return err
+		}
+		o.KB1, o.KB2, o.Out = filepath.Join(o.RunDir, a.KB1), a.KB2, o.RunDir
+		return reportAlignment(g, o, opts, a.Result, nil, start, stdout)
+	}
+	kb1, n1, close1, err := pipeline.LoadKB(ctx, o.KB1, "KB1", g.logger())
 	if err != nil {
 		return err
 	}
 	defer close1()
-	kb2, n2, close2, err := loadKB(ctx, g, o.KB2, "KB2")
+	kb2, n2, close2, err := pipeline.LoadKB(ctx, o.KB2, "KB2", g.logger())
 	if err != nil {
 		return err
 	}
@@ -236,13 +211,8 @@ func runAlign(ctx context.Context, g globalOptions, o alignOptions, opts align.O
 		}
 	}
 	if !g.Quiet {
-		fmt.Fprintf(stderr, "loaded %s (%d facts) and %s (%d facts) in %v\n", o.KB1, n1, o.KB2, n2, time.Since(start).Round(time.Millisecond))
-		opts.Progress = func(st align.IterationStats) {
-			fmt.Fprintf(stderr, "iteration %d: %d matched (+%d new, %d changed, %d lost), %d relation pairs (%d changed), max Δ %.4f, %v\n",
-				st.Iteration, st.Matched, st.New, st.Changed, st.Lost, st.RelationPairs, st.RelationChanges, st.MaxDelta, st.Elapsed.Round(time.Millisecond))
-		}
+		fmt.Fprintf(g.stderr, "loaded %s (%d facts) and %s (%d facts) in %v\n", o.KB1, n1, o.KB2, n2, time.Since(start).Round(time.Millisecond))
 	}
-	opts.Logger = g.logger()
 	res, err := align.Align(ctx, kb1, kb2, opts)
 	if err != nil {
 		return err
@@ -250,6 +220,12 @@ func runAlign(ctx context.Context, g globalOptions, o alignOptions, opts align.O
 	if err := align.WriteDir(o.Out, res, align.RunInfo{KB1: o.KB1, KB2: o.KB2}); err != nil {
 		return err
 	}
+	return reportAlignment(g, o, opts, res, gold, start, stdout)
+}
+
+// reportAlignment prints the summary of an alignment (and its scores against gold).
+func reportAlignment(g globalOptions, o alignOptions, opts align.Options, res *align.Result, gold *align.Gold, start time.Time, stdout io.Writer) error {
+	stderr := g.stderr
 	sum := alignSummary{KB1: o.KB1, KB2: o.KB2, Out: o.Out, Instances: len(res.Instances), Relations: len(res.Relations),
 		Classes: len(res.Classes), Iterations: res.Iterations, Stats: res.Stats, Warnings: res.Warnings,
 		Seconds: time.Since(start).Seconds()}
@@ -285,9 +261,7 @@ func runAlign(ctx context.Context, g globalOptions, o alignOptions, opts align.O
 	fmt.Fprintf(stdout, "%d instance pairs (%d links ≥ %.2f), %d relation and %d class subsumptions in %d iterations, %.2fs; written to %s\n",
 		sum.Instances, sum.Links, opts.LinkThreshold, sum.Relations, sum.Classes, len(res.Iterations), sum.Seconds, o.Out)
 	if gold != nil {
-		if err := align.WriteScores(stdout, sum.Scores); err != nil {
-			return err
-		}
+		return align.WriteScores(stdout, sum.Scores)
 	}
 	return nil
 }

@@ -4,11 +4,12 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,6 +19,8 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
+	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/probe"
 )
 
@@ -32,7 +35,7 @@ JOBS.txt has one job per line: a URL, then optional per-source settings as key=v
 Keys: max-probes, max-pages, pages-per-probe, rounds, guided-values, delay,
 ignore-robots, allow-post, force-form, kb, resubmit. Flags set the defaults of every job.
 
-Each source goes to <out>/<source>/ as with 'trawl run'. The batch is resumable: kill it
+Each form goes to <out>/<form>/ as with 'trawl run'. The batch is resumable: kill it
 at any moment (even with kill -9) and run the same command again; finished stages and
 finished sources are not redone, and nothing already written is lost. One failing source
 does not stop the others; the batch then exits with code 3. A status table is printed at
@@ -44,11 +47,11 @@ type batchOptions struct {
 	Out         string
 	Concurrency int
 	JSON        bool
-	defaults    pipelineOptions
+	defaults    pipeline.Options
 }
 
 func newBatchCommand(g *globalOptions) *cobra.Command {
-	o := batchOptions{defaults: defaultPipelineOptions()}
+	o := batchOptions{defaults: pipeline.DefaultOptions()}
 	var delay time.Duration
 	cmd := &cobra.Command{
 		Use:     "batch JOBS.txt [--out DIR] [--concurrency N]",
@@ -87,24 +90,24 @@ type batchJob struct {
 	Line int    `json:"line"`
 	URL  string `json:"url"`
 	Dir  string `json:"dir"`
-	opts pipelineOptions
+	opts pipeline.Options
 }
 
 // batchStatus is the state of one job, in batch.json and the final table.
 type batchStatus struct {
-	Line     int              `json:"line"`
-	URL      string           `json:"url"`
-	Dir      string           `json:"dir"`
-	State    string           `json:"state"` // pending, running, done, failed
-	Stage    string           `json:"stage,omitempty"`
-	Error    string           `json:"error,omitempty"`
-	Seconds  float64          `json:"seconds,omitempty"`
-	Summary  *pipelineSummary `json:"summary,omitempty"`
-	Finished *time.Time       `json:"finished,omitempty"`
+	Line     int               `json:"line"`
+	URL      string            `json:"url"`
+	Dir      string            `json:"dir"`
+	State    string            `json:"state"` // pending, running, done, failed
+	Stage    string            `json:"stage,omitempty"`
+	Error    string            `json:"error,omitempty"`
+	Seconds  float64           `json:"seconds,omitempty"`
+	Summary  *pipeline.Summary `json:"summary,omitempty"`
+	Finished *time.Time        `json:"finished,omitempty"`
 }
 
 // readJobs parses a jobs file. Errors name the file and line.
-func readJobs(path string, defaults pipelineOptions, out string) ([]batchJob, error) {
+func readJobs(path string, defaults pipeline.Options, out string) ([]batchJob, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, usageError("trawl batch: %v", err)
@@ -136,7 +139,7 @@ func readJobs(path string, defaults pipelineOptions, out string) ([]batchJob, er
 			}
 		}
 		job.opts.URL = job.URL
-		job.Dir = filepath.Join(out, probe.Source(job.URL))
+		job.Dir = filepath.Join(out, rundir.Name(job.URL, job.opts.Probe.ForceForm))
 		job.opts.Dir = job.Dir
 		if prev, dup := seen[job.Dir]; dup {
 			return nil, usageError("%s:%d: %s goes to the same directory as line %d (%s)", path, n, job.URL, prev, job.Dir)
@@ -157,7 +160,7 @@ func readJobs(path string, defaults pipelineOptions, out string) ([]batchJob, er
 }
 
 // setJobOption applies one key=value setting of a job line.
-func setJobOption(o *pipelineOptions, k, v string) error {
+func setJobOption(o *pipeline.Options, k, v string) error {
 	atoi := func(dst *int) error {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
@@ -218,140 +221,160 @@ func runBatch(ctx context.Context, g globalOptions, o batchOptions, stdout io.Wr
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return err
 	}
-	log := g.logger()
-	stderr := g.stderr
-
-	status := make([]batchStatus, len(jobs))
-	for i, j := range jobs {
-		status[i] = batchStatus{Line: j.Line, URL: j.URL, Dir: j.Dir, State: "pending"}
-	}
-	var mu sync.Mutex
-	save := func() error {
-		mu.Lock()
-		b, err := json.MarshalIndent(status, "", "  ")
-		mu.Unlock()
-		if err != nil {
-			return err
-		}
-		return writeFileAtomic(filepath.Join(o.Out, "batch.json"), append(b, '\n'))
-	}
-	if err := save(); err != nil {
+	b := newBatch(g, o, jobs)
+	defer b.close()
+	if err := b.save(); err != nil {
 		return err
 	}
-
-	// One Chromium for the whole batch, started when the first job needs it.
-	var (
-		browserOnce sync.Once
-		browser     *probe.Browser
-		browserErr  error
-	)
-	startBrowser := func() (*probe.Browser, error) {
-		browserOnce.Do(func() {
-			po := o.defaults.Probe
-			po.Logger = log
-			browser, browserErr = probe.Start(ctx, po)
-		})
-		return browser, browserErr
-	}
-	defer func() {
-		if browser != nil {
-			browser.Close()
-		}
-	}()
-
-	eg := errgroup.Group{}
-	eg.SetLimit(o.Concurrency)
-	var done, failed int
-	for i, j := range jobs {
-		if ctx.Err() != nil {
-			break
-		}
-		eg.Go(func() error {
-			start := time.Now()
-			mu.Lock()
-			status[i].State = "running"
-			mu.Unlock()
-			_ = save()
-			jo := j.opts
-			if needsBrowser(j.Dir, jo) {
-				b, err := startBrowser()
-				if err != nil {
-					return err // no browser: no job can run
-				}
-				jo.Browser = b
-			}
-			jo.Progress = func(ev stageEvent) {
-				mu.Lock()
-				status[i].Stage = ev.Stage
-				mu.Unlock()
-				if !g.Quiet && !ev.Skipped && ev.Err == nil {
-					fmt.Fprintf(stderr, "[%s] %s done in %v\n", j.Dir, ev.Stage, ev.Elapsed.Round(time.Millisecond))
-				}
-			}
-			p := newPipeline(jo, log.With("source", j.Dir))
-			sum, err := p.run(ctx)
-			p.close()
-			now := time.Now().UTC()
-			mu.Lock()
-			status[i].Seconds = time.Since(start).Seconds()
-			status[i].Finished = &now
-			if err != nil {
-				status[i].State, status[i].Error = "failed", err.Error()
-				failed++
-			} else {
-				status[i].State, status[i].Summary = "done", sum
-				done++
-			}
-			counts := fmt.Sprintf("%d done, %d failed, %d total", done, failed, len(jobs))
-			mu.Unlock()
-			if !g.Quiet {
-				if err != nil {
-					fmt.Fprintf(stderr, "[%s] failed: %v (%s)\n", j.Dir, err, counts)
-				} else {
-					fmt.Fprintf(stderr, "[%s] done: %d records, %d links (%s)\n", j.Dir, sum.Records, sum.Links, counts)
-				}
-			}
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			return save()
-		})
-	}
-	werr := eg.Wait()
-	if err := save(); err != nil && werr == nil {
-		werr = err
-	}
-	if werr == nil && ctx.Err() != nil {
-		werr = ctx.Err()
-	}
-	if werr != nil {
-		return werr
+	if err := b.run(ctx); err != nil {
+		return err
 	}
 	if o.JSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
-		if err := enc.Encode(status); err != nil {
+		if err := enc.Encode(b.status); err != nil {
 			return err
 		}
 	} else {
-		printBatchTable(stdout, status)
+		printBatchTable(stdout, b.status)
 	}
-	if failed > 0 {
-		return fmt.Errorf("%w: %d of %d sources failed (see %s)", errPartial, failed, len(jobs), filepath.Join(o.Out, "batch.json"))
+	if b.failed > 0 {
+		return fmt.Errorf("%w: %d of %d sources failed (see %s)", errPartial, b.failed, len(jobs), filepath.Join(o.Out, "batch.json"))
 	}
 	return nil
 }
 
-// needsBrowser reports whether a job has stages left that drive the browser; a
-// finished job is re-checked without starting Chromium.
-func needsBrowser(dir string, o pipelineOptions) bool {
-	st, err := readRoundState(dir)
-	if err != nil || st.Stopped == "" {
-		return true
+// batch runs the jobs of a jobs file, several at a time, in one Chromium started when
+// the first job needs it, and keeps <out>/batch.json up to date.
+type batch struct {
+	g    globalOptions
+	o    batchOptions
+	jobs []batchJob
+	log  *slog.Logger
+
+	mu           sync.Mutex
+	status       []batchStatus
+	done, failed int
+
+	browserOnce sync.Once
+	browser     *probe.Browser
+	browserErr  error
+}
+
+func newBatch(g globalOptions, o batchOptions, jobs []batchJob) *batch {
+	b := &batch{g: g, o: o, jobs: jobs, log: g.logger(), status: make([]batchStatus, len(jobs))}
+	for i, j := range jobs {
+		b.status[i] = batchStatus{Line: j.Line, URL: j.URL, Dir: j.Dir, State: "pending"}
 	}
-	_, err = os.Stat(filepath.Join(dir, "report.html"))
-	return !o.NoReport && errors.Is(err, os.ErrNotExist)
+	return b
+}
+
+// save writes batch.json.
+func (b *batch) save() error {
+	b.mu.Lock()
+	st := slices.Clone(b.status)
+	b.mu.Unlock()
+	return rundir.WriteJSON(filepath.Join(b.o.Out, "batch.json"), st)
+}
+
+// theBrowser starts the batch's Chromium once.
+func (b *batch) theBrowser(ctx context.Context) (*probe.Browser, error) {
+	b.browserOnce.Do(func() {
+		po := b.o.defaults.Probe
+		po.Logger = b.log
+		b.browser, b.browserErr = probe.Start(ctx, po)
+	})
+	return b.browser, b.browserErr
+}
+
+func (b *batch) close() {
+	if b.browser != nil {
+		b.browser.Close()
+	}
+}
+
+// run runs every job, o.Concurrency at a time, and returns the first error that stops
+// the batch (no browser, interrupted, batch.json not writable); a failed job does not.
+func (b *batch) run(ctx context.Context) error {
+	eg := errgroup.Group{}
+	eg.SetLimit(b.o.Concurrency)
+	for i := range b.jobs {
+		if ctx.Err() != nil {
+			break
+		}
+		eg.Go(func() error { return b.runJob(ctx, i) })
+	}
+	werr := eg.Wait()
+	if err := b.save(); err != nil && werr == nil {
+		werr = err
+	}
+	if werr == nil && ctx.Err() != nil {
+		werr = ctx.Err()
+	}
+	return werr
+}
+
+// runJob runs the pipeline of job i and records how it went.
+func (b *batch) runJob(ctx context.Context, i int) error {
+	j := b.jobs[i]
+	start := time.Now()
+	b.setState(i, func(s *batchStatus) { s.State = "running" })
+	_ = b.save()
+	jo := j.opts
+	if pipeline.NeedsBrowser(j.Dir, jo.NoReport) {
+		br, err := b.theBrowser(ctx)
+		if err != nil {
+			return err // no browser: no job can run
+		}
+		jo.Browser = br
+	}
+	jo.Progress = func(ev pipeline.Event) {
+		b.setState(i, func(s *batchStatus) { s.Stage = ev.Stage })
+		if !b.g.Quiet && !ev.Skipped && ev.Err == nil {
+			fmt.Fprintf(b.g.stderr, "[%s] %s done in %v\n", j.Dir, ev.Stage, ev.Elapsed.Round(time.Millisecond))
+		}
+	}
+	p := pipeline.New(jo, b.log.With("source", j.Dir))
+	sum, err := p.Run(ctx)
+	p.Close()
+	b.finish(i, start, sum, err)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return b.save()
+}
+
+func (b *batch) setState(i int, f func(*batchStatus)) {
+	b.mu.Lock()
+	f(&b.status[i])
+	b.mu.Unlock()
+}
+
+// finish records the end of job i and tells the terminal.
+func (b *batch) finish(i int, start time.Time, sum *pipeline.Summary, err error) {
+	now := time.Now().UTC()
+	b.mu.Lock()
+	s := &b.status[i]
+	s.Seconds = time.Since(start).Seconds()
+	s.Finished = &now
+	if err != nil {
+		s.State, s.Error = "failed", err.Error()
+		b.failed++
+	} else {
+		s.State, s.Summary = "done", sum
+		b.done++
+	}
+	counts := fmt.Sprintf("%d done, %d failed, %d total", b.done, b.failed, len(b.jobs))
+	b.mu.Unlock()
+	if b.g.Quiet {
+		return
+	}
+	if err != nil {
+		fmt.Fprintf(b.g.stderr, "[%s] failed: %v (%s)\n", b.jobs[i].Dir, err, counts)
+	} else {
+		fmt.Fprintf(b.g.stderr, "[%s] done: %d records, %d links (%s)\n", b.jobs[i].Dir, sum.Records, sum.Links, counts)
+	}
 }
 
 // printBatchTable writes the final status of every job.

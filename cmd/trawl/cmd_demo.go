@@ -17,10 +17,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/trawl-dev/trawl/align"
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
 	"github.com/trawl-dev/trawl/graph"
 	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/internal/testsites"
-	"github.com/trawl-dev/trawl/probe"
 	"github.com/trawl-dev/trawl/schema"
 )
 
@@ -72,8 +72,8 @@ func newDemoCommand(g *globalOptions) *cobra.Command {
 // demoPipelineOptions are the pipeline settings of the demo: a local site of our own,
 // so no delay between requests, and budgets that keep the whole run well under a
 // minute on two cores.
-func demoPipelineOptions() pipelineOptions {
-	o := defaultPipelineOptions()
+func demoPipelineOptions() pipeline.Options {
+	o := pipeline.DefaultOptions()
 	o.Probe.Delay = 0
 	o.Probe.MaxProbes = 15
 	o.Probe.MaxPages = 40
@@ -87,9 +87,9 @@ func demoPipelineOptions() pipelineOptions {
 
 // demoUnderstanding is what the demo must show.
 type demoUnderstanding struct {
-	Fields  []demoField      `json:"fields"`
-	Files   []demoFile       `json:"ntriples"`
-	Summary *pipelineSummary `json:"summary"`
+	Fields  []demoField       `json:"fields"`
+	Files   []demoFile        `json:"ntriples"`
+	Summary *pipeline.Summary `json:"summary"`
 }
 
 type demoField struct {
@@ -128,7 +128,7 @@ func runDemo(ctx context.Context, g globalOptions, o demoOptions, stdout io.Writ
 
 	po := demoPipelineOptions()
 	po.URL = siteURL
-	po.Dir = filepath.Join(o.Out, probe.Source(siteURL))
+	po.Dir = filepath.Join(o.Out, rundir.Name(siteURL, ""))
 	if !o.Keep {
 		if err := os.RemoveAll(po.Dir); err != nil {
 			return fmt.Errorf("trawl demo: clear %s: %w", po.Dir, err)
@@ -137,9 +137,9 @@ func runDemo(ctx context.Context, g globalOptions, o demoOptions, stdout io.Writ
 	if !g.Quiet && !o.JSON {
 		po.Progress = stagePrinter(stderr)
 	}
-	p := newPipeline(po, g.logger())
-	defer p.close()
-	sum, err := p.run(ctx)
+	p := pipeline.New(po, g.logger())
+	defer p.Close()
+	sum, err := p.Run(ctx)
 	if err != nil {
 		return fmt.Errorf("trawl demo: %w", err)
 	}
@@ -176,12 +176,12 @@ func runDemo(ctx context.Context, g globalOptions, o demoOptions, stdout io.Writ
 // demoCheck reads what the demo run understood about the form's fields and checks that
 // every N-Triples file of the run directory parses.
 func demoCheck(dir string) (*demoUnderstanding, error) {
-	s, err := schema.Load(filepath.Join(dir, "schema.json"))
+	s, err := schema.Load(filepath.Join(dir, rundir.SchemaFile))
 	if err != nil {
 		return nil, err
 	}
 	var u align.Understanding
-	if err := readJSONFile(filepath.Join(dir, "understanding.json"), &u); err != nil {
+	if err := rundir.ReadJSON(filepath.Join(dir, rundir.UnderstandingFile), &u); err != nil {
 		return nil, err
 	}
 	ns, err := graph.NewNamespace(graph.DefaultBase, s.Source.ID)
@@ -201,7 +201,7 @@ func demoCheck(dir string) (*demoUnderstanding, error) {
 		out.Fields = append(out.Fields, f)
 	}
 	sort.SliceStable(out.Fields, func(i, j int) bool { return out.Fields[i].Field < out.Fields[j].Field })
-	for _, name := range []string{rundir.GraphFile, "links.nt", "enrichment.nt"} {
+	for _, name := range []string{rundir.GraphFile, rundir.LinksFile, rundir.EnrichmentFile} {
 		path := filepath.Join(dir, name)
 		n, err := countTriples(path)
 		if err != nil {

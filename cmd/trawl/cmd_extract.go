@@ -5,18 +5,17 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/net/html/charset"
 
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
+	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/probe"
 	"github.com/trawl-dev/trawl/records"
 )
@@ -131,59 +130,36 @@ func runExtract(ctx context.Context, g globalOptions, o extractOptions, stdout i
 	if o.Feed != "" || (o.Format != "" && o.Format != "json") || (o.Method != "" && o.Method != string(records.ArticleFOREST)) {
 		return usageError("trawl extract: --feed, --format and --method go with --mode article")
 	}
-	log := g.logger()
 	opts := records.DefaultOptions()
 	opts.Mode = records.Mode(o.Mode)
 	opts.Regions = records.RegionPolicy(o.Regions)
 	opts.Signifiers = records.SignifierSource(o.Signifiers)
 	opts.TopK = o.TopK
-	opts.Logger = log
+	opts.Logger = g.logger()
 	if err := opts.Validate(); err != nil {
 		return usageError("trawl extract: %v", err)
 	}
-	var (
-		pages   []records.Page
-		skipped []string
-		err     error
-	)
+	var ex *pipeline.Extraction
+	var err error
 	if o.RunDir != "" {
-		pages, skipped, err = runDirPages(o.RunDir)
+		ex, err = extractRunDir(ctx, g, o.RunDir, opts)
 	} else {
-		pages, skipped, err = savedPages(o)
+		ex, err = extractSaved(ctx, o, opts)
 	}
-	if err != nil {
-		return err
-	}
-	for _, s := range skipped {
-		log.Warn("page skipped", "reason", s)
-	}
-	if len(pages) == 0 {
-		return fmt.Errorf("trawl extract: no page to read (%d skipped)", len(skipped))
-	}
-	w, recs, err := records.Extract(ctx, pages, opts)
 	if err != nil {
 		return fmt.Errorf("trawl extract: %w", err)
 	}
-	for _, pc := range w.Pages {
+	skipped := ex.Skipped
+	for _, pc := range ex.Wrapper.Pages {
 		if pc.Class == records.ClassInvalid {
 			skipped = append(skipped, pc.Page+": "+pc.Reason)
 		}
 	}
-	if err := records.WriteRecords(stdout, recs); err != nil {
+	if err := records.WriteRecords(stdout, ex.Records); err != nil {
 		return fmt.Errorf("trawl extract: %w", err)
 	}
-	if o.RunDir != "" {
-		if err := writeRunFiles(o.RunDir, w, recs); err != nil {
-			return err
-		}
-	} else if o.Wrapper != "" {
-		if err := writeJSONFile(o.Wrapper, w); err != nil {
-			return err
-		}
-	}
-	log.Info("records extracted", "records", len(recs), "pages", len(pages), "xpath", w.XPath, "elapsed", w.Elapsed)
 	if o.JSON {
-		sum := extractSummary{XPath: w.XPath, Records: len(recs), Pages: w.Pages, Skipped: skipped}
+		sum := extractSummary{XPath: ex.Wrapper.XPath, Records: len(ex.Records), Pages: ex.Wrapper.Pages, Skipped: skipped}
 		enc := json.NewEncoder(stderrOf(g))
 		enc.SetEscapeHTML(false)
 		if err := enc.Encode(sum); err != nil {
@@ -194,6 +170,38 @@ func runExtract(ctx context.Context, g globalOptions, o extractOptions, stdout i
 		return fmt.Errorf("trawl extract: %w: %d page(s) skipped, first: %s", errPartial, len(skipped), skipped[0])
 	}
 	return nil
+}
+
+// extractRunDir is the extract stage of a run directory, as 'trawl run' runs it.
+func extractRunDir(ctx context.Context, g globalOptions, dir string, opts records.Options) (*pipeline.Extraction, error) {
+	po := pipeline.DefaultOptions()
+	po.Dir, po.Records = dir, opts
+	po.Probe.Screenshots = false
+	p := pipeline.New(po, g.logger())
+	defer p.Close()
+	return p.Extract(ctx)
+}
+
+// extractSaved isolates the records of saved pages given on the command line.
+func extractSaved(ctx context.Context, o extractOptions, opts records.Options) (*pipeline.Extraction, error) {
+	pages, skipped := savedPages(o)
+	for _, s := range skipped {
+		opts.Logger.Warn("page skipped", "reason", s)
+	}
+	if len(pages) == 0 {
+		return nil, fmt.Errorf("no page to read (%d skipped)", len(skipped))
+	}
+	w, recs, err := records.Extract(ctx, pages, opts)
+	if err != nil {
+		return nil, err
+	}
+	if o.Wrapper != "" {
+		if err := rundir.WriteJSON(o.Wrapper, w); err != nil {
+			return nil, err
+		}
+	}
+	opts.Logger.Info("records extracted", "records", len(recs), "pages", len(pages), "xpath", w.XPath, "elapsed", w.Elapsed)
+	return &pipeline.Extraction{Wrapper: w, Records: recs, Pages: len(pages), Skipped: skipped}, nil
 }
 
 // runExtractArticles is trawl extract --mode article.
@@ -230,12 +238,13 @@ func runExtractArticles(ctx context.Context, g globalOptions, o extractOptions, 
 		err     error
 	)
 	if o.RunDir != "" {
-		pages, skipped, err = runDirPages(o.RunDir)
+		po := pipeline.DefaultOptions()
+		po.Dir = o.RunDir
+		if pages, skipped, err = pipeline.New(po, log).Pages(); err != nil {
+			return fmt.Errorf("trawl extract: %w", err)
+		}
 	} else {
-		pages, skipped, err = savedPages(o)
-	}
-	if err != nil {
-		return err
+		pages, skipped = savedPages(o)
 	}
 	aps := make([]records.ArticlePage, len(pages))
 	for i, p := range pages {
@@ -276,44 +285,9 @@ func runExtractArticles(ctx context.Context, g globalOptions, o extractOptions, 
 	return nil
 }
 
-// runDirPages reads the result pages of a probe run directory with their query terms
-// and probe kinds. Pages whose file is missing or unreadable are skipped and named.
-func runDirPages(dir string) ([]records.Page, []string, error) {
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return nil, nil, usageError("trawl extract: %s is not a run directory (want the directory 'trawl probe --out' wrote)", dir)
-	}
-	probes, err := probe.ReadProbes(dir)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, fmt.Errorf("trawl extract: %s has no %s: run 'trawl probe' first", dir, probe.ProbesFile)
-		}
-		return nil, nil, fmt.Errorf("trawl extract: %w", err)
-	}
-	var pages []records.Page
-	var skipped []string
-	for _, p := range probes {
-		for _, ref := range p.Pages {
-			if ref.File == "" || filepath.IsAbs(ref.File) || strings.HasPrefix(filepath.Clean(ref.File), "..") {
-				skipped = append(skipped, fmt.Sprintf("%s: probe %d: page file %q is not inside the run directory", filepath.Join(dir, probe.ProbesFile), p.N, ref.File))
-				continue
-			}
-			b, err := os.ReadFile(filepath.Join(dir, ref.File))
-			if err != nil {
-				skipped = append(skipped, fmt.Sprintf("probe %d: %v", p.N, err))
-				continue
-			}
-			pages = append(pages, records.Page{Name: ref.File, URL: ref.URL, HTML: b, Terms: p.Terms, Kind: p.Kind})
-		}
-	}
-	if len(probes) == 0 {
-		return nil, nil, fmt.Errorf("trawl extract: %s is empty: no probe was run", filepath.Join(dir, probe.ProbesFile))
-	}
-	return pages, skipped, nil
-}
-
 // savedPages reads the --pages files: gzip-compressed when they end in .gz, converted
 // to UTF-8 from the charset their bytes declare.
-func savedPages(o extractOptions) ([]records.Page, []string, error) {
+func savedPages(o extractOptions) ([]records.Page, []string) {
 	var terms []string
 	if q := strings.TrimSpace(o.Query); q != "" {
 		terms = []string{q}
@@ -328,7 +302,7 @@ func savedPages(o extractOptions) ([]records.Page, []string, error) {
 		}
 		pages = append(pages, records.Page{Name: name, URL: o.BaseURL, HTML: b, Terms: terms})
 	}
-	return pages, skipped, nil
+	return pages, skipped
 }
 
 func readSaved(name string) ([]byte, error) {
@@ -361,30 +335,6 @@ func readSaved(name string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: decode: %w", name, err)
 	}
 	return utf, nil
-}
-
-// writeRunFiles writes wrapper.json and records.jsonl into the run directory, each
-// atomically.
-func writeRunFiles(dir string, w *records.Wrapper, recs []records.Record) error {
-	if err := writeJSONFile(filepath.Join(dir, records.WrapperFile), w); err != nil {
-		return err
-	}
-	var buf bytes.Buffer
-	if err := records.WriteRecords(&buf, recs); err != nil {
-		return fmt.Errorf("trawl extract: %w", err)
-	}
-	return writeFileAtomic(filepath.Join(dir, records.RecordsFile), buf.Bytes())
-}
-
-func writeJSONFile(path string, v any) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return fmt.Errorf("trawl extract: %s: %w", path, err)
-	}
-	return writeFileAtomic(path, buf.Bytes())
 }
 
 // stderrOf returns where the command's diagnostics go.

@@ -4,66 +4,20 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
-	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/trawl-dev/trawl/internal/testsites"
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/runtest"
 	"github.com/trawl-dev/trawl/probe"
 	"github.com/trawl-dev/trawl/records"
 )
 
-// writeRunDir probes the bookshop test site over plain HTTP (its pages are rendered on
-// the server) and writes a run directory the way the prober does: probes.jsonl and
-// pages/NNNN-K.html, markers stripped.
-func writeRunDir(t *testing.T, dir string, queries map[string]string) int {
-	t.Helper()
-	s, err := testsites.ByName("bookshop")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := s.NewServer()
-	defer srv.Close()
-	if err := os.MkdirAll(filepath.Join(dir, probe.PagesDir), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	var log bytes.Buffer
-	want := 0
-	n := 0
-	for _, q := range []string{"life", "love", "dead", "the", "qzxwvkjptr"} {
-		n++
-		u := srv.URL + "/search?" + url.Values{"q": {q}}.Encode()
-		resp, err := http.Get(u)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(resp.Body)
-		_ = resp.Body.Close()
-		want += strings.Count(string(b), testsites.RecordAttr+"=")
-		file := fmt.Sprintf("%s/%04d-1.html", probe.PagesDir, n)
-		if err := os.WriteFile(filepath.Join(dir, file), []byte(testsites.StripMarkers(string(b))), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		kind := queries[q]
-		p := probe.Probe{N: n, Kind: kind, Assignment: map[string]string{"q": q}, Terms: []string{q}, URL: u,
-			Status: 200, Navigated: true, Pages: []probe.PageRef{{File: file, URL: u, Status: 200, Bytes: len(b)}}}
-		line, _ := json.Marshal(p)
-		log.Write(append(line, '\n'))
-	}
-	if err := os.WriteFile(filepath.Join(dir, probe.ProbesFile), log.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return want
-}
-
 func TestRunExtractRunDir(t *testing.T) {
 	dir := t.TempDir()
-	want := writeRunDir(t, dir, map[string]string{"life": "term", "love": "term", "dead": "term", "the": "stopword", "qzxwvkjptr": "nonsense"})
+	want := runtest.BookshopProbes(t, dir, map[string]string{"life": "term", "love": "term", "dead": "term", "the": "stopword", "qzxwvkjptr": "nonsense"})
 	var out, errOut bytes.Buffer
 	g := globalOptions{stderr: &errOut}
 	o := extractOptions{RunDir: dir, Mode: "records", Regions: "best", Signifiers: "auto", TopK: 10, JSON: true}
@@ -120,7 +74,7 @@ func TestRunExtractRunDir(t *testing.T) {
 
 func TestRunExtractPages(t *testing.T) {
 	dir := t.TempDir()
-	writeRunDir(t, dir, map[string]string{})
+	runtest.BookshopProbes(t, dir, map[string]string{})
 	page := filepath.Join(dir, "pages", "0001-1.html")
 	var out bytes.Buffer
 	wrapper := filepath.Join(dir, "w.json")
@@ -144,7 +98,7 @@ func TestRunExtractBadInput(t *testing.T) {
 
 	o := base
 	o.RunDir = filepath.Join(dir, "missing")
-	if err := runExtract(t.Context(), g, o, io.Discard); !errors.Is(err, errUsage) {
+	if err := runExtract(t.Context(), g, o, io.Discard); exitCode(err, io.Discard) != exitUsage {
 		t.Errorf("missing run dir: %v, want a usage error", err)
 	}
 
@@ -164,7 +118,7 @@ func TestRunExtractBadInput(t *testing.T) {
 
 	// a page file is missing: the other pages are extracted, the exit is partial
 	run := t.TempDir()
-	writeRunDir(t, run, map[string]string{"qzxwvkjptr": "nonsense"})
+	runtest.BookshopProbes(t, run, map[string]string{"qzxwvkjptr": "nonsense"})
 	if err := os.Remove(filepath.Join(run, "pages", "0002-1.html")); err != nil {
 		t.Fatal(err)
 	}

@@ -8,9 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
 	"github.com/trawl-dev/trawl/graph"
 	"github.com/trawl-dev/trawl/internal/rundir"
-	"github.com/trawl-dev/trawl/schema"
 )
 
 type graphOptions struct {
@@ -52,12 +52,14 @@ func runGraph(cmd *cobra.Command, g *globalOptions, o graphOptions, dir string, 
 	if o.Print && o.JSON {
 		return usageError("--print and --json both write to stdout: choose one")
 	}
-	opts := schema.DefaultLabeledOptions()
-	opts.Base, opts.SourceID = o.Base, o.SourceID
-	opts.Provenance = !o.NoProvenance
-	opts.RecordProvenance = o.RecordProvenance
-	opts.Logger = g.logger()
-	l, err := runLabeled(cmd.Context(), dir, opts)
+	po := pipeline.DefaultOptions()
+	po.Dir = dir
+	po.Graph.Base, po.Graph.SourceID = o.Base, o.SourceID
+	po.Graph.Provenance = !o.NoProvenance
+	po.Graph.RecordProvenance = o.RecordProvenance
+	p := pipeline.New(po, g.logger())
+	defer p.Close()
+	l, err := p.Graph(cmd.Context())
 	if err != nil {
 		return err
 	}

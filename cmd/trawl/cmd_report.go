@@ -2,12 +2,14 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/report"
 )
 
 type reportCmdOptions struct {
@@ -62,7 +64,7 @@ func newReportCommand(g *globalOptions) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&o.Out, "out", "", `report file (default RUN_DIR/report.html; "-" writes to stdout)`)
 	f.StringVar(&o.KB, "kb", "", "the reference KB, to name KB entities with their labels")
-	f.Int64Var(&o.MaxEmbed, "max-embed", defaultMaxEmbed, "largest page or image embedded, in bytes")
+	f.Int64Var(&o.MaxEmbed, "max-embed", report.DefaultMaxEmbed, "largest page or image embedded, in bytes")
 	f.BoolVar(&o.JSON, "json", false, "print a JSON summary (file, size, missing files) on stdout")
 	return cmd
 }
@@ -77,9 +79,9 @@ func runReport(cmd *cobra.Command, g globalOptions, o reportCmdOptions, dir stri
 	if o.Out == "-" && o.JSON {
 		return usageError("trawl report: --out - and --json both write to stdout: choose one")
 	}
-	ro := reportOptions{Out: o.Out, MaxEmbedBytes: o.MaxEmbed, Logger: g.logger()}
+	ro := report.Options{Out: o.Out, MaxEmbedBytes: o.MaxEmbed, Logger: g.logger()}
 	if o.KB != "" {
-		kb, _, closeKB, err := loadKB(cmd.Context(), g, o.KB, "--kb")
+		kb, _, closeKB, err := pipeline.LoadKB(cmd.Context(), o.KB, "--kb", g.logger())
 		if err != nil {
 			return err
 		}
@@ -87,19 +89,19 @@ func runReport(cmd *cobra.Command, g globalOptions, o reportCmdOptions, dir stri
 		ro.KB = kb
 	}
 	if o.Out == "-" {
-		page, d, err := buildReport(cmd.Context(), dir, ro)
+		page, err := report.Build(cmd.Context(), dir, ro)
 		if err != nil {
 			return err
 		}
-		if _, err := stdout.Write(page); err != nil {
+		if _, err := stdout.Write(page.HTML); err != nil {
 			return err
 		}
-		if len(d.errs) > 0 {
-			return fmt.Errorf("%w: %d run file(s) could not be read: %w", errPartial, len(d.errs), errors.Join(d.errs...))
+		if page.Unreadable != nil {
+			return fmt.Errorf("%w: %w", report.ErrIncomplete, page.Unreadable)
 		}
 		return nil
 	}
-	res, err := writeReportResult(cmd.Context(), dir, ro)
+	res, err := report.Write(cmd.Context(), dir, ro)
 	if res.Path == "" {
 		return err
 	}
@@ -114,7 +116,7 @@ func runReport(cmd *cobra.Command, g globalOptions, o reportCmdOptions, dir stri
 			err = e
 		}
 	} else if !g.Quiet {
-		fmt.Fprintf(g.stderr, "%s: %s", res.Path, sizeOf(int64(res.Bytes)))
+		fmt.Fprintf(g.stderr, "%s: %s", res.Path, report.SizeOf(int64(res.Bytes)))
 		if len(res.Missing) > 0 {
 			fmt.Fprintf(g.stderr, "; not in the run yet: %v", res.Missing)
 		}

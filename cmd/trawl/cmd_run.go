@@ -13,7 +13,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/trawl-dev/trawl/probe"
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
+	"github.com/trawl-dev/trawl/internal/rundir"
 )
 
 const runLong = `Run the whole pipeline on one search form:
@@ -32,7 +33,7 @@ const runLong = `Run the whole pipeline on one search form:
            alignment stops improving or --rounds is spent
   report   report.html, one self-contained page to read
 
-Everything goes to <out>/<source>/ (see 'trawl probe --help' for the source name). A run
+Everything goes to <out>/<form>/ (see 'trawl probe --help' for the name). A run
 that is stopped (Ctrl-C, kill -9) resumes where it stopped when it is started again:
 finished stages are not redone. --force redoes everything.
 
@@ -44,11 +45,11 @@ films and countries in YAGO 4.5 vocabulary).`
 type runOptions struct {
 	Out      string
 	JSON     bool
-	pipeline pipelineOptions
+	pipeline pipeline.Options
 }
 
 func newRunCommand(g *globalOptions) *cobra.Command {
-	o := runOptions{pipeline: defaultPipelineOptions()}
+	o := runOptions{pipeline: pipeline.DefaultOptions()}
 	var delay, timeout time.Duration
 	var noShots bool
 	cmd := &cobra.Command{
@@ -72,7 +73,7 @@ func newRunCommand(g *globalOptions) *cobra.Command {
 	}
 	f := cmd.Flags()
 	d := o.pipeline
-	f.StringVar(&o.Out, "out", "runs", "output directory; the run goes to <out>/<source>/")
+	f.StringVar(&o.Out, "out", "runs", "output directory; the run goes to <out>/<form>/")
 	f.StringVar(&o.pipeline.KB, "kb", "", "reference KB: a 'trawl kb load' directory or an N-Triples file (default: the embedded demo KB)")
 	f.IntVar(&o.pipeline.Rounds, "rounds", d.Rounds, "most rounds of ontology-guided probing after the agnostic one (0: none)")
 	f.IntVar(&o.pipeline.GuidedValues, "guided-values", d.GuidedValues, "KB values tried per mapped text field and round")
@@ -115,13 +116,13 @@ func runRun(ctx context.Context, g globalOptions, o runOptions, stdout io.Writer
 	if err := o.pipeline.Probe.Validate(); err != nil {
 		return usageError("trawl run: %v", err)
 	}
-	o.pipeline.Dir = filepath.Join(o.Out, probe.Source(o.pipeline.URL))
+	o.pipeline.Dir = filepath.Join(o.Out, rundir.Name(o.pipeline.URL, o.pipeline.Probe.ForceForm))
 	if !g.Quiet && !o.JSON {
 		o.pipeline.Progress = stagePrinter(g.stderr)
 	}
-	p := newPipeline(o.pipeline, g.logger())
-	defer p.close()
-	sum, err := p.run(ctx)
+	p := pipeline.New(o.pipeline, g.logger())
+	defer p.Close()
+	sum, err := p.Run(ctx)
 	if err != nil {
 		return fmt.Errorf("%s: %w", o.pipeline.Dir, err)
 	}
@@ -136,8 +137,8 @@ func runRun(ctx context.Context, g globalOptions, o runOptions, stdout io.Writer
 }
 
 // stagePrinter prints one line per stage to w.
-func stagePrinter(w io.Writer) func(stageEvent) {
-	return func(ev stageEvent) {
+func stagePrinter(w io.Writer) func(pipeline.Event) {
+	return func(ev pipeline.Event) {
 		switch {
 		case ev.Skipped:
 			fmt.Fprintf(w, "  %-10s already done\n", ev.Stage)
@@ -150,7 +151,7 @@ func stagePrinter(w io.Writer) func(stageEvent) {
 }
 
 // printSummary writes what a run found, for a person.
-func printSummary(w io.Writer, s *pipelineSummary) {
+func printSummary(w io.Writer, s *pipeline.Summary) {
 	fmt.Fprintf(w, "%s\n", s.URL)
 	fmt.Fprintf(w, "  run directory   %s\n", s.Dir)
 	fmt.Fprintf(w, "  probes          %d (%d result pages)\n", s.Probes, s.Pages)

@@ -1,22 +1,17 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"log/slog"
 	"path/filepath"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
-	"github.com/trawl-dev/trawl/probe"
-	"github.com/trawl-dev/trawl/records"
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
+	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/schema"
 )
 
@@ -58,43 +53,26 @@ re-submission are isolated with the wrapper FOREST learnt on the run (wrapper.js
 }
 
 func runSchema(cmd *cobra.Command, g *globalOptions, o schemaOptions, dir string, stdout io.Writer) error {
-	opts := schema.DefaultOptions()
-	opts.SplitComposite = !o.NoSplit
-	opts.MaxSubmissions = o.MaxSubmissions
-	opts.Logger = g.logger()
-	if err := opts.Validate(); err != nil {
+	po := pipeline.DefaultOptions()
+	po.Dir = dir
+	po.Schema.SplitComposite = !o.NoSplit
+	po.Schema.MaxSubmissions = o.MaxSubmissions
+	if err := po.Schema.Validate(); err != nil {
 		return usageError("trawl schema: %v", err)
 	}
-	var sub schema.Submitter
-	if o.Resubmit {
-		po := probe.DefaultOptions()
-		po.AllowPOST = o.AllowPOST
-		po.Screenshots = false
-		po.Logger = opts.Logger
-		b, err := probe.Start(cmd.Context(), po)
-		if err != nil {
-			return err
-		}
-		defer b.Close()
-		p, err := probe.NewProber(b, po)
-		if err != nil {
-			return err
-		}
-		defer p.Close()
-		rs, err := newResubmitter(dir, p, opts.Logger)
-		if err != nil {
-			return err
-		}
-		sub = rs
-	}
-	s, err := runSchemaStage(cmd.Context(), dir, sub, opts)
+	po.Resubmit = o.Resubmit
+	po.Probe.AllowPOST = o.AllowPOST
+	po.Probe.Screenshots = false
+	p := pipeline.New(po, g.logger())
+	defer p.Close()
+	s, err := p.Schema(cmd.Context())
 	if err != nil {
 		return err
 	}
 	if o.JSON {
 		return s.Encode(stdout)
 	}
-	return printSchema(stdout, s, filepath.Join(dir, schema.SchemaFile))
+	return printSchema(stdout, s, filepath.Join(dir, rundir.SchemaFile))
 }
 
 func printSchema(w io.Writer, s *schema.Schema, path string) error {
@@ -128,101 +106,4 @@ func printSchema(w io.Writer, s *schema.Schema, path string) error {
 		fmt.Fprintf(w, "dropped %d candidates: %s\n", len(dropped), strings.Join(dropped, ", "))
 	}
 	return nil
-}
-
-// pageSubmitter is what re-submission needs from the prober (*probe.Prober).
-type pageSubmitter interface {
-	Submit(ctx context.Context, f probe.Form, values map[string]string) ([]probe.Page, error)
-}
-
-// resubmitter is the schema.Submitter of a run directory: the prober submits the run's
-// form with the values, and the wrapper FOREST learnt on the run (wrapper.json) is
-// applied to the first result page, so that its records have the leaf paths of
-// records.jsonl whatever their number (one record is enough) and each re-submission
-// costs one page, not the whole run. Without wrapper.json (a run directory made by
-// hand, or one written before wrappers could be applied), the records are isolated
-// with FOREST over the run's pages and the new one.
-type resubmitter struct {
-	sub   pageSubmitter
-	form  probe.Form
-	apply *records.Applier // nil: isolate with Extract over pages
-	pages []records.Page
-	opts  records.Options
-	log   *slog.Logger
-	n     int
-}
-
-func newResubmitter(dir string, sub pageSubmitter, log *slog.Logger) (*resubmitter, error) {
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	form, err := probe.ReadForm(dir)
-	if err != nil {
-		return nil, fmt.Errorf("trawl schema: re-submission needs the form: %w", err)
-	}
-	ro := records.DefaultOptions()
-	ro.Logger = log
-	r := &resubmitter{sub: sub, form: form, opts: ro, log: log}
-	w, err := records.ReadWrapper(dir)
-	if err == nil {
-		ao := records.DefaultApplyOptions()
-		ao.Logger = log
-		r.apply, err = records.NewApplier(w, ao)
-	}
-	switch {
-	case err == nil:
-		return r, nil
-	case errors.Is(err, fs.ErrNotExist), errors.Is(err, records.ErrStaleWrapper):
-		log.Warn("re-submissions are isolated with FOREST over the whole run", "reason", err)
-	default:
-		return nil, fmt.Errorf("trawl schema: re-submission needs the run's wrapper: %w", err)
-	}
-	pages, skipped, err := runDirPages(dir)
-	if err != nil {
-		return nil, err
-	}
-	for _, sk := range skipped {
-		log.Warn("page skipped", "reason", sk)
-	}
-	r.pages = pages
-	return r, nil
-}
-
-// Submit implements schema.Submitter.
-func (r *resubmitter) Submit(ctx context.Context, values map[string]string) ([]records.Record, error) {
-	pages, err := r.sub.Submit(ctx, r.form, values)
-	if err != nil {
-		return nil, err
-	}
-	if len(pages) == 0 || pages[0].HTML == "" {
-		return nil, nil
-	}
-	r.n++
-	var terms []string
-	for _, v := range values {
-		if strings.TrimSpace(v) != "" {
-			terms = append(terms, v)
-		}
-	}
-	slices.Sort(terms)
-	pg := records.Page{Name: fmt.Sprintf("resubmission-%d", r.n), URL: pages[0].URL, HTML: []byte(pages[0].HTML), Terms: terms, Kind: probe.KindMapping}
-	if r.apply != nil {
-		recs, pc, err := r.apply.Apply(ctx, pg)
-		if err != nil {
-			return nil, fmt.Errorf("isolate the records of the re-submission: %w", err)
-		}
-		r.log.Debug("re-submission", "page", pg.Name, "url", pg.URL, "class", pc.Class, "records", len(recs), "reason", pc.Reason)
-		return recs, nil
-	}
-	_, recs, err := records.Extract(ctx, append(slices.Clone(r.pages), pg), r.opts)
-	if err != nil {
-		return nil, fmt.Errorf("isolate the records of the re-submission: %w", err)
-	}
-	var out []records.Record
-	for _, rec := range recs {
-		if rec.Page == pg.Name {
-			out = append(out, rec)
-		}
-	}
-	return out, nil
 }

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/report"
+	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/probe"
 )
 
@@ -43,11 +46,11 @@ func exitCode(err error, stderr io.Writer) int {
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintln(stderr, "trawl: interrupted")
 		return exitInterrupted
-	case errors.Is(err, errUsage):
+	case errors.Is(err, errUsage), errors.Is(err, pipeline.ErrNotRunDir), errors.Is(err, rundir.ErrOtherForm):
 		code = exitUsage
 	case errors.Is(err, errRefused) || errors.Is(err, probe.ErrRefused):
 		code = exitRefused
-	case errors.Is(err, errPartial):
+	case errors.Is(err, errPartial), errors.Is(err, report.ErrIncomplete):
 		code = exitPartial
 	}
 	fmt.Fprintln(stderr, "trawl:", err)

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -18,7 +17,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trawl-dev/trawl/align"
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/runtest"
+	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/internal/testsites"
 	"github.com/trawl-dev/trawl/probe"
 )
@@ -45,21 +46,11 @@ func trawlCmd(args ...string) *exec.Cmd {
 	return cmd
 }
 
-func needBrowser(t *testing.T) {
-	t.Helper()
-	if os.Getenv("TRAWL_BROWSER_TESTS") == "" {
-		t.Skip("set TRAWL_BROWSER_TESTS=1 (and install chromium) to run the pipeline in a real browser")
-	}
-	if _, err := probe.FindChrome(""); err != nil {
-		t.Fatalf("TRAWL_BROWSER_TESTS is set but: %v", err)
-	}
-}
-
 // TestDemo runs `trawl demo` as a user would and checks what it must show: title
 // aligned to rdfs:label, author to a join through the author's label, the search field
 // that takes authors named as such, valid N-Triples, and no login submitted.
 func TestDemo(t *testing.T) {
-	needBrowser(t)
+	runtest.NeedBrowser(t)
 	out := t.TempDir()
 	cmd := trawlCmd("demo", "--out", out, "--port", "0", "--json")
 	var stdout, stderr bytes.Buffer
@@ -174,7 +165,7 @@ func comparable(t *testing.T, out string) map[string]string {
 // TestBatchKillResume: a batch of the local test sites, killed twice at random moments
 // (SIGKILL) and resumed, gives the same outputs as an uninterrupted batch.
 func TestBatchKillResume(t *testing.T) {
-	needBrowser(t)
+	runtest.NeedBrowser(t)
 	if testing.Short() {
 		t.Skip("-short: the kill-and-resume batch takes minutes")
 	}
@@ -216,7 +207,7 @@ func TestBatchKillResume(t *testing.T) {
 	}
 	// Every source finished, and the state says so.
 	var status []batchStatus
-	if err := readJSONFile(filepath.Join(got, "batch.json"), &status); err != nil {
+	if err := rundir.ReadJSON(filepath.Join(got, "batch.json"), &status); err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range status {
@@ -240,7 +231,7 @@ func TestReadJobsErrors(t *testing.T) {
 		if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, err := readJobs(path, defaultPipelineOptions(), dir)
+		_, err := readJobs(path, pipeline.DefaultOptions(), dir)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("readJobs(%q) = %v, want an error with %q", tc.text, err, tc.want)
 		}
@@ -249,7 +240,7 @@ func TestReadJobsErrors(t *testing.T) {
 	if err := os.WriteFile(path, []byte("http://a.example/s  max-probes=3 ignore-robots=true kb=/x\n\n# done\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	jobs, err := readJobs(path, defaultPipelineOptions(), dir)
+	jobs, err := readJobs(path, pipeline.DefaultOptions(), dir)
 	if err != nil || len(jobs) != 1 || jobs[0].opts.Probe.MaxProbes != 3 || !jobs[0].opts.Probe.IgnoreRobots || jobs[0].opts.KB != "/x" {
 		t.Fatalf("readJobs = %+v, %v", jobs, err)
 	}
@@ -257,7 +248,7 @@ func TestReadJobsErrors(t *testing.T) {
 
 func TestRunRefusesNonHTTP(t *testing.T) {
 	for _, u := range []string{"file:///etc/passwd", "ftp://x/", "not a url", "/relative"} {
-		o := runOptions{Out: t.TempDir(), pipeline: defaultPipelineOptions()}
+		o := runOptions{Out: t.TempDir(), pipeline: pipeline.DefaultOptions()}
 		o.pipeline.URL = u
 		err := runRun(t.Context(), globalOptions{Quiet: true}, o, nil)
 		if err == nil || exitCode(err, &bytes.Buffer{}) != exitUsage {
@@ -266,36 +257,10 @@ func TestRunRefusesNonHTTP(t *testing.T) {
 	}
 }
 
-// TestGuidedPlanValues checks kbValues on the demo KB: book titles from instances of
-// schema:Book, author names through schema:author / rdfs:label.
-func TestGuidedPlanValues(t *testing.T) {
-	p := newPipeline(defaultPipelineOptions(), nil)
-	defer p.close()
-	kb, err := p.reference(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	path, ok := align.ParsePathName(kb, "http://schema.org/author / http://www.w3.org/2000/01/rdf-schema#label")
-	if !ok {
-		t.Fatal("the demo KB lacks schema:author or rdfs:label")
-	}
-	vals, err := kbValues(t.Context(), kb, "http://schema.org/Book", path, 20, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(vals) < 5 {
-		t.Fatalf("%d author names from 20 books: %v", len(vals), vals)
-	}
-	again, _ := kbValues(t.Context(), kb, "http://schema.org/Book", path, 20, nil)
-	if fmt.Sprint(vals) != fmt.Sprint(again) {
-		t.Error("kbValues is not deterministic")
-	}
-}
-
 // TestFormsLivePage renders a live page in Chromium: the portal site's login,
 // newsletter and search forms are told apart.
 func TestFormsLivePage(t *testing.T) {
-	needBrowser(t)
+	runtest.NeedBrowser(t)
 	site, err := testsites.ByName("portal")
 	if err != nil {
 		t.Fatal(err)
@@ -327,7 +292,7 @@ func TestFormsLivePage(t *testing.T) {
 // to rdfs:label and schema:author / rdfs:label, and books the KB has get sameAs links.
 // It runs where the site is up (scripts/calibre.sh sets it up and runs this test).
 func TestRunCalibre(t *testing.T) {
-	needBrowser(t)
+	runtest.NeedBrowser(t)
 	u := os.Getenv("TRAWL_CALIBRE_URL")
 	if u == "" {
 		u = "http://127.0.0.1:18082/mobile"
@@ -346,7 +311,7 @@ func TestRunCalibre(t *testing.T) {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("trawl run: %v\n%s", err, stderr.String())
 	}
-	var sum pipelineSummary
+	var sum pipeline.Summary
 	if err := json.Unmarshal(stdout.Bytes(), &sum); err != nil {
 		t.Fatalf("%v\n%s", err, stdout.String())
 	}

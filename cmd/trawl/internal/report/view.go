@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"bytes"
@@ -23,7 +23,6 @@ import (
 	"github.com/trawl-dev/trawl/graph"
 	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/probe"
-	"github.com/trawl-dev/trawl/records"
 	"github.com/trawl-dev/trawl/schema"
 )
 
@@ -292,7 +291,7 @@ type factRow struct {
 type builder struct {
 	ctx    context.Context
 	d      *runData
-	o      reportOptions
+	o      Options
 	nm     namer
 	kbl    *kbLabels
 	titleP string
@@ -300,7 +299,7 @@ type builder struct {
 	recsByPage map[string]int
 }
 
-func buildView(ctx context.Context, d *runData, o reportOptions) *reportView {
+func buildView(ctx context.Context, d *runData, o Options) *reportView {
 	b := &builder{ctx: ctx, d: d, o: o, kbl: &kbLabels{kb: o.KB}, recsByPage: map[string]int{}}
 	if d.graph != nil {
 		b.nm.src = d.graph.Source
@@ -392,7 +391,7 @@ func fmtTime(t time.Time) string {
 
 func (b *builder) source() sourceView {
 	d := b.d
-	v := sourceView{Section: b.sectionOf(probe.FormFile, fileProbeRun, align.FileRun)}
+	v := sourceView{Section: b.sectionOf(rundir.FormFile, rundir.ProbeRunFile, rundir.AlignRunFile)}
 	if d.form != nil {
 		v.FormURL, v.Action, v.Method = d.form.PageURL, d.form.Action, d.form.Method
 	}
@@ -434,19 +433,19 @@ func (b *builder) source() sourceView {
 		v.Stages = append(v.Stages, kv{m.Stage, fmt.Sprintf("%s (%.1f s)", fmtTime(m.Finished), m.Seconds)})
 	}
 	if d.probeRun != nil && len(d.probeRun.Options) > 0 {
-		v.Options = append(v.Options, optionGroup{"probing", fileProbeRun, flatten(d.probeRun.Options)})
+		v.Options = append(v.Options, optionGroup{"probing", rundir.ProbeRunFile, flatten(d.probeRun.Options)})
 	}
 	if d.wrapper != nil {
-		v.Options = append(v.Options, optionGroup{"record isolation (FOREST)", records.WrapperFile, flatten(toMap(d.wrapper.Options))})
+		v.Options = append(v.Options, optionGroup{"record isolation (FOREST)", rundir.WrapperFile, flatten(toMap(d.wrapper.Options))})
 	}
 	if d.schema != nil {
-		v.Options = append(v.Options, optionGroup{"output schema and mapping", schema.SchemaFile, flatten(toMap(d.schema.Options))})
+		v.Options = append(v.Options, optionGroup{"output schema and mapping", rundir.SchemaFile, flatten(toMap(d.schema.Options))})
 	}
 	if d.alignOptions != nil {
-		v.Options = append(v.Options, optionGroup{"alignment (PARIS)", align.FileOptions, flatten(d.alignOptions)})
+		v.Options = append(v.Options, optionGroup{"alignment (PARIS)", rundir.AlignOptionsFile, flatten(d.alignOptions)})
 	}
 	if u := d.understanding; u != nil {
-		v.Options = append(v.Options, optionGroup{"understanding and enrichment", align.FileUnderstanding, []kv{
+		v.Options = append(v.Options, optionGroup{"understanding and enrichment", rundir.UnderstandingFile, []kv{
 			{"link_threshold", conf(u.LinkThreshold)},
 			{"min_relation_confidence", conf(u.MinRelationConfidence)},
 			{"min_class_confidence", conf(u.MinClassConfidence)},
@@ -499,8 +498,8 @@ func flatten(m map[string]any) []kv {
 
 func (b *builder) form() formView {
 	d := b.d
-	v := formView{Section: b.sectionOf(probe.FormFile)}
-	shot := fileFormPNG
+	v := formView{Section: b.sectionOf(rundir.FormFile)}
+	shot := rundir.FormPNG
 	if d.probeRun != nil && d.probeRun.Shot != "" {
 		shot = d.probeRun.Shot
 	}
@@ -600,9 +599,9 @@ func (b *builder) form() formView {
 // PNG header (nothing else is ever put into the report as an image) and fit the cap.
 func (b *builder) image(rel string) imageView {
 	v := imageView{File: rel}
-	path, ok := b.inside(rel)
-	if !ok {
-		v.Note = fmt.Sprintf("%s is not inside the run directory; not shown", rel)
+	path, err := rundir.Path(b.d.dir, rel)
+	if err != nil {
+		v.Note = fmt.Sprintf("%v; not shown", err)
 		return v
 	}
 	st, err := os.Stat(path)
@@ -613,7 +612,7 @@ func (b *builder) image(rel string) imageView {
 		return v
 	}
 	if st.Size() > b.o.MaxEmbedBytes {
-		v.Note = fmt.Sprintf("%s is %s, more than the %s cap on embedded files; open it next to the report", rel, sizeOf(st.Size()), sizeOf(b.o.MaxEmbedBytes))
+		v.Note = fmt.Sprintf("%s is %s, more than the %s cap on embedded files; open it next to the report", rel, SizeOf(st.Size()), SizeOf(b.o.MaxEmbedBytes))
 		return v
 	}
 	raw, err := os.ReadFile(path)
@@ -631,20 +630,8 @@ func (b *builder) image(rel string) imageView {
 	return v
 }
 
-// inside resolves a run-relative path, refusing absolute paths and paths that leave the
-// run directory.
-func (b *builder) inside(rel string) (string, bool) {
-	if rel == "" || filepath.IsAbs(rel) {
-		return "", false
-	}
-	c := filepath.Clean(filepath.FromSlash(rel))
-	if c == ".." || strings.HasPrefix(c, ".."+string(filepath.Separator)) {
-		return "", false
-	}
-	return filepath.Join(b.d.dir, c), true
-}
-
-func sizeOf(n int64) string {
+// SizeOf formats a file size for people.
+func SizeOf(n int64) string {
 	switch {
 	case n >= 1<<20:
 		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
@@ -658,7 +645,7 @@ func sizeOf(n int64) string {
 
 func (b *builder) probes() probesView {
 	d := b.d
-	v := probesView{Section: b.sectionOf(probe.ProbesFile), RecordsKnown: d.records != nil}
+	v := probesView{Section: b.sectionOf(rundir.ProbesFile), RecordsKnown: d.records != nil}
 	classOf := map[string]string{}
 	if d.wrapper != nil {
 		for _, pc := range d.wrapper.Pages {
@@ -741,7 +728,7 @@ func assignment(m map[string]string) string {
 
 func (b *builder) page() pageView {
 	d := b.d
-	v := pageView{Section: b.sectionOf(probe.ProbesFile, records.RecordsFile)}
+	v := pageView{Section: b.sectionOf(rundir.ProbesFile, rundir.RecordsFile)}
 	if d.wrapper != nil {
 		v.XPath = d.wrapper.XPath
 		counts := map[string]int{}
@@ -754,7 +741,7 @@ func (b *builder) page() pageView {
 		}
 		v.Classes = strings.Join(cs, ", ")
 	}
-	v.Shot = b.image(fileRecordsPNG)
+	v.Shot = b.image(rundir.RecordsPNG)
 	if d.records == nil {
 		return v
 	}
@@ -765,7 +752,7 @@ func (b *builder) page() pageView {
 	// The page the records screenshot shows (recordsPages: the first page in probe order
 	// with several records).
 	var ref *probe.PageRef
-	if pages := recordsPages(d.probes, d.records); len(pages) > 0 {
+	if pages := RecordsPages(d.probes, d.records); len(pages) > 0 {
 		for _, p := range d.probes {
 			for i := range p.Pages {
 				if p.Pages[i].File == pages[0].File {
@@ -796,9 +783,9 @@ func (b *builder) page() pageView {
 			v.Sample = append(v.Sample, rv)
 		}
 	}
-	path, ok := b.inside(ref.File)
-	if !ok {
-		v.Note = fmt.Sprintf("the page file %q is not inside the run directory; not shown", ref.File)
+	path, err := rundir.Path(b.d.dir, ref.File)
+	if err != nil {
+		v.Note = fmt.Sprintf("%v; not shown", err)
 		return v
 	}
 	st, err := os.Stat(path)
@@ -807,7 +794,7 @@ func (b *builder) page() pageView {
 		return v
 	}
 	if st.Size() > b.o.MaxEmbedBytes {
-		v.Note = fmt.Sprintf("%s is %s, more than the %s cap on embedded pages; it is not embedded (open it next to the report)", ref.File, sizeOf(st.Size()), sizeOf(b.o.MaxEmbedBytes))
+		v.Note = fmt.Sprintf("%s is %s, more than the %s cap on embedded pages; it is not embedded (open it next to the report)", ref.File, SizeOf(st.Size()), SizeOf(b.o.MaxEmbedBytes))
 		return v
 	}
 	raw, err := os.ReadFile(path)
@@ -829,7 +816,7 @@ func (b *builder) page() pageView {
 
 func (b *builder) schemaSection() schemaView {
 	s := b.d.schema
-	v := schemaView{Section: b.sectionOf(schema.SchemaFile)}
+	v := schemaView{Section: b.sectionOf(rundir.SchemaFile)}
 	if s == nil {
 		return v
 	}
@@ -875,7 +862,7 @@ func (b *builder) schemaSection() schemaView {
 
 func (b *builder) mapping() mappingView {
 	s := b.d.schema
-	v := mappingView{Section: b.sectionOf(schema.SchemaFile)}
+	v := mappingView{Section: b.sectionOf(rundir.SchemaFile)}
 	if s == nil {
 		return v
 	}
@@ -960,7 +947,7 @@ func (b *builder) featureOf(pred string) (name, label string) {
 
 func (b *builder) alignment() alignView {
 	d := b.d
-	v := alignView{Section: b.sectionOf(rundir.GraphFile, align.FileTSV, align.FileRun, align.FileOptions, align.FileLinks, align.FileUnderstanding)}
+	v := alignView{Section: b.sectionOf(rundir.GraphFile, rundir.AlignmentTSV, rundir.AlignRunFile, rundir.AlignOptionsFile, rundir.LinksFile, rundir.UnderstandingFile)}
 	v.Known = d.alignment != nil || d.alignRun != nil || d.understanding != nil
 	if d.linkThreshold > 0 {
 		v.Threshold = conf(d.linkThreshold)
@@ -1148,7 +1135,7 @@ func (b *builder) relationsFromRun(v *alignView) {
 
 func (b *builder) enrichment() enrichView {
 	d := b.d
-	v := enrichView{Section: b.sectionOf(align.FileEnrichment, align.FileUnderstanding), Path: filepath.Join(d.dir, align.FileEnrichment)}
+	v := enrichView{Section: b.sectionOf(rundir.EnrichmentFile, rundir.UnderstandingFile), Path: filepath.Join(d.dir, rundir.EnrichmentFile)}
 	if u := d.understanding; u != nil && u.Enrichment != nil {
 		st := u.Enrichment
 		v.Known = true

@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 import (
 	"context"
@@ -14,17 +14,14 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/google/renameio/v2"
-
 	"github.com/trawl-dev/trawl/internal/rundir"
-	"github.com/trawl-dev/trawl/records"
-	"github.com/trawl-dev/trawl/schema"
 )
 
-// A run directory holds one source's files, stage by stage (design.md, "The run
-// directory"). Each stage reads the files of the stages before it and writes its own.
-// When a stage finishes it writes a marker, .trawl/<stage>.done, holding the digest of
-// its inputs and options; a later run skips the stage while that digest still matches.
+// A run directory holds one form's files, stage by stage (design.md, "The run
+// directory"). Each stage reads the files of the stages before it (or takes them in
+// memory from the stage before it in the same process) and writes its own. When a stage
+// finishes it writes a marker, .trawl/<stage>.done, holding the digest of its inputs
+// and options; a later run skips the stage while that digest still matches.
 // A stage killed midway leaves no marker, so the next run does it again from the start;
 // the outputs of finished stages are never touched. That is what makes batch runs
 // resumable after kill -9.
@@ -41,20 +38,10 @@ type stage struct {
 	outputs []string
 	// options is any JSON-serialisable value; a change re-runs the stage.
 	options any
-	// run does the work. It must write its outputs atomically (writeFileAtomic) so that a
+	// run does the work. It must write its outputs atomically (rundir.WriteFile) so that a
 	// killed run leaves either the old file or the new one.
 	run func(ctx context.Context) error
 }
-
-// stageMarker is the content of .trawl/<stage>.done.
-type stageMarker struct {
-	Stage    string    `json:"stage"`
-	Digest   string    `json:"digest"`
-	Finished time.Time `json:"finished"`
-	Seconds  float64   `json:"seconds"`
-}
-
-const markerDir = ".trawl"
 
 // stageDigest hashes the stage's name, options and input files.
 func stageDigest(dir string, s stage) (string, error) {
@@ -86,14 +73,14 @@ func stageDigest(dir string, s stage) (string, error) {
 
 // stageDone reports whether the stage's marker matches its current inputs.
 func stageDone(dir string, s stage) (bool, error) {
-	data, err := os.ReadFile(filepath.Join(dir, markerDir, s.name+".done"))
+	data, err := os.ReadFile(filepath.Join(dir, rundir.MarkerFile(s.name)))
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
 	if err != nil {
 		return false, err
 	}
-	var m stageMarker
+	var m rundir.Marker
 	if err := json.Unmarshal(data, &m); err != nil {
 		return false, nil // a torn marker counts as not done
 	}
@@ -109,23 +96,15 @@ func stageDone(dir string, s stage) (bool, error) {
 	return m.Digest == d, nil
 }
 
-// stageEvent reports what happened to one stage.
-type stageEvent struct {
-	Stage   string
-	Skipped bool // already done with the same inputs
-	Elapsed time.Duration
-	Err     error
-}
-
 // runStages runs the stages in order in dir, skipping those already done with the same
 // inputs (unless force), and stops at the first error. Once a stage runs, every later
 // stage runs too, since its inputs may have changed. onEvent, if not nil, is told about
 // each stage.
-func runStages(ctx context.Context, dir string, stages []stage, force bool, log *slog.Logger, onEvent func(stageEvent)) error {
+func runStages(ctx context.Context, dir string, stages []stage, force bool, log *slog.Logger, onEvent func(Event)) error {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	if err := os.MkdirAll(filepath.Join(dir, markerDir), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, rundir.StateDir), 0o755); err != nil {
 		return err
 	}
 	redo := force
@@ -141,20 +120,20 @@ func runStages(ctx context.Context, dir string, stages []stage, force bool, log 
 			if done {
 				log.Info("stage already done", "stage", s.name, "dir", dir)
 				if onEvent != nil {
-					onEvent(stageEvent{Stage: s.name, Skipped: true})
+					onEvent(Event{Stage: s.name, Skipped: true})
 				}
 				continue
 			}
 		}
 		redo = true
-		marker := filepath.Join(dir, markerDir, s.name+".done")
+		marker := filepath.Join(dir, rundir.MarkerFile(s.name))
 		if err := os.Remove(marker); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 		start := time.Now()
 		log.Info("stage start", "stage", s.name, "dir", dir)
 		err := s.run(ctx)
-		ev := stageEvent{Stage: s.name, Elapsed: time.Since(start), Err: err}
+		ev := Event{Stage: s.name, Elapsed: time.Since(start), Err: err}
 		if onEvent != nil {
 			onEvent(ev)
 		}
@@ -165,56 +144,11 @@ func runStages(ctx context.Context, dir string, stages []stage, force bool, log 
 		if err != nil {
 			return err
 		}
-		m, _ := json.Marshal(stageMarker{Stage: s.name, Digest: d, Finished: time.Now().UTC(), Seconds: ev.Elapsed.Seconds()})
-		if err := writeFileAtomic(marker, append(m, '\n')); err != nil {
+		m, _ := json.Marshal(rundir.Marker{Stage: s.name, Digest: d, Finished: time.Now().UTC(), Seconds: ev.Elapsed.Seconds()})
+		if err := rundir.WriteFile(marker, append(m, '\n')); err != nil {
 			return err
 		}
 		log.Info("stage done", "stage", s.name, "elapsed", ev.Elapsed.Round(time.Millisecond))
 	}
 	return nil
-}
-
-// writeFileAtomic writes data to path so that a crash leaves either the old content or
-// the new one, never a torn file.
-func writeFileAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	return renameio.WriteFile(path, data, 0o644)
-}
-
-// runSchemaStage reads the schema stage's inputs from dir and runs it.
-func runSchemaStage(ctx context.Context, dir string, sub schema.Submitter, o schema.Options) (*schema.Schema, error) {
-	recs, err := rundir.ReadJSONL[records.Record](filepath.Join(dir, rundir.RecordsFile))
-	if err != nil {
-		return nil, fmt.Errorf("read records: %w", err)
-	}
-	in := schema.Input{Submitter: sub, Page: func(name string) ([]byte, error) { return rundir.ReadPage(dir, name) }}
-	if f, err := rundir.ReadForm(dir); err == nil {
-		in.Form = &f
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("read form: %w", err)
-	}
-	if in.Probes, err = rundir.ReadProbes(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, err
-	}
-	return schema.Run(ctx, dir, recs, in, o)
-}
-
-// runLabeled is the graph stage: the labeled graph of schema.json and records.jsonl,
-// written to graph.nt.
-func runLabeled(ctx context.Context, dir string, o schema.LabeledOptions) (*schema.Labeled, error) {
-	s, err := schema.Load(filepath.Join(dir, rundir.SchemaFile))
-	if err != nil {
-		return nil, err
-	}
-	recs, err := rundir.ReadJSONL[records.Record](filepath.Join(dir, rundir.RecordsFile))
-	if err != nil {
-		return nil, err
-	}
-	l, err := schema.BuildLabeled(ctx, s, recs, o)
-	if err != nil {
-		return nil, err
-	}
-	return l, l.WriteFile(filepath.Join(dir, rundir.GraphFile))
 }

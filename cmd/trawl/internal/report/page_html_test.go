@@ -1,4 +1,4 @@
-package main
+package report_test
 
 import (
 	"strings"
@@ -6,6 +6,9 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/report"
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/runtest"
 )
 
 // TestOutlinePageSanitizes feeds outlinePage pages with one hostile construct each and
@@ -35,7 +38,7 @@ func TestOutlinePageSanitizes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			// The hostile part comes after the records, so their XPaths still hold.
 			page := "<!DOCTYPE html><html><head>" + tc.head + "</head><body>" + list + tc.body + "</body></html>"
-			op, err := outlinePage([]byte(page), recs)
+			op, err := report.OutlinePage([]byte(page), recs)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -51,8 +54,8 @@ func TestOutlinePageSanitizes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkSelfContained(t, doc, true)
-			if n := len(findClass(doc, recordClass)); n != 2 {
+			runtest.CheckSelfContained(t, doc, true)
+			if n := len(runtest.FindClass(doc, report.RecordClass)); n != 2 {
 				t.Errorf("%d outlined elements, want 2", n)
 			}
 		})
@@ -78,7 +81,7 @@ func TestOutlinePageXPaths(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			op, err := outlinePage([]byte(page), tc.recs)
+			op, err := report.OutlinePage([]byte(page), tc.recs)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -86,7 +89,7 @@ func TestOutlinePageXPaths(t *testing.T) {
 				t.Errorf("found %d missed %d, want %d and %d", op.Found, op.Missed, tc.found, tc.missed)
 			}
 			doc, _ := html.Parse(strings.NewReader(op.Srcdoc))
-			marked := findClass(doc, recordClass)
+			marked := runtest.FindClass(doc, report.RecordClass)
 			if len(marked) != tc.outlined {
 				t.Errorf("%d outlined elements, want %d", len(marked), tc.outlined)
 			}
@@ -94,8 +97,8 @@ func TestOutlinePageXPaths(t *testing.T) {
 				t.Errorf("problems %q lack %q", op.Problems, tc.problem)
 			}
 			for _, n := range marked {
-				if n.DataAtom == atom.P && !strings.Contains(attr(n, "class"), "x y "+recordClass) {
-					t.Errorf("class = %q: the page's classes are lost", attr(n, "class"))
+				if n.DataAtom == atom.P && !strings.Contains(runtest.Attr(n, "class"), "x y "+report.RecordClass) {
+					t.Errorf("class = %q: the page's classes are lost", runtest.Attr(n, "class"))
 				}
 			}
 		})
@@ -112,12 +115,12 @@ func TestNeutralCSS(t *testing.T) {
 		{`a{color:red}`, ""},
 	}
 	for _, tc := range tests {
-		got := neutralCSS(tc.in)
+		got := report.NeutralCSS(tc.in)
 		if tc.bad == "" && got != tc.in {
-			t.Errorf("neutralCSS(%q) = %q, want it unchanged", tc.in, got)
+			t.Errorf("report.NeutralCSS(%q) = %q, want it unchanged", tc.in, got)
 		}
 		if tc.bad != "" && strings.Contains(got, tc.bad) {
-			t.Errorf("neutralCSS(%q) = %q, still holds %q", tc.in, got, tc.bad)
+			t.Errorf("report.NeutralCSS(%q) = %q, still holds %q", tc.in, got, tc.bad)
 		}
 	}
 }
@@ -154,7 +157,7 @@ func TestReadEnrichment(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			e, err := readEnrichment(t.Context(), strings.NewReader(tc.nt+"\n"), "enrichment.nt")
+			e, err := report.ReadEnrichment(t.Context(), strings.NewReader(tc.nt+"\n"), "enrichment.nt")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -176,7 +179,7 @@ func TestReadEnrichment(t *testing.T) {
 			}
 		})
 	}
-	_, err := readEnrichment(t.Context(), strings.NewReader(fact+"\n<bad\n"), "enrichment.nt")
+	_, err := report.ReadEnrichment(t.Context(), strings.NewReader(fact+"\n<bad\n"), "enrichment.nt")
 	if err == nil || !strings.Contains(err.Error(), "enrichment.nt:2") {
 		t.Errorf("bad line: error %v, want enrichment.nt:2", err)
 	}

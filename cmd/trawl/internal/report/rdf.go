@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"context"
@@ -250,4 +250,12 @@ func (kl *kbLabels) label(ctx context.Context, iri string) string {
 	}
 	kl.cache[iri] = best
 	return best
+}
+
+// localName returns the last segment of an IRI (after its last / or #).
+func localName(iri string) string {
+	if i := strings.LastIndexAny(iri, "/#"); i >= 0 {
+		return iri[i+1:]
+	}
+	return iri
 }

@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 import (
 	"bytes"
@@ -58,15 +58,7 @@ func TestSchemaOnTestSites(t *testing.T) {
 			dir := t.TempDir()
 			start := time.Now()
 			recs, marked := probeAndExtract(t, p, srv.URL+site.FormPath, dir, 24)
-			rs, err := newResubmitter(dir, stripping{p}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			o := schema.DefaultOptions()
-			s, err := runSchemaStage(t.Context(), dir, rs, o)
-			if err != nil {
-				t.Fatal(err)
-			}
+			s, rs := schemaWith(t, dir, stripping{p})
 			truth := siteTruth(t, site, recs, marked)
 			sc := schematest.Evaluate(s, recs, truth)
 			t.Logf("%s: %d records, %d re-submissions, %v", site.Name, len(recs), rs.n, time.Since(start).Round(time.Millisecond))
@@ -200,7 +192,7 @@ func probeAndExtract(t *testing.T, p *probe.Prober, formURL, dir string, maxProb
 		t.Fatal(err)
 	}
 	marked := map[string][]byte{}
-	pages, _, err := runDirPages(dir)
+	pages, _, err := stagePipeline(dir).Pages()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,14 +207,34 @@ func probeAndExtract(t *testing.T, p *probe.Prober, formURL, dir string, maxProb
 	if err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	if err := records.WriteRecords(&buf, recs); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, schema.RecordsFile), buf.Bytes(), 0o644); err != nil {
+	if err := rundir.WriteJSONL(filepath.Join(dir, rundir.RecordsFile), recs); err != nil {
 		t.Fatal(err)
 	}
 	return recs, marked
+}
+
+// schemaWith runs the schema stage on dir with re-submissions through sub.
+func schemaWith(t *testing.T, dir string, sub pageSubmitter) (*schema.Schema, *resubmitter) {
+	t.Helper()
+	p := stagePipeline(dir)
+	form, err := p.st.Form()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := newResubmitter(p, sub, form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, in, err := p.schemaInput()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Submitter = rs
+	s, err := schema.Run(t.Context(), dir, recs, in, schema.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, rs
 }
 
 // checkGraph runs the graph stage twice (the bytes must not change) and validates
@@ -231,7 +243,7 @@ func checkGraph(t *testing.T, dir string) {
 	t.Helper()
 	var graphs [2][]byte
 	for k := range graphs {
-		if _, err := runLabeled(t.Context(), dir, schema.DefaultLabeledOptions()); err != nil {
+		if _, err := stagePipeline(dir).Graph(t.Context()); err != nil {
 			t.Fatal(err)
 		}
 		graphs[k], _ = os.ReadFile(filepath.Join(dir, rundir.GraphFile))
@@ -276,14 +288,7 @@ func TestSchemaOnCalibre(t *testing.T) {
 	dir := t.TempDir()
 	start := time.Now()
 	recs, _ := probeAndExtract(t, p, u, dir, 24)
-	rs, err := newResubmitter(dir, p, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := runSchemaStage(t.Context(), dir, rs, schema.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, rs := schemaWith(t, dir, p)
 	t.Logf("calibre: %d records, %d re-submissions, %v", len(recs), rs.n, time.Since(start).Round(time.Millisecond))
 	logSchema(t, s)
 	truth, err := schematest.CalibreTruth(t.Context(), strings.TrimSuffix(u, "/mobile"), recs)

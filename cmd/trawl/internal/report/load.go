@@ -1,8 +1,7 @@
-package main
+package report
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -25,42 +24,33 @@ import (
 )
 
 // The report reads every file of a run directory that exists and says, for each one
-// that does not, which command writes it. The files and their writers:
-const (
-	fileProbeRun = "probe-run.json" // written by 'trawl probe' next to form.json
-	fileFormPNG  = "form.png"       // screenshot of the form ('trawl probe', screenshots on)
-	// fileRecordsPNG is a screenshot of a result page with the records outlined, if a
-	// stage made one; the report shows it but never starts a browser to make one.
-	fileRecordsPNG = "screenshots/records.png"
-)
-
+// that does not, which command writes it.
 const (
 	byProbe   = "trawl probe URL --out DIR"
 	byExtract = "trawl extract RUN_DIR"
 	bySchema  = "trawl schema RUN_DIR"
 	byGraph   = "trawl graph RUN_DIR"
-	byAlign   = "trawl align RUN_DIR --kb KB"
-	byEnrich  = "trawl run URL (or trawl demo): the enrichment step after the alignment"
+	byAlign   = "trawl align RUN_DIR [--kb KB]"
 )
 
 // producedBy names the command that writes each run file.
 var producedBy = map[string]string{
-	probe.FormFile:          byProbe,
-	probe.ProbesFile:        byProbe,
-	probe.PagesDir:          byProbe,
-	fileProbeRun:            byProbe,
-	fileFormPNG:             byProbe + " (with screenshots)",
-	records.WrapperFile:     byExtract,
-	records.RecordsFile:     byExtract,
-	schema.SchemaFile:       bySchema,
-	rundir.GraphFile:        byGraph,
-	align.FileTSV:           byAlign,
-	align.FileRDF:           byAlign,
-	align.FileLinks:         byAlign,
-	align.FileOptions:       byAlign,
-	align.FileRun:           byAlign,
-	align.FileUnderstanding: byEnrich,
-	align.FileEnrichment:    byEnrich,
+	rundir.FormFile:          byProbe,
+	rundir.ProbesFile:        byProbe,
+	rundir.PagesDir:          byProbe,
+	rundir.ProbeRunFile:      byProbe,
+	rundir.FormPNG:           byProbe + " (with screenshots)",
+	rundir.WrapperFile:       byExtract,
+	rundir.RecordsFile:       byExtract,
+	rundir.SchemaFile:        bySchema,
+	rundir.GraphFile:         byGraph,
+	rundir.AlignmentTSV:      byAlign,
+	rundir.AlignmentRDF:      byAlign,
+	rundir.LinksFile:         byAlign,
+	rundir.AlignOptionsFile:  byAlign,
+	rundir.AlignRunFile:      byAlign,
+	rundir.UnderstandingFile: byAlign,
+	rundir.EnrichmentFile:    byAlign,
 }
 
 // runData is everything the report read from a run directory. A nil field means the
@@ -86,7 +76,7 @@ type runData struct {
 	links         map[[2]string]bool
 	understanding *align.Understanding
 	enrichment    *enrichmentData
-	markers       []stageMarker
+	markers       []rundir.Marker
 }
 
 // probeRunInfo is what the report reads of probe-run.json (written by 'trawl probe').
@@ -175,141 +165,119 @@ type enrichFact struct {
 func readRun(ctx context.Context, dir string) (*runData, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
-		return nil, fmt.Errorf("trawl report: %w", err)
+		return nil, fmt.Errorf("report: %w", err)
 	}
 	if !st.IsDir() {
-		return nil, fmt.Errorf("trawl report: %s is not a run directory", dir)
+		return nil, fmt.Errorf("report: %s is not a run directory", dir)
 	}
 	d := &runData{dir: dir, missing: map[string]bool{}, bad: map[string]error{}}
-	d.readJSON(probe.FormFile, func(b []byte) error {
-		var f probe.Form
-		if err := decodeJSON(b, &f); err != nil {
-			return err
-		}
-		d.form = &f
-		return nil
-	})
-	d.readJSON(fileProbeRun, func(b []byte) error {
-		var p probeRunInfo
-		if err := decodeJSON(b, &p); err != nil {
-			return err
-		}
-		d.probeRun = &p
-		return nil
-	})
-	if d.present(probe.ProbesFile) {
-		ps, err := probe.ReadProbes(dir)
-		if err != nil {
-			d.fail(probe.ProbesFile, err)
+	d.readProbing()
+	d.readExtraction()
+	d.readSchema()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	d.readGraph(ctx)
+	d.readAlignment(ctx)
+	d.readEnrichment(ctx)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	d.markers = rundir.ReadMarkers(dir)
+	if d.found == 0 {
+		return nil, fmt.Errorf("report: %s holds none of the run files (form.json, probes.jsonl, records.jsonl, schema.json, graph.nt, alignment.tsv …): is it a run directory?", dir)
+	}
+	return d, nil
+}
+
+// readProbing reads what the probe stage wrote: form.json, probe-run.json and
+// probes.jsonl.
+func (d *runData) readProbing() {
+	d.form = readJSON[probe.Form](d, rundir.FormFile)
+	d.probeRun = readJSON[probeRunInfo](d, rundir.ProbeRunFile)
+	if d.present(rundir.ProbesFile) {
+		if ps, err := rundir.ReadProbes(d.dir); err != nil {
+			d.fail(rundir.ProbesFile, err)
 		} else {
 			d.probes = ps
 		}
 	}
-	d.readJSON(records.WrapperFile, func(b []byte) error {
-		var w records.Wrapper
-		if err := decodeJSON(b, &w); err != nil {
-			return err
+}
+
+// readExtraction reads what FOREST wrote: wrapper.json and records.jsonl.
+func (d *runData) readExtraction() {
+	d.wrapper = readJSON[records.Wrapper](d, rundir.WrapperFile)
+	if d.present(rundir.RecordsFile) {
+		if recs, err := rundir.ReadJSONL[records.Record](filepath.Join(d.dir, rundir.RecordsFile)); err != nil {
+			d.fail(rundir.RecordsFile, err)
+		} else {
+			d.records = recs
 		}
-		d.wrapper = &w
-		return nil
-	})
-	d.readFile(records.RecordsFile, func(r io.Reader, path string) error {
-		recs, err := records.ReadRecords(r, path)
-		if err != nil {
-			return err
-		}
-		d.records = recs
-		return nil
-	})
-	d.readJSON(schema.SchemaFile, func(b []byte) error {
-		var s schema.Schema
-		if err := decodeJSON(b, &s); err != nil {
-			return err
-		}
-		if s.Version != schema.FormatVersion {
-			return fmt.Errorf("version %d, this trawl reads version %d", s.Version, schema.FormatVersion)
-		}
-		d.schema = &s
-		return nil
-	})
-	if err := ctx.Err(); err != nil {
-		return nil, err
 	}
+}
+
+// readSchema reads schema.json.
+func (d *runData) readSchema() {
+	if !d.present(rundir.SchemaFile) {
+		return
+	}
+	s, err := schema.Load(filepath.Join(d.dir, rundir.SchemaFile))
+	if err != nil {
+		d.fail(rundir.SchemaFile, err)
+		return
+	}
+	d.schema = s
+}
+
+// readGraph reads graph.nt.
+func (d *runData) readGraph(ctx context.Context) {
 	d.readFile(rundir.GraphFile, func(r io.Reader, path string) error {
 		g, err := readGraphData(ctx, r, path)
-		if err != nil {
-			return err
-		}
 		d.graph = g
-		return nil
+		return err
 	})
-	d.readFile(align.FileTSV, func(r io.Reader, path string) error {
+}
+
+// readAlignment reads what the aligner wrote: alignment.tsv, run.json, options.json
+// and links.nt.
+func (d *runData) readAlignment(ctx context.Context) {
+	d.readFile(rundir.AlignmentTSV, func(r io.Reader, path string) error {
 		a, err := readAlignmentTSV(r, path)
-		if err != nil {
-			return err
-		}
 		d.alignment = a
-		return nil
+		return err
 	})
-	d.readJSON(align.FileRun, func(b []byte) error {
-		var ri alignRunInfo
-		if err := decodeJSON(b, &ri); err != nil {
-			return err
-		}
-		d.alignRun = &ri
-		return nil
-	})
-	d.readJSON(align.FileOptions, func(b []byte) error {
-		var m map[string]any
-		if err := decodeJSON(b, &m); err != nil {
-			return err
-		}
-		d.alignOptions = m
-		if v, ok := m["link_threshold"].(float64); ok {
+	d.alignRun = readJSON[alignRunInfo](d, rundir.AlignRunFile)
+	if m := readJSON[map[string]any](d, rundir.AlignOptionsFile); m != nil {
+		d.alignOptions = *m
+		if v, ok := (*m)["link_threshold"].(float64); ok {
 			d.linkThreshold = v
 		}
-		return nil
-	})
-	d.readFile(align.FileLinks, func(r io.Reader, path string) error {
+	}
+	d.readFile(rundir.LinksFile, func(r io.Reader, path string) error {
 		links := map[[2]string]bool{}
 		err := readTriples(ctx, r, path, func(t graph.Triple) {
 			if t.P.Value == graph.OWLSameAs {
 				links[[2]string{termKey(t.S), termKey(t.O)}] = true
 			}
 		})
-		if err != nil {
-			return err
+		if err == nil {
+			d.links = links
 		}
-		d.links = links
-		return nil
+		return err
 	})
-	d.readJSON(align.FileUnderstanding, func(b []byte) error {
-		var u align.Understanding
-		if err := decodeJSON(b, &u); err != nil {
-			return err
-		}
-		d.understanding = &u
-		if d.linkThreshold == 0 {
-			d.linkThreshold = u.LinkThreshold
-		}
-		return nil
-	})
-	d.readFile(align.FileEnrichment, func(r io.Reader, path string) error {
+}
+
+// readEnrichment reads understanding.json and enrichment.nt.
+func (d *runData) readEnrichment(ctx context.Context) {
+	d.understanding = readJSON[align.Understanding](d, rundir.UnderstandingFile)
+	if u := d.understanding; u != nil && d.linkThreshold == 0 {
+		d.linkThreshold = u.LinkThreshold
+	}
+	d.readFile(rundir.EnrichmentFile, func(r io.Reader, path string) error {
 		e, err := readEnrichment(ctx, r, path)
-		if err != nil {
-			return err
-		}
 		d.enrichment = e
-		return nil
+		return err
 	})
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	d.markers = readMarkers(dir)
-	if d.found == 0 {
-		return nil, fmt.Errorf("trawl report: %s holds none of the run files (form.json, probes.jsonl, records.jsonl, schema.json, graph.nt, alignment.tsv …): is it a run directory?", dir)
-	}
-	return d, nil
 }
 
 // present reports whether the run file exists, and records it as missing if not.
@@ -353,59 +321,17 @@ func (d *runData) readFile(name string, fn func(r io.Reader, path string) error)
 	}
 }
 
-// readJSON reads a run file and hands its bytes to fn; errors are recorded.
-func (d *runData) readJSON(name string, fn func(b []byte) error) {
+// readJSON decodes a JSON run file; nil when it is missing or bad (recorded).
+func readJSON[T any](d *runData, name string) *T {
 	if !d.present(name) {
-		return
-	}
-	b, err := os.ReadFile(filepath.Join(d.dir, name))
-	if err != nil {
-		d.fail(name, err)
-		return
-	}
-	if err := fn(b); err != nil {
-		d.fail(name, err)
-	}
-}
-
-// decodeJSON decodes one JSON value; a syntax or type error names its line and column.
-func decodeJSON(b []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	err := dec.Decode(v)
-	if err == nil {
-		if dec.More() {
-			return errors.New("more than one JSON value")
-		}
 		return nil
 	}
-	var off int64 = -1
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		off = se.Offset
-	case errors.As(err, &te):
-		off = te.Offset
-	case errors.Is(err, io.EOF):
-		return errors.New("empty file")
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		line, _ := lineCol(b, int64(len(b)))
-		return fmt.Errorf("line %d: the file ends inside a JSON value (truncated?)", line)
+	v := new(T)
+	if err := rundir.ReadJSON(filepath.Join(d.dir, name), v); err != nil {
+		d.fail(name, err)
+		return nil
 	}
-	if off < 0 {
-		return err
-	}
-	line, col := lineCol(b, off)
-	return fmt.Errorf("line %d, column %d: %w", line, col, err)
-}
-
-// lineCol turns a byte offset into a 1-based line and column.
-func lineCol(b []byte, off int64) (int, int) {
-	off = min(max(off, 0), int64(len(b)))
-	before := b[:off]
-	line := bytes.Count(before, []byte{'\n'}) + 1
-	col := int(off) - (bytes.LastIndexByte(before, '\n') + 1)
-	return line, max(col, 1)
+	return v
 }
 
 // readTriples reads N-Triples, stopping at the first bad line (a *graph.ParseError).
@@ -615,29 +541,4 @@ func readEnrichment(ctx context.Context, r io.Reader, path string) (*enrichmentD
 		}
 	}
 	return e, nil
-}
-
-// readMarkers reads the stage markers .trawl/<stage>.done; torn markers are ignored
-// (the stage counts as not done, as runStages treats it).
-func readMarkers(dir string) []stageMarker {
-	ents, err := os.ReadDir(filepath.Join(dir, markerDir))
-	if err != nil {
-		return nil
-	}
-	var out []stageMarker
-	for _, e := range ents {
-		if !strings.HasSuffix(e.Name(), ".done") {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(dir, markerDir, e.Name()))
-		if err != nil {
-			continue
-		}
-		var m stageMarker
-		if json.Unmarshal(b, &m) == nil && m.Stage != "" {
-			out = append(out, m)
-		}
-	}
-	slices.SortFunc(out, func(a, b stageMarker) int { return a.Finished.Compare(b.Finished) })
-	return out
 }

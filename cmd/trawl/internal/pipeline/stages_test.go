@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/trawl-dev/trawl/internal/rundir"
 )
 
 // fakeStages builds a three-stage pipeline over dir: a writes a.txt from the seed, b
@@ -35,7 +37,7 @@ func fakeStages(dir string, seed string, pause time.Duration) []stage {
 					return err
 				}
 				time.Sleep(pause)
-				return writeFileAtomic(filepath.Join(dir, out), []byte(strings.ToUpper(string(data))+name+"\n"))
+				return rundir.WriteFile(filepath.Join(dir, out), []byte(strings.ToUpper(string(data))+name+"\n"))
 			},
 		}
 	}
@@ -45,7 +47,7 @@ func fakeStages(dir string, seed string, pause time.Duration) []stage {
 			run: func(ctx context.Context) error {
 				count("a")
 				time.Sleep(pause)
-				return writeFileAtomic(filepath.Join(dir, "a.txt"), []byte("seed "+seed+"\n"))
+				return rundir.WriteFile(filepath.Join(dir, "a.txt"), []byte("seed "+seed+"\n"))
 			},
 		},
 		derive("b", "a.txt", "b.txt"),
@@ -107,7 +109,7 @@ func TestRunStagesStopsAtFirstError(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "c.txt")); err == nil {
 		t.Error("stage c ran after b failed")
 	}
-	if _, err := os.Stat(filepath.Join(dir, markerDir, "a.done")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, rundir.MarkerFile("a"))); err != nil {
 		t.Error("stage a's marker is missing: finished work would be redone")
 	}
 }

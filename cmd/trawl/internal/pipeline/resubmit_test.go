@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/internal/testsites"
 	"github.com/trawl-dev/trawl/probe"
 	"github.com/trawl-dev/trawl/records"
@@ -94,11 +95,11 @@ func siteRunDir(t *testing.T, s *testsites.Site, base, dir string) (probe.Form, 
 	}
 	form := forms[i]
 	form.KeywordFields = []string{kw}
-	if err := os.MkdirAll(filepath.Join(dir, probe.PagesDir), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, rundir.PagesDir), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	fb, _ := json.Marshal(form)
-	if err := os.WriteFile(filepath.Join(dir, probe.FormFile), fb, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, rundir.FormFile), fb, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	sub := &httpSubmitter{t: t}
@@ -110,7 +111,7 @@ func siteRunDir(t *testing.T, s *testsites.Site, base, dir string) (probe.Form, 
 		if err != nil {
 			t.Fatal(err)
 		}
-		file := fmt.Sprintf("%s/%04d-1.html", probe.PagesDir, n+1)
+		file := fmt.Sprintf("%s/%04d-1.html", rundir.PagesDir, n+1)
 		if err := os.WriteFile(filepath.Join(dir, file), []byte(pages[0].HTML), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -119,21 +120,32 @@ func siteRunDir(t *testing.T, s *testsites.Site, base, dir string) (probe.Form, 
 		line, _ := json.Marshal(p)
 		log.Write(append(line, '\n'))
 	}
-	if err := os.WriteFile(filepath.Join(dir, probe.ProbesFile), log.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, rundir.ProbesFile), log.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	pages, _, err := runDirPages(dir)
+	ex, err := stagePipeline(dir).Extract(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, recs, err := records.Extract(t.Context(), pages, records.DefaultOptions())
+	return form, ex.Records
+}
+
+// stagePipeline is the pipeline of a run directory for its offline stages.
+func stagePipeline(dir string) *Pipeline {
+	o := DefaultOptions()
+	o.Dir = dir
+	o.Probe.Screenshots = false
+	return New(o, nil)
+}
+
+// testResubmitter is the resubmitter of the run directory dir, submitting with sub.
+func testResubmitter(dir string, sub pageSubmitter) (*resubmitter, error) {
+	p := stagePipeline(dir)
+	form, err := p.st.Form()
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	if err := writeRunFiles(dir, w, recs); err != nil {
-		t.Fatal(err)
-	}
-	return form, recs
+	return newResubmitter(p, sub, form)
 }
 
 // TestResubmitter re-submits the forms of the demo and catalogue sites with an exact
@@ -206,7 +218,7 @@ func TestResubmitter(t *testing.T) {
 			}
 			t.Run("wrapper", func(t *testing.T) {
 				sub := &httpSubmitter{t: t}
-				rs, err := newResubmitter(dir, sub, nil)
+				rs, err := testResubmitter(dir, sub)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -222,7 +234,7 @@ func TestResubmitter(t *testing.T) {
 					t.Fatal(err)
 				}
 				sub := &httpSubmitter{t: t}
-				rs, err := newResubmitter(stale, sub, nil)
+				rs, err := testResubmitter(stale, sub)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -238,7 +250,7 @@ func TestResubmitter(t *testing.T) {
 					t.Fatal(err)
 				}
 				sub := &httpSubmitter{t: t}
-				rs, err := newResubmitter(bare, sub, nil)
+				rs, err := testResubmitter(bare, sub)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -250,7 +262,7 @@ func TestResubmitter(t *testing.T) {
 				if err := os.WriteFile(filepath.Join(bad, records.WrapperFile), []byte("{\"version\": 2,\n\"mode\": }"), 0o644); err != nil {
 					t.Fatal(err)
 				}
-				_, err := newResubmitter(bad, &httpSubmitter{t: t}, nil)
+				_, err := testResubmitter(bad, &httpSubmitter{t: t})
 				if !errors.Is(err, records.ErrBadWrapper) || !strings.Contains(err.Error(), "wrapper.json:2:9") {
 					t.Errorf("corrupt wrapper.json: %v, want ErrBadWrapper at wrapper.json:2:9", err)
 				}

@@ -1,4 +1,4 @@
-package main
+package runtest
 
 import (
 	"bytes"
@@ -18,38 +18,33 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trawl-dev/trawl/align"
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
 	"github.com/trawl-dev/trawl/graph"
 	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/internal/testsites"
 	"github.com/trawl-dev/trawl/probe"
-	"github.com/trawl-dev/trawl/schema"
 )
 
-// hostileTitle is put into one record's title on a saved page, as text (escaped in the
+// HostileTitle is put into one record's title on a saved page, as text (escaped in the
 // page's HTML): it travels through records.jsonl, schema.json and graph.nt into the
 // report, which must show it as text.
-const hostileTitle = `<script>alert(1)</script>`
+const HostileTitle = `<script>alert(1)</script>`
 
-// reportRun builds a complete run directory the way the pipeline does, without a
+// Bookshop builds a complete run directory the way the pipeline does, without a
 // browser: the bookshop test site (its pages are rendered on the server) is served on
 // 127.0.0.1; its form is read with the form parser and classifier; the probes are plain
 // GETs logged to probes.jsonl with their pages (answer-key markers stripped); then the
-// real stages run: FOREST (runExtract), the output schema with the mapping from the
-// probe log (schema.Run), the labeled graph (runLabeled), PARIS against a small
-// in-memory KB of real facts about the site's books in YAGO 4.5 vocabulary
-// (align.Align, align.WriteDir) and the enrichment (align.Enrich). It returns the run
-// directory.
-func reportRun(t testing.TB) string {
+// pipeline's own stages run: extract (FOREST), schema (with the mapping from the probe
+// log), graph, and align (PARIS, understanding and enrichment) against kb, a small
+// N-Triples file of real facts about the site's books in YAGO 4.5 vocabulary
+// (BookshopKB). It returns the run directory and the KB file.
+func Bookshop(t testing.TB) (dir, kb string) {
 	t.Helper()
 	ctx := t.Context()
-	site, err := testsites.ByName("bookshop")
-	if err != nil {
-		t.Fatal(err)
-	}
+	site := BookshopSite(t)
 	srv := site.NewServer()
 	defer srv.Close()
-	dir := filepath.Join(t.TempDir(), "run")
+	dir = filepath.Join(t.TempDir(), "run")
 
 	get := func(u string) (string, int) {
 		t.Helper()
@@ -94,7 +89,7 @@ func reportRun(t testing.TB) string {
 	}
 	// A stand-in screenshot of the form (no browser here): a real PNG, so that the
 	// report's embedding of images is exercised.
-	if err := rd.WriteFile(fileFormPNG, testPNG(t, 120, 40)); err != nil {
+	if err := rd.WriteFile(rundir.FormPNG, PNG(t, 120, 40)); err != nil {
 		t.Fatal(err)
 	}
 
@@ -134,7 +129,7 @@ func reportRun(t testing.TB) string {
 			Trigger: "submit", Navigated: true, Started: start, Duration: time.Since(start)}
 		pg := probe.Page{URL: u, Status: status, HTML: body, Navigated: true, Elapsed: time.Since(start)}
 		if p.v["q"] == "the" {
-			pg.Screenshot = testPNG(t, 200, 120) // a stand-in for the browser's screenshot
+			pg.Screenshot = PNG(t, 200, 120) // a stand-in for the browser's screenshot
 		}
 		if _, err := rd.AddProbe(pr, []probe.Page{pg}); err != nil {
 			t.Fatal(err)
@@ -144,77 +139,56 @@ func reportRun(t testing.TB) string {
 		t.Fatal(err)
 	}
 	// probe-run.json as 'trawl probe' writes it (the fields the report reads).
-	if err := rd.WriteJSON(fileProbeRun, map[string]any{
+	if err := rd.WriteJSON(rundir.ProbeRunFile, map[string]any{
 		"url": formURL, "final_url": formURL, "dir": dir, "started": time.Now().UTC(), "finished": time.Now().UTC(),
 		"user_agent": "trawl-test", "chosen": fi, "plan": "explicit: report fixture",
 		"forms":           []map[string]any{{"index": 0, "xpath": form.XPath, "class": form.Class, "confidence": form.Confidence, "action": form.Action, "method": form.Method}},
 		"options":         map[string]any{"tabs": 1, "delay": "0s", "max_probes": len(plan), "ignore_robots": true},
 		"summary":         map[string]any{"probes": len(plan), "failed": 0, "pages": len(plan), "planned": len(plan)},
-		"form_screenshot": fileFormPNG,
+		"form_screenshot": rundir.FormPNG,
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.MkdirAll(filepath.Join(dir, markerDir), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	mk, _ := json.Marshal(stageMarker{Stage: "probe", Digest: "test", Finished: time.Now().UTC(), Seconds: 0.5})
-	if err := os.WriteFile(filepath.Join(dir, markerDir, "probe.done"), mk, 0o644); err != nil {
+	mk, _ := json.Marshal(rundir.Marker{Stage: "probe", Digest: "test", Finished: time.Now().UTC(), Seconds: 0.5})
+	if err := rundir.WriteFile(filepath.Join(dir, rundir.MarkerFile("probe")), mk); err != nil {
 		t.Fatal(err)
 	}
 
 	// The stages.
-	eo := extractOptions{RunDir: dir, Mode: "records", Regions: "best", Signifiers: "auto", TopK: 10}
-	if err := runExtract(ctx, globalOptions{stderr: io.Discard}, eo, io.Discard); err != nil {
-		t.Fatalf("extract: %v", err)
-	}
-	s, err := runSchemaStage(ctx, dir, nil, schema.DefaultOptions())
-	if err != nil {
-		t.Fatalf("schema: %v", err)
-	}
-	l, err := runLabeled(ctx, dir, schema.DefaultLabeledOptions())
-	if err != nil {
-		t.Fatalf("graph: %v", err)
-	}
-	kb1, err := graph.LoadMemory(ctx, filepath.Join(dir, rundir.GraphFile), graph.MemoryOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	kb2, err := graph.NewMemory(bookshopKB(site))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ao := align.DefaultOptions()
-	res, err := align.Align(ctx, kb1, kb2, ao)
-	if err != nil {
-		t.Fatalf("align: %v", err)
-	}
-	if err := align.WriteDir(dir, res, align.RunInfo{KB1: filepath.Join(dir, rundir.GraphFile), KB2: "bookshop-kb.nt (test KB)"}); err != nil {
-		t.Fatal(err)
-	}
-	en := align.DefaultEnrichOptions()
-	en.Source = l.NS.SourceIRI()
-	en.RecordClass = l.NS.Class().Value
-	en.FieldLabels = map[string]string{}
-	for _, m := range s.Mapping {
-		if m.FieldLabel != "" {
-			en.FieldLabels[l.NS.Predicate(m.Feature).Value] = m.FieldLabel
+	kb = WriteKB(t, BookshopKB(site))
+	po := pipeline.DefaultOptions()
+	po.Dir, po.KB, po.URL = dir, kb, formURL
+	po.Probe.Screenshots = false
+	po.Resubmit = false
+	p := pipeline.New(po, nil)
+	defer p.Close()
+	for _, stage := range []string{"extract", "schema", "graph", "align"} {
+		if err := p.RunStage(ctx, stage); err != nil {
+			t.Fatalf("%s: %v", stage, err)
 		}
 	}
-	e, err := align.Enrich(ctx, kb1, kb2, res, en)
-	if err != nil {
-		t.Fatalf("enrich: %v", err)
-	}
-	if err := align.WriteEnrichmentDir(dir, e); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return dir, kb
 }
 
-// bookshopKB is a small reference KB in YAGO 4.5 vocabulary with the real facts the
+// WriteKB writes triples as an N-Triples file and returns its path.
+func WriteKB(t testing.TB, triples []graph.Triple) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := graph.WriteSorted(&buf, triples); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "bookshop-kb.nt")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// BookshopKB is a small reference KB in YAGO 4.5 vocabulary with the real facts the
 // bookshop's catalogue shows about two thirds of its books (title, first author,
 // original publication year, from goodbooks-10k); the other third is the long tail the
 // KB lacks. The shop's prices are synthetic and are not put into the KB.
-func bookshopKB(site *testsites.Site) []graph.Triple {
+func BookshopKB(site *testsites.Site) []graph.Triple {
 	const (
 		yagoNS   = "http://yago-knowledge.org/resource/"
 		schemaNS = "http://schema.org/"
@@ -256,8 +230,8 @@ func bookshopKB(site *testsites.Site) []graph.Triple {
 	return ts
 }
 
-// testPNG returns a w×h PNG.
-func testPNG(t testing.TB, w, h int) []byte {
+// PNG returns a w×h PNG.
+func PNG(t testing.TB, w, h int) []byte {
 	t.Helper()
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	for y := range h {
@@ -272,9 +246,9 @@ func testPNG(t testing.TB, w, h int) []byte {
 	return buf.Bytes()
 }
 
-// copyRun copies a run directory (files only, one level of subdirectories), keeping
+// CopyRun copies a run directory (files only, one level of subdirectories), keeping
 // the files keep says yes to.
-func copyRun(t *testing.T, src string, keep func(rel string) bool) string {
+func CopyRun(t testing.TB, src string, keep func(rel string) bool) string {
 	t.Helper()
 	dst := filepath.Join(t.TempDir(), "run")
 	err := filepath.WalkDir(src, func(p string, de os.DirEntry, err error) error {
@@ -300,7 +274,8 @@ func copyRun(t *testing.T, src string, keep func(rel string) bool) string {
 	return dst
 }
 
-func bookshopSite(t *testing.T) *testsites.Site {
+// BookshopSite is the bookshop test site.
+func BookshopSite(t testing.TB) *testsites.Site {
 	t.Helper()
 	site, err := testsites.ByName("bookshop")
 	if err != nil {

@@ -1,0 +1,187 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/trawl-dev/trawl/align"
+	"github.com/trawl-dev/trawl/graph"
+	"github.com/trawl-dev/trawl/internal/rundir"
+	"github.com/trawl-dev/trawl/ontology"
+	"github.com/trawl-dev/trawl/schema"
+)
+
+// DemoKBName names the embedded demo KB in the alignment files.
+const DemoKBName = "demo KB (embedded)"
+
+// alignStage aligns the record graph with the reference KB and writes the
+// understanding and the enrichment.
+func (p *Pipeline) alignStage() stage {
+	return stage{
+		name:    "align",
+		inputs:  []string{rundir.SchemaFile, rundir.RecordsFile},
+		outputs: []string{rundir.AlignmentTSV, rundir.LinksFile, rundir.UnderstandingFile, rundir.EnrichmentFile},
+		options: struct {
+			KB     string
+			Align  align.Options
+			Enrich align.EnrichOptions
+		}{p.o.KB, p.o.Align, p.o.Enrich},
+		run: func(ctx context.Context) error {
+			_, err := p.align(ctx)
+			return err
+		},
+	}
+}
+
+// Alignment is what the align stage computed.
+type Alignment struct {
+	Result     *align.Result
+	Enrichment *align.Enrichment
+	// KB1 and KB2 name the two sides as the alignment files do.
+	KB1, KB2 string
+}
+
+// Align runs the align stage alone ('trawl align RUN_DIR') and returns the alignment.
+func (p *Pipeline) Align(ctx context.Context) (*Alignment, error) {
+	if err := p.RunStage(ctx, "align"); err != nil {
+		return nil, err
+	}
+	return p.st.alignment, nil
+}
+
+// align is the work of the align stage: PARIS between the record stars of the labeled
+// graph (not its schema and provenance triples, which are no evidence about the
+// records) and the reference KB; alignment.tsv, alignment.rdf, links.nt, options.json
+// and run.json; then the understanding and the enrichment.
+func (p *Pipeline) align(ctx context.Context) (*Alignment, error) {
+	kb, err := p.reference(ctx)
+	if err != nil {
+		return nil, err
+	}
+	l, err := p.labeled(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s, err := p.st.Schema()
+	if err != nil {
+		return nil, err
+	}
+	if len(l.Records) == 0 {
+		return nil, fmt.Errorf("the labeled graph of %s has no record triples: nothing to align", p.o.Dir)
+	}
+	kb1, err := graph.NewMemory(l.Records)
+	if err != nil {
+		return nil, err
+	}
+	ao := p.o.Align
+	ao.Logger = p.log
+	res, err := align.Align(ctx, kb1, kb, ao)
+	if err != nil {
+		return nil, err
+	}
+	// KB1 is named relative to the run directory, so that the files do not depend on
+	// where the directory is.
+	a := &Alignment{Result: res, KB1: rundir.GraphFile, KB2: p.kbName}
+	if err := align.WriteDir(p.o.Dir, res, align.RunInfo{KB1: a.KB1, KB2: a.KB2}); err != nil {
+		return nil, err
+	}
+	eo := p.o.Enrich
+	eo.Logger = p.log
+	eo.Source = l.NS.SourceIRI()
+	eo.RecordClass = l.NS.Class().Value
+	eo.LinkThreshold = ao.LinkThreshold
+	eo.ConfidencePredicate = l.NS.Vocab("confidence").Value
+	eo.FieldLabels = fieldLabels(s, l.NS)
+	if a.Enrichment, err = align.Enrich(ctx, kb1, kb, res, eo); err != nil {
+		return nil, err
+	}
+	if err := align.WriteEnrichmentDir(p.o.Dir, a.Enrichment); err != nil {
+		return nil, err
+	}
+	p.st.alignment, p.st.understanding = a, a.Enrichment.Understanding
+	return a, nil
+}
+
+// fieldLabels maps each mapped feature's predicate to the label of its form field
+// (the field's name when it has no label), for naming new relations.
+func fieldLabels(s *schema.Schema, ns graph.Namespace) map[string]string {
+	m := map[string]string{}
+	for _, mp := range s.Mapping {
+		label := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(mp.FieldLabel), ":"))
+		if label == "" {
+			label = mp.Field
+		}
+		pred := ns.Predicate(mp.Feature).Value
+		if _, ok := m[pred]; !ok {
+			m[pred] = label
+		}
+	}
+	return m
+}
+
+// OpenReference opens the reference KB: the embedded demo KB when path is "", else
+// LoadKB. It returns the KB, its name for the alignment files, and a function that
+// releases it.
+func OpenReference(ctx context.Context, path string, log *slog.Logger) (align.KB, string, func(), error) {
+	if path != "" {
+		kb, _, closeKB, err := LoadKB(ctx, path, "KB", log)
+		return kb, path, closeKB, err
+	}
+	opts := ontology.DefaultOptions()
+	opts.Logger = log
+	st, err := ontology.OpenDemo(ctx, opts)
+	if err != nil {
+		return nil, "", nil, fmt.Errorf("open the demo KB: %w", err)
+	}
+	return st, DemoKBName, func() { _ = st.Close() }, nil
+}
+
+// LoadKB opens a KB: an N-Triples file read into memory, or a Badger KB directory
+// written by 'trawl kb load'; role names it in errors ("KB1", "--kb"). It checks that
+// the KB can be aligned at all, and returns its number of facts and a function that
+// releases it.
+func LoadKB(ctx context.Context, path, role string, log *slog.Logger) (align.KB, int64, func(), error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, 0, nil, fmt.Errorf("%s: %w", role, err)
+	}
+	if st.IsDir() {
+		return loadStore(path, role, log)
+	}
+	m, err := graph.LoadMemory(ctx, path, graph.MemoryOptions{Logger: log})
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	switch {
+	case m.Triples() == 0 && m.TaxonomyTriples() == 0:
+		return nil, 0, nil, fmt.Errorf("%s: %s holds no triples", role, path)
+	case m.Triples() == 0:
+		return nil, 0, nil, fmt.Errorf("%s: %s holds only rdf:type and rdfs:subClassOf facts, which PARIS does not use as evidence", role, path)
+	case m.LiteralCount() == 0:
+		return nil, 0, nil, fmt.Errorf("%s: %s has no literal values; PARIS starts from literals the two KBs share (names, titles, dates), so nothing can align", role, path)
+	}
+	return m, int64(m.Triples()), func() {}, nil
+}
+
+// loadStore opens a Badger KB directory.
+func loadStore(path, role string, log *slog.Logger) (align.KB, int64, func(), error) {
+	opts := ontology.DefaultOptions()
+	opts.Logger = log
+	s, err := ontology.Open(path, opts)
+	if err != nil {
+		return nil, 0, nil, fmt.Errorf("%s: %w", role, err)
+	}
+	stats := s.Stats()
+	switch {
+	case stats.Facts == 0:
+		_ = s.Close()
+		return nil, 0, nil, fmt.Errorf("%s: the KB in %s holds no facts", role, path)
+	case stats.Literals == 0:
+		_ = s.Close()
+		return nil, 0, nil, fmt.Errorf("%s: the KB in %s has no literal values; PARIS starts from literals the two KBs share (names, titles, dates), so nothing can align", role, path)
+	}
+	return s, stats.Facts, func() { _ = s.Close() }, nil
+}

@@ -1,0 +1,4 @@
+package pipeline
+
+// WriteRecordsScreenshot is writeRecordsScreenshot, for the external tests.
+var WriteRecordsScreenshot = writeRecordsScreenshot

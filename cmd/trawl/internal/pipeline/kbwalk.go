@@ -1,0 +1,234 @@
+package pipeline
+
+import (
+	"context"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/trawl-dev/trawl/align"
+	"github.com/trawl-dev/trawl/graph"
+)
+
+// The KB walks of the guided rounds start from the alignment the align stage computed
+// (*align.Result), never from its files.
+
+// classSampler is what the Badger store offers for sampling instances quickly.
+type classSampler interface {
+	SampleClass(ctx context.Context, c graph.ID, n int) ([]graph.ID, error)
+}
+
+// classOfPartners returns the KB class that carries most of the confidence of the
+// instance pairs at or above minConf (at least half of it), or "". Confidences count
+// as alignment.tsv writes them (six decimals).
+func classOfPartners(ctx context.Context, kb align.KB, res *align.Result, minConf float64) (string, error) {
+	weight := map[graph.ID]float64{}
+	total := 0.0
+	for _, m := range res.Instances {
+		conf, _ := strconv.ParseFloat(strconv.FormatFloat(m.Confidence, 'f', 6, 64), 64)
+		if conf < minConf || !m.RightTerm.IsIRI() {
+			continue
+		}
+		types, err := kb.Types(ctx, m.Right)
+		if err != nil {
+			return "", err
+		}
+		total += conf
+		for _, c := range types {
+			weight[c] += conf
+		}
+	}
+	best, bestW := graph.ID(0), 0.0
+	for c, w := range weight {
+		if w > bestW || (w == bestW && c < best) {
+			best, bestW = c, w
+		}
+	}
+	if total == 0 || bestW < total/2 {
+		return "", nil
+	}
+	t, err := kb.Term(ctx, best)
+	if err != nil {
+		return "", err
+	}
+	return t.Value, nil
+}
+
+// linkedEntities returns the KB entities the records are linked to (the owl:sameAs
+// links at or above threshold), in the order of links.nt.
+func linkedEntities(res *align.Result, threshold float64) []graph.ID {
+	type link struct {
+		line string
+		id   graph.ID
+	}
+	var links []link
+	sameAs := graph.NewIRI(graph.OWLSameAs)
+	for _, m := range res.Instances {
+		if m.Confidence >= threshold && !m.LeftTerm.IsLiteral() && !m.RightTerm.IsLiteral() {
+			links = append(links, link{graph.Triple{S: m.LeftTerm, P: sameAs, O: m.RightTerm}.String(), m.Right})
+		}
+	}
+	slices.SortFunc(links, func(a, b link) int { return strings.Compare(a.line, b.line) })
+	links = slices.CompactFunc(links, func(a, b link) bool { return a.line == b.line })
+	out := make([]graph.ID, len(links))
+	for i, l := range links {
+		out[i] = l.id
+	}
+	return out
+}
+
+// Bounds of the neighbourhood walk that ranks instances by their closeness to the
+// linked entities.
+const (
+	maxLinkedWalk   = 200 // linked entities walked from
+	maxHubDegree    = 500 // a middle node with more edges (a country, a language) is skipped
+	maxEdgesPerNode = 64
+)
+
+// neighbourScores counts, for each entity two steps away from a linked entity through a
+// non-literal middle node (a book of the same author, a book of the same publisher),
+// how many such paths lead to it. Instances related to what the source has shown are
+// more likely to be in the source too (thesis ch. 3 §3.6: the KB guides the probing).
+func neighbourScores(ctx context.Context, kb align.KB, linked []graph.ID) (map[graph.ID]int, error) {
+	score := map[graph.ID]int{}
+	isLinked := map[graph.ID]bool{}
+	for _, e := range linked {
+		isLinked[e] = true
+	}
+	edgesOf := func(n graph.ID, limit int) ([]graph.Edge, error) {
+		var es []graph.Edge
+		for e, err := range kb.Edges(ctx, n) {
+			if err != nil {
+				return nil, err
+			}
+			es = append(es, e)
+			if len(es) > limit {
+				break
+			}
+		}
+		return es, nil
+	}
+	for i, e := range linked {
+		if i == maxLinkedWalk {
+			break
+		}
+		first, err := edgesOf(e, maxEdgesPerNode)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range first {
+			if kb.IsLiteral(m.Node) {
+				continue
+			}
+			second, err := edgesOf(m.Node, maxHubDegree)
+			if err != nil {
+				return nil, err
+			}
+			if len(second) > maxHubDegree {
+				continue
+			}
+			for _, x := range second {
+				if x.Node != e && !isLinked[x.Node] && !kb.IsLiteral(x.Node) {
+					score[x.Node]++
+				}
+			}
+		}
+	}
+	return score, nil
+}
+
+// kbValues returns the literal values reached along path from up to n instances of
+// the KB class: first the instances closest to the linked entities (neighbourScores),
+// then instances spread over the class, in a deterministic order.
+func kbValues(ctx context.Context, kb align.KB, class string, path align.Path, n int, linked []graph.ID) ([]string, error) {
+	c, ok, err := kb.Lookup(ctx, graph.NewIRI(class))
+	if err != nil || !ok {
+		return nil, err
+	}
+	var inst []graph.ID
+	if len(linked) > 0 {
+		scores, err := neighbourScores(ctx, kb, linked)
+		if err != nil {
+			return nil, err
+		}
+		var near []graph.ID
+		for x := range scores {
+			near = append(near, x)
+		}
+		sort.Slice(near, func(i, j int) bool {
+			if scores[near[i]] != scores[near[j]] {
+				return scores[near[i]] > scores[near[j]]
+			}
+			return near[i] < near[j]
+		})
+		for _, x := range near {
+			if len(inst) == n {
+				break
+			}
+			types, err := kb.Types(ctx, x)
+			if err != nil {
+				return nil, err
+			}
+			if slices.Contains(types, c) {
+				inst = append(inst, x)
+			}
+		}
+	}
+	var spread []graph.ID
+	if cs, ok := kb.(classSampler); ok {
+		if spread, err = cs.SampleClass(ctx, c, n); err != nil {
+			return nil, err
+		}
+	} else {
+		var all []graph.ID
+		for id, err := range kb.Instances(ctx, c) {
+			if err != nil {
+				return nil, err
+			}
+			all = append(all, id)
+		}
+		step := max(1, len(all)/max(n, 1))
+		for i := 0; i < len(all) && len(spread) < n; i += step {
+			spread = append(spread, all[i])
+		}
+	}
+	for _, x := range spread {
+		if !slices.Contains(inst, x) && !slices.Contains(linked, x) {
+			inst = append(inst, x)
+		}
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, x := range inst {
+		nodes := []graph.ID{x}
+		for _, rel := range path.Steps() {
+			var next []graph.ID
+			for _, nd := range nodes {
+				for e, err := range kb.Edges(ctx, nd) {
+					if err != nil {
+						return nil, err
+					}
+					if e.Rel == rel {
+						next = append(next, e.Node)
+					}
+				}
+			}
+			nodes = next
+		}
+		for _, nd := range nodes {
+			if !kb.IsLiteral(nd) {
+				continue
+			}
+			t, err := kb.Term(ctx, nd)
+			if err != nil {
+				return nil, err
+			}
+			if v := strings.TrimSpace(t.Value); v != "" && !seen[v] {
+				seen[v] = true
+				out = append(out, v)
+			}
+		}
+	}
+	return out, nil
+}
