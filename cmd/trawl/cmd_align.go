@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -83,10 +82,7 @@ with PARIS's counting convention) to stdout.`,
 			if err != nil {
 				return err
 			}
-			gg := *g
-			if gg.stderr == nil {
-				gg.stderr = cmd.ErrOrStderr()
-			}
+			gg := g.forCmd(cmd)
 			return runAlign(cmd.Context(), gg, o, opts, cmd.OutOrStdout())
 		},
 	}
@@ -254,9 +250,7 @@ func reportAlignment(g globalOptions, o alignOptions, opts align.Options, res *a
 		}
 	}
 	if o.JSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(sum)
+		return writeJSON(stdout, sum)
 	}
 	fmt.Fprintf(stdout, "%d instance pairs (%d links ≥ %.2f), %d relation and %d class subsumptions in %d iterations, %.2fs; written to %s\n",
 		sum.Instances, sum.Links, opts.LinkThreshold, sum.Relations, sum.Classes, len(res.Iterations), sum.Seconds, o.Out)

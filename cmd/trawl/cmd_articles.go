@@ -5,13 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/url"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
 	"github.com/trawl-dev/trawl/probe"
 	"github.com/trawl-dev/trawl/records"
 )
@@ -85,33 +84,16 @@ func runArticles(ctx context.Context, g globalOptions, o articlesOptions, stdout
 	}
 	fo := probe.DefaultFetchOptions()
 	fo.Delay, fo.IgnoreRobots, fo.Logger = o.Delay, o.IgnoreRobots, log
-	items, base, fetcher, err := loadFeed(ctx, o.Feed, fo, !o.AnyOrigin)
+	items, base, fetcher, err := pipeline.LoadFeed(ctx, o.Feed, fo, !o.AnyOrigin)
 	if err != nil {
 		return err
 	}
 	if o.Max > 0 && len(items) > o.Max {
 		items = items[:o.Max]
 	}
-	var pages []records.ArticlePage
-	var failed []string
-	for _, it := range items {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		link := it.Link
-		if base == "" {
-			if u, err := url.Parse(link); err != nil || !u.IsAbs() {
-				failed = append(failed, fmt.Sprintf("%s: item %q: link %q is relative and the feed is a file", o.Feed, it.Title, link))
-				continue
-			}
-		}
-		body, final, err := fetcher.Get(ctx, link)
-		if err != nil {
-			failed = append(failed, err.Error())
-			continue
-		}
-		pages = append(pages, records.ArticlePage{Name: link, URL: final, HTML: body,
-			FeedTitle: it.Title, FeedDescription: it.Description})
+	pages, failed, err := pipeline.FetchFeedPages(ctx, o.Feed, items, base, fetcher)
+	if err != nil {
+		return err
 	}
 	for _, f := range failed {
 		log.Warn("page not fetched", "reason", f)
@@ -142,47 +124,6 @@ func firstOr(s []string, def string) string {
 		return def
 	}
 	return s[0]
-}
-
-// loadFeed reads a feed from a URL (fetched politely) or a file. It returns its items,
-// the base URL of relative links ("" for a file) and the fetcher for the pages, held to
-// the feed's origin when sameOrigin is set and the feed is a URL.
-func loadFeed(ctx context.Context, src string, fo probe.FetchOptions, sameOrigin bool) ([]records.FeedItem, string, *probe.Fetcher, error) {
-	var data []byte
-	base := ""
-	if u, err := url.Parse(src); err == nil && (u.Scheme == "http" || u.Scheme == "https") {
-		if sameOrigin {
-			fo.Origin = u.Scheme + "://" + u.Host
-		}
-		f, err := probe.NewFetcher(fo)
-		if err != nil {
-			return nil, "", nil, usageError("trawl: %v", err)
-		}
-		body, final, err := f.Get(ctx, src)
-		if err != nil {
-			return nil, "", nil, fmt.Errorf("trawl: feed: %w", err)
-		}
-		items, err := records.ParseFeed(src, body, final)
-		return items, final, f, err
-	}
-	data, err := os.ReadFile(src)
-	if err != nil {
-		return nil, "", nil, fmt.Errorf("trawl: feed: %w", err)
-	}
-	items, err := records.ParseFeed(src, data, "")
-	if err != nil {
-		return nil, "", nil, err
-	}
-	if sameOrigin && len(items) > 0 {
-		if u, err := url.Parse(items[0].Link); err == nil && u.IsAbs() {
-			fo.Origin = u.Scheme + "://" + u.Host
-		}
-	}
-	f, err := probe.NewFetcher(fo)
-	if err != nil {
-		return nil, "", nil, usageError("trawl: %v", err)
-	}
-	return items, base, f, nil
 }
 
 // writeArticles prints articles as JSON lines, or their texts separated by a form feed

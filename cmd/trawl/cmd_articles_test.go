@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
 	"github.com/trawl-dev/trawl/internal/articleeval"
 	"github.com/trawl-dev/trawl/probe"
 	"github.com/trawl-dev/trawl/records"
@@ -77,7 +78,7 @@ func TestArticlesWordPress(t *testing.T) {
 	ctx := t.Context()
 	fo := probe.DefaultFetchOptions()
 	fo.Delay, fo.IgnoreRobots = 0, true
-	items, _, fetcher, err := loadFeed(ctx, feedURL, fo, true)
+	items, _, fetcher, err := pipeline.LoadFeed(ctx, feedURL, fo, true)
 	if err != nil {
 		t.Fatal(err)
 	}

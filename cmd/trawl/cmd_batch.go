@@ -3,25 +3,19 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
 	"github.com/trawl-dev/trawl/internal/rundir"
-	"github.com/trawl-dev/trawl/probe"
 )
 
 const batchLong = `Run the pipeline of 'trawl run' on many forms, several at a time, in one Chromium.
@@ -62,10 +56,7 @@ func newBatchCommand(g *globalOptions) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Jobs = args[0]
 			o.defaults.Probe.Delay = delay
-			gg := *g
-			if gg.stderr == nil {
-				gg.stderr = cmd.ErrOrStderr()
-			}
+			gg := g.forCmd(cmd)
 			return runBatch(cmd.Context(), gg, o, cmd.OutOrStdout())
 		},
 	}
@@ -85,35 +76,14 @@ func newBatchCommand(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
-// batchJob is one line of the jobs file.
-type batchJob struct {
-	Line int    `json:"line"`
-	URL  string `json:"url"`
-	Dir  string `json:"dir"`
-	opts pipeline.Options
-}
-
-// batchStatus is the state of one job, in batch.json and the final table.
-type batchStatus struct {
-	Line     int               `json:"line"`
-	URL      string            `json:"url"`
-	Dir      string            `json:"dir"`
-	State    string            `json:"state"` // pending, running, done, failed
-	Stage    string            `json:"stage,omitempty"`
-	Error    string            `json:"error,omitempty"`
-	Seconds  float64           `json:"seconds,omitempty"`
-	Summary  *pipeline.Summary `json:"summary,omitempty"`
-	Finished *time.Time        `json:"finished,omitempty"`
-}
-
 // readJobs parses a jobs file. Errors name the file and line.
-func readJobs(path string, defaults pipeline.Options, out string) ([]batchJob, error) {
+func readJobs(path string, defaults pipeline.Options, out string) ([]pipeline.Job, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, usageError("trawl batch: %v", err)
 	}
 	defer func() { _ = f.Close() }()
-	var jobs []batchJob
+	var jobs []pipeline.Job
 	seen := map[string]int{}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
@@ -125,27 +95,28 @@ func readJobs(path string, defaults pipeline.Options, out string) ([]batchJob, e
 			continue
 		}
 		fields := strings.Fields(line)
-		job := batchJob{Line: n, URL: fields[0], opts: defaults}
-		if err := checkURL("batch", job.URL); err != nil {
-			return nil, usageError("%s:%d: %q is not an http(s) URL", path, n, job.URL)
+		job := pipeline.Job{Line: n, Options: defaults}
+		u := fields[0]
+		if err := checkURL("batch", u); err != nil {
+			return nil, usageError("%s:%d: %q is not an http(s) URL", path, n, u)
 		}
 		for _, kv := range fields[1:] {
 			k, v, ok := strings.Cut(kv, "=")
 			if !ok {
 				return nil, usageError("%s:%d: %q is not key=value", path, n, kv)
 			}
-			if err := setJobOption(&job.opts, k, v); err != nil {
+			if err := setJobOption(&job.Options, k, v); err != nil {
 				return nil, usageError("%s:%d: %s: %v", path, n, k, err)
 			}
 		}
-		job.opts.URL = job.URL
-		job.Dir = filepath.Join(out, rundir.Name(job.URL, job.opts.Probe.ForceForm))
-		job.opts.Dir = job.Dir
-		if prev, dup := seen[job.Dir]; dup {
-			return nil, usageError("%s:%d: %s goes to the same directory as line %d (%s)", path, n, job.URL, prev, job.Dir)
+		job.Options.URL = u
+		dir := filepath.Join(out, rundir.Name(u, job.Options.Probe.ForceForm))
+		job.Options.Dir = dir
+		if prev, dup := seen[dir]; dup {
+			return nil, usageError("%s:%d: %s goes to the same directory as line %d (%s)", path, n, u, prev, dir)
 		}
-		seen[job.Dir] = n
-		if err := job.opts.Probe.Validate(); err != nil {
+		seen[dir] = n
+		if err := job.Options.Probe.Validate(); err != nil {
 			return nil, usageError("%s:%d: %v", path, n, err)
 		}
 		jobs = append(jobs, job)
@@ -221,164 +192,47 @@ func runBatch(ctx context.Context, g globalOptions, o batchOptions, stdout io.Wr
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return err
 	}
-	b := newBatch(g, o, jobs)
-	defer b.close()
-	if err := b.save(); err != nil {
-		return err
+	bo := pipeline.BatchOptions{Out: o.Out, Concurrency: o.Concurrency, Browser: o.defaults.Probe, Logger: g.logger()}
+	if !g.Quiet {
+		bo.Progress = func(j pipeline.Job, ev pipeline.Event) {
+			if !ev.Skipped && ev.Err == nil {
+				fmt.Fprintf(g.stderr, "[%s] %s done in %v\n", j.Options.Dir, ev.Stage, ev.Elapsed.Round(time.Millisecond))
+			}
+		}
+		bo.Done = func(j pipeline.Job, st pipeline.JobStatus, done, failed int) {
+			counts := fmt.Sprintf("%d done, %d failed, %d total", done, failed, len(jobs))
+			if st.State == "failed" {
+				fmt.Fprintf(g.stderr, "[%s] failed: %s (%s)\n", st.Dir, st.Error, counts)
+			} else {
+				fmt.Fprintf(g.stderr, "[%s] done: %d records, %d links (%s)\n", st.Dir, st.Summary.Records, st.Summary.Links, counts)
+			}
+		}
 	}
-	if err := b.run(ctx); err != nil {
+	status, err := pipeline.RunBatch(ctx, jobs, bo)
+	if err != nil {
 		return err
 	}
 	if o.JSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(b.status); err != nil {
+		if err := writeJSON(stdout, status); err != nil {
 			return err
 		}
 	} else {
-		printBatchTable(stdout, b.status)
+		printBatchTable(stdout, status)
 	}
-	if b.failed > 0 {
-		return fmt.Errorf("%w: %d of %d sources failed (see %s)", errPartial, b.failed, len(jobs), filepath.Join(o.Out, "batch.json"))
+	failed := 0
+	for _, s := range status {
+		if s.State == "failed" {
+			failed++
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("%w: %d of %d sources failed (see %s)", errPartial, failed, len(jobs), filepath.Join(o.Out, pipeline.BatchFile))
 	}
 	return nil
 }
 
-// batch runs the jobs of a jobs file, several at a time, in one Chromium started when
-// the first job needs it, and keeps <out>/batch.json up to date.
-type batch struct {
-	g    globalOptions
-	o    batchOptions
-	jobs []batchJob
-	log  *slog.Logger
-
-	mu           sync.Mutex
-	status       []batchStatus
-	done, failed int
-
-	browserOnce sync.Once
-	browser     *probe.Browser
-	browserErr  error
-}
-
-func newBatch(g globalOptions, o batchOptions, jobs []batchJob) *batch {
-	b := &batch{g: g, o: o, jobs: jobs, log: g.logger(), status: make([]batchStatus, len(jobs))}
-	for i, j := range jobs {
-		b.status[i] = batchStatus{Line: j.Line, URL: j.URL, Dir: j.Dir, State: "pending"}
-	}
-	return b
-}
-
-// save writes batch.json.
-func (b *batch) save() error {
-	b.mu.Lock()
-	st := slices.Clone(b.status)
-	b.mu.Unlock()
-	return rundir.WriteJSON(filepath.Join(b.o.Out, "batch.json"), st)
-}
-
-// theBrowser starts the batch's Chromium once.
-func (b *batch) theBrowser(ctx context.Context) (*probe.Browser, error) {
-	b.browserOnce.Do(func() {
-		po := b.o.defaults.Probe
-		po.Logger = b.log
-		b.browser, b.browserErr = probe.Start(ctx, po)
-	})
-	return b.browser, b.browserErr
-}
-
-func (b *batch) close() {
-	if b.browser != nil {
-		b.browser.Close()
-	}
-}
-
-// run runs every job, o.Concurrency at a time, and returns the first error that stops
-// the batch (no browser, interrupted, batch.json not writable); a failed job does not.
-func (b *batch) run(ctx context.Context) error {
-	eg := errgroup.Group{}
-	eg.SetLimit(b.o.Concurrency)
-	for i := range b.jobs {
-		if ctx.Err() != nil {
-			break
-		}
-		eg.Go(func() error { return b.runJob(ctx, i) })
-	}
-	werr := eg.Wait()
-	if err := b.save(); err != nil && werr == nil {
-		werr = err
-	}
-	if werr == nil && ctx.Err() != nil {
-		werr = ctx.Err()
-	}
-	return werr
-}
-
-// runJob runs the pipeline of job i and records how it went.
-func (b *batch) runJob(ctx context.Context, i int) error {
-	j := b.jobs[i]
-	start := time.Now()
-	b.setState(i, func(s *batchStatus) { s.State = "running" })
-	_ = b.save()
-	jo := j.opts
-	if pipeline.NeedsBrowser(j.Dir, jo.NoReport) {
-		br, err := b.theBrowser(ctx)
-		if err != nil {
-			return err // no browser: no job can run
-		}
-		jo.Browser = br
-	}
-	jo.Progress = func(ev pipeline.Event) {
-		b.setState(i, func(s *batchStatus) { s.Stage = ev.Stage })
-		if !b.g.Quiet && !ev.Skipped && ev.Err == nil {
-			fmt.Fprintf(b.g.stderr, "[%s] %s done in %v\n", j.Dir, ev.Stage, ev.Elapsed.Round(time.Millisecond))
-		}
-	}
-	p := pipeline.New(jo, b.log.With("source", j.Dir))
-	sum, err := p.Run(ctx)
-	p.Close()
-	b.finish(i, start, sum, err)
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	return b.save()
-}
-
-func (b *batch) setState(i int, f func(*batchStatus)) {
-	b.mu.Lock()
-	f(&b.status[i])
-	b.mu.Unlock()
-}
-
-// finish records the end of job i and tells the terminal.
-func (b *batch) finish(i int, start time.Time, sum *pipeline.Summary, err error) {
-	now := time.Now().UTC()
-	b.mu.Lock()
-	s := &b.status[i]
-	s.Seconds = time.Since(start).Seconds()
-	s.Finished = &now
-	if err != nil {
-		s.State, s.Error = "failed", err.Error()
-		b.failed++
-	} else {
-		s.State, s.Summary = "done", sum
-		b.done++
-	}
-	counts := fmt.Sprintf("%d done, %d failed, %d total", b.done, b.failed, len(b.jobs))
-	b.mu.Unlock()
-	if b.g.Quiet {
-		return
-	}
-	if err != nil {
-		fmt.Fprintf(b.g.stderr, "[%s] failed: %v (%s)\n", b.jobs[i].Dir, err, counts)
-	} else {
-		fmt.Fprintf(b.g.stderr, "[%s] done: %d records, %d links (%s)\n", b.jobs[i].Dir, sum.Records, sum.Links, counts)
-	}
-}
-
 // printBatchTable writes the final status of every job.
-func printBatchTable(w io.Writer, status []batchStatus) {
+func printBatchTable(w io.Writer, status []pipeline.JobStatus) {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "LINE\tSTATE\tRECORDS\tLINKS\tRELATIONS\tSECONDS\tDIR\tERROR")
 	for _, s := range status {

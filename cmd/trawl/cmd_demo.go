@@ -2,26 +2,20 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/trawl-dev/trawl/align"
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
-	"github.com/trawl-dev/trawl/graph"
 	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/internal/testsites"
-	"github.com/trawl-dev/trawl/schema"
 )
 
 const demoLong = `Run the whole pipeline on the built-in demo site and the built-in demo KB.
@@ -55,10 +49,7 @@ func newDemoCommand(g *globalOptions) *cobra.Command {
 		Example: example("trawl demo", "trawl demo --out /tmp/trawl-demo --json"),
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			gg := *g
-			if gg.stderr == nil {
-				gg.stderr = cmd.ErrOrStderr()
-			}
+			gg := g.forCmd(cmd)
 			return runDemo(cmd.Context(), gg, o, cmd.OutOrStdout())
 		},
 	}
@@ -87,17 +78,9 @@ func demoPipelineOptions() pipeline.Options {
 
 // demoUnderstanding is what the demo must show.
 type demoUnderstanding struct {
-	Fields  []demoField       `json:"fields"`
-	Files   []demoFile        `json:"ntriples"`
-	Summary *pipeline.Summary `json:"summary"`
-}
-
-type demoField struct {
-	Field    string  `json:"field"`
-	Label    string  `json:"label,omitempty"`
-	Feature  string  `json:"feature"`
-	Relation string  `json:"kb_relation,omitempty"`
-	Conf     float64 `json:"confidence,omitempty"`
+	Fields  []pipeline.FieldUse `json:"fields"`
+	Files   []demoFile          `json:"ntriples"`
+	Summary *pipeline.Summary   `json:"summary"`
 }
 
 type demoFile struct {
@@ -135,7 +118,7 @@ func runDemo(ctx context.Context, g globalOptions, o demoOptions, stdout io.Writ
 		}
 	}
 	if !g.Quiet && !o.JSON {
-		po.Progress = stagePrinter(stderr)
+		po.Progress = pipeline.StagePrinter(stderr)
 	}
 	p := pipeline.New(po, g.logger())
 	defer p.Close()
@@ -146,18 +129,22 @@ func runDemo(ctx context.Context, g globalOptions, o demoOptions, stdout io.Writ
 	if v := site.Violations(); len(v) > 0 {
 		return fmt.Errorf("trawl demo: the demo site saw forbidden requests: %s", strings.Join(v, "; "))
 	}
-	und, err := demoCheck(po.Dir)
-	if err != nil {
+	und := &demoUnderstanding{Summary: sum}
+	if und.Fields, err = p.FieldUses(ctx); err != nil {
 		return fmt.Errorf("trawl demo: %w", err)
 	}
-	und.Summary = sum
-	if o.JSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(und)
+	for _, name := range []string{rundir.GraphFile, rundir.LinksFile, rundir.EnrichmentFile} {
+		path := filepath.Join(po.Dir, name)
+		n, err := pipeline.CountTriples(path)
+		if err != nil {
+			return fmt.Errorf("trawl demo: %w", err)
+		}
+		und.Files = append(und.Files, demoFile{File: path, Triples: n})
 	}
-	printSummary(stdout, sum)
+	if o.JSON {
+		return writeJSON(stdout, und)
+	}
+	sum.WriteText(stdout)
 	fmt.Fprintln(stdout, "\nWhat the form's fields take, in the KB's terms:")
 	for _, f := range und.Fields {
 		rel := "(no KB relation)"
@@ -171,65 +158,4 @@ func runDemo(ctx context.Context, g globalOptions, o demoOptions, stdout io.Writ
 		fmt.Fprintf(stdout, "  %-60s %6d triples\n", f.File, f.Triples)
 	}
 	return nil
-}
-
-// demoCheck reads what the demo run understood about the form's fields and checks that
-// every N-Triples file of the run directory parses.
-func demoCheck(dir string) (*demoUnderstanding, error) {
-	s, err := schema.Load(filepath.Join(dir, rundir.SchemaFile))
-	if err != nil {
-		return nil, err
-	}
-	var u align.Understanding
-	if err := rundir.ReadJSON(filepath.Join(dir, rundir.UnderstandingFile), &u); err != nil {
-		return nil, err
-	}
-	ns, err := graph.NewNamespace(graph.DefaultBase, s.Source.ID)
-	if err != nil {
-		return nil, err
-	}
-	byPred := map[string]*align.RelationScore{}
-	for i := range u.Relations {
-		byPred[u.Relations[i].Relation] = u.Relations[i].Aligned
-	}
-	out := &demoUnderstanding{}
-	for _, m := range s.Mapping {
-		f := demoField{Field: m.Field, Label: m.FieldLabel, Feature: m.Feature}
-		if a := byPred[ns.Predicate(m.Feature).Value]; a != nil {
-			f.Relation, f.Conf = a.Relation, a.Confidence
-		}
-		out.Fields = append(out.Fields, f)
-	}
-	sort.SliceStable(out.Fields, func(i, j int) bool { return out.Fields[i].Field < out.Fields[j].Field })
-	for _, name := range []string{rundir.GraphFile, rundir.LinksFile, rundir.EnrichmentFile} {
-		path := filepath.Join(dir, name)
-		n, err := countTriples(path)
-		if err != nil {
-			return nil, err
-		}
-		out.Files = append(out.Files, demoFile{File: path, Triples: n})
-	}
-	return out, nil
-}
-
-// countTriples parses an N-Triples file and returns its number of triples, or the
-// first error with its line.
-func countTriples(path string) (int, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, err
-	}
-	defer func() { _ = f.Close() }()
-	r := graph.NewReader(f, path)
-	n := 0
-	for {
-		_, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			return n, nil
-		}
-		if err != nil {
-			return n, err
-		}
-		n++
-	}
 }

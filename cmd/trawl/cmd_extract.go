@@ -1,18 +1,13 @@
 package main
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/net/html/charset"
 
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
 	"github.com/trawl-dev/trawl/internal/rundir"
@@ -184,7 +179,7 @@ func extractRunDir(ctx context.Context, g globalOptions, dir string, opts record
 
 // extractSaved isolates the records of saved pages given on the command line.
 func extractSaved(ctx context.Context, o extractOptions, opts records.Options) (*pipeline.Extraction, error) {
-	pages, skipped := savedPages(o)
+	pages, skipped := pipeline.SavedPages(o.Pages, o.BaseURL, o.Query)
 	for _, s := range skipped {
 		opts.Logger.Warn("page skipped", "reason", s)
 	}
@@ -244,7 +239,7 @@ func runExtractArticles(ctx context.Context, g globalOptions, o extractOptions, 
 			return fmt.Errorf("trawl extract: %w", err)
 		}
 	} else {
-		pages, skipped = savedPages(o)
+		pages, skipped = pipeline.SavedPages(o.Pages, o.BaseURL, o.Query)
 	}
 	aps := make([]records.ArticlePage, len(pages))
 	for i, p := range pages {
@@ -253,7 +248,7 @@ func runExtractArticles(ctx context.Context, g globalOptions, o extractOptions, 
 	if o.Feed != "" {
 		fo := probe.DefaultFetchOptions()
 		fo.IgnoreRobots, fo.Logger = o.IgnoreRobots, log
-		items, _, _, err := loadFeed(ctx, o.Feed, fo, false)
+		items, _, _, err := pipeline.LoadFeed(ctx, o.Feed, fo, false)
 		if err != nil {
 			return err
 		}
@@ -283,58 +278,6 @@ func runExtractArticles(ctx context.Context, g globalOptions, o extractOptions, 
 		return fmt.Errorf("trawl extract: %w: %d page(s) without an article, first: %s", errPartial, len(skipped), skipped[0])
 	}
 	return nil
-}
-
-// savedPages reads the --pages files: gzip-compressed when they end in .gz, converted
-// to UTF-8 from the charset their bytes declare.
-func savedPages(o extractOptions) ([]records.Page, []string) {
-	var terms []string
-	if q := strings.TrimSpace(o.Query); q != "" {
-		terms = []string{q}
-	}
-	var pages []records.Page
-	var skipped []string
-	for _, name := range o.Pages {
-		b, err := readSaved(name)
-		if err != nil {
-			skipped = append(skipped, err.Error())
-			continue
-		}
-		pages = append(pages, records.Page{Name: name, URL: o.BaseURL, HTML: b, Terms: terms})
-	}
-	return pages, skipped
-}
-
-func readSaved(name string) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer func() { _ = f.Close() }() // read only: nothing is lost on a close error
-	var r io.Reader = f
-	if strings.HasSuffix(name, ".gz") {
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		defer func() { _ = zr.Close() }()
-		r = zr
-	}
-	raw, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	enc, encName, certain := charset.DetermineEncoding(raw, "")
-	if (!certain && utf8.Valid(raw)) || encName == "utf-8" {
-		// No declared charset (or a BOM-less UTF-8 one): bytes that are valid UTF-8 are
-		// UTF-8, not the windows-1252 that the HTML5 sniffing falls back to.
-		return raw, nil
-	}
-	utf, err := io.ReadAll(enc.NewDecoder().Reader(bytes.NewReader(raw)))
-	if err != nil {
-		return nil, fmt.Errorf("%s: decode: %w", name, err)
-	}
-	return utf, nil
 }
 
 // stderrOf returns where the command's diagnostics go.

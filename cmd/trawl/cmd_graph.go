@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -75,9 +74,7 @@ func runGraph(cmd *cobra.Command, g *globalOptions, o graphOptions, dir string, 
 	}{path, l.NS.SourceIRI(), l.Entities, len(l.Records), len(l.Records) + len(l.Schema) + len(l.Provenance), l.SkippedRecords, l.SkippedValues}
 	switch {
 	case o.JSON:
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(summary)
+		return writeJSON(stdout, summary)
 	case o.Print:
 		_, err := l.WriteTo(stdout)
 		return err

@@ -11,8 +11,9 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/trawl-dev/trawl/ontology"
 	"golang.org/x/term"
+
+	"github.com/trawl-dev/trawl/ontology"
 )
 
 func newKBCommand(g *globalOptions) *cobra.Command {
@@ -409,12 +410,6 @@ func localName(iri string) string {
 		return iri[i+1:]
 	}
 	return iri
-}
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }
 
 // isTerminal reports whether w is a terminal (progress is shown only there).

@@ -9,7 +9,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -65,7 +64,6 @@ Chromium: /usr/bin/chromium or $TRAWL_CHROME (Debian: apt-get install -y chromiu
 
 func newProbeCommand(g *globalOptions) *cobra.Command {
 	o := probeOptions{Probe: probe.DefaultOptions()}
-	var delay, timeout, settle time.Duration
 	cmd := &cobra.Command{
 		Use:   "probe URL --out DIR",
 		Short: "Find the search form of a page and probe it in headless Chromium",
@@ -77,7 +75,6 @@ func newProbeCommand(g *globalOptions) *cobra.Command {
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.URL = args[0]
-			o.Probe.Delay, o.Probe.StepTimeout, o.Probe.SettleTimeout = delay, timeout, settle
 			return runProbe(cmd.Context(), *g, o, cmd.OutOrStdout())
 		},
 	}
@@ -87,19 +84,9 @@ func newProbeCommand(g *globalOptions) *cobra.Command {
 	f.StringVar(&o.PlanFile, "plan", "", "JSON file with the values to submit per field, instead of the agnostic plan")
 	f.StringVar(&o.Lang, "lang", "", "language of the stop words (en, fr, de, es); default: guessed from the form")
 	f.Uint64Var(&o.Seed, "seed", 0, "seed of the nonsense word (0: random)")
-	f.IntVar(&o.Probe.Tabs, "tabs", d.Tabs, "browser tabs probing in parallel")
-	f.IntVar(&o.Probe.MaxProbes, "max-probes", d.MaxProbes, "most submissions")
-	f.IntVar(&o.Probe.MaxPages, "max-pages", d.MaxPages, "most result pages kept")
-	f.IntVar(&o.Probe.MaxPagesPerProbe, "pages-per-probe", d.MaxPagesPerProbe, `most pages per probe (the first, then "next" links)`)
-	f.DurationVar(&delay, "delay", d.Delay, "least time between two requests to the host")
-	f.DurationVar(&timeout, "timeout", d.StepTimeout, "time limit of one browser step (open, submit, next page)")
-	f.DurationVar(&settle, "settle", d.SettleTimeout, "longest wait for a page to stop changing")
+	probeFlags(f, &o.Probe, &o.NoShots)
+	f.DurationVar(&o.Probe.SettleTimeout, "settle", d.SettleTimeout, "longest wait for a page to stop changing")
 	f.Int64Var(&o.Probe.MaxPageBytes, "max-page-bytes", d.MaxPageBytes, "refuse result pages larger than this")
-	f.BoolVar(&o.Probe.IgnoreRobots, "ignore-robots", false, "do not read robots.txt (only for your own sites)")
-	f.BoolVar(&o.Probe.AllowPOST, "allow-post", false, "allow probing a search form that submits with POST")
-	f.StringVar(&o.Probe.ForceForm, "force-form", "", "probe this form even if it is not a search form: its index, id, name or XPath")
-	f.StringVar(&o.Probe.ChromePath, "chrome", "", "Chromium binary (default: $TRAWL_CHROME, then /usr/bin/chromium)")
-	f.BoolVar(&o.NoShots, "no-screenshots", false, "do not keep PNG screenshots")
 	f.BoolVar(&o.NoHarvest, "no-harvest", false, "do not spend the last third of --max-probes on words taken from the result pages")
 	f.BoolVar(&o.JSON, "json", false, "write a JSON summary on stdout")
 	return cmd

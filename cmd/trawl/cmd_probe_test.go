@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/internal/testsites"
 	"github.com/trawl-dev/trawl/probe"
 )
@@ -85,7 +86,7 @@ func TestRunProbe(t *testing.T) {
 		if err := runProbe(t.Context(), globalOptions{stderr: &bytes.Buffer{}}, o, &bytes.Buffer{}); err != nil {
 			t.Fatal(err)
 		}
-		ps, err := probe.ReadProbes(filepath.Join(o.Out, probe.Source(o.URL)))
+		ps, err := probe.ReadProbes(filepath.Join(o.Out, rundir.Name(o.URL, o.Probe.ForceForm)))
 		if err != nil || len(ps) != 3 || ps[0].Kind != probe.KindPlan || ps[0].Assignment["author"] != "Tolkien" {
 			t.Errorf("probes %+v, %v", ps, err)
 		}

@@ -54,10 +54,7 @@ func newReportCommand(g *globalOptions) *cobra.Command {
 			"trawl report runs/books --out - > books.html"),
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			gg := *g
-			if gg.stderr == nil {
-				gg.stderr = cmd.ErrOrStderr()
-			}
+			gg := g.forCmd(cmd)
 			return runReport(cmd, gg, o, args[0], cmd.OutOrStdout())
 		},
 	}

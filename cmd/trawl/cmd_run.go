@@ -2,19 +2,17 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
 	"path/filepath"
-	"slices"
-	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
 	"github.com/trawl-dev/trawl/internal/rundir"
+	"github.com/trawl-dev/trawl/probe"
 )
 
 const runLong = `Run the whole pipeline on one search form:
@@ -50,7 +48,6 @@ type runOptions struct {
 
 func newRunCommand(g *globalOptions) *cobra.Command {
 	o := runOptions{pipeline: pipeline.DefaultOptions()}
-	var delay, timeout time.Duration
 	var noShots bool
 	cmd := &cobra.Command{
 		Use:   "run URL [--kb DIR] [--out DIR]",
@@ -62,12 +59,8 @@ func newRunCommand(g *globalOptions) *cobra.Command {
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.pipeline.URL = args[0]
-			o.pipeline.Probe.Delay, o.pipeline.Probe.StepTimeout = delay, timeout
 			o.pipeline.Probe.Screenshots = !noShots
-			gg := *g
-			if gg.stderr == nil {
-				gg.stderr = cmd.ErrOrStderr()
-			}
+			gg := g.forCmd(cmd)
 			return runRun(cmd.Context(), gg, o, cmd.OutOrStdout())
 		},
 	}
@@ -77,17 +70,7 @@ func newRunCommand(g *globalOptions) *cobra.Command {
 	f.StringVar(&o.pipeline.KB, "kb", "", "reference KB: a 'trawl kb load' directory or an N-Triples file (default: the embedded demo KB)")
 	f.IntVar(&o.pipeline.Rounds, "rounds", d.Rounds, "most rounds of ontology-guided probing after the agnostic one (0: none)")
 	f.IntVar(&o.pipeline.GuidedValues, "guided-values", d.GuidedValues, "KB values tried per mapped text field and round")
-	f.IntVar(&o.pipeline.Probe.MaxProbes, "max-probes", d.Probe.MaxProbes, "most submissions of the agnostic round")
-	f.IntVar(&o.pipeline.Probe.MaxPages, "max-pages", d.Probe.MaxPages, "most result pages kept per round")
-	f.IntVar(&o.pipeline.Probe.MaxPagesPerProbe, "pages-per-probe", d.Probe.MaxPagesPerProbe, `most pages per probe (the first, then "next" links)`)
-	f.IntVar(&o.pipeline.Probe.Tabs, "tabs", d.Probe.Tabs, "browser tabs probing in parallel")
-	f.DurationVar(&delay, "delay", d.Probe.Delay, "least time between two requests to the host")
-	f.DurationVar(&timeout, "timeout", d.Probe.StepTimeout, "time limit of one browser step")
-	f.BoolVar(&o.pipeline.Probe.IgnoreRobots, "ignore-robots", false, "do not read robots.txt (only for your own sites)")
-	f.BoolVar(&o.pipeline.Probe.AllowPOST, "allow-post", false, "allow probing a search form that submits with POST")
-	f.StringVar(&o.pipeline.Probe.ForceForm, "force-form", "", "probe this form even if it is not a search form: its index, id, name or XPath")
-	f.StringVar(&o.pipeline.Probe.ChromePath, "chrome", "", "Chromium binary (default: $TRAWL_CHROME, then /usr/bin/chromium)")
-	f.BoolVar(&noShots, "no-screenshots", false, "do not keep PNG screenshots")
+	probeFlags(f, &o.pipeline.Probe, &noShots)
 	f.IntVar(&o.pipeline.Schema.MaxSubmissions, "max-submissions", d.Schema.MaxSubmissions, "most re-submissions to map the form's fields")
 	f.BoolVar(&o.pipeline.Resubmit, "resubmit", d.Resubmit, "map text fields by re-submitting extracted values (thesis §3.4)")
 	f.Float64Var(&o.pipeline.Align.LinkThreshold, "link-threshold", d.Align.LinkThreshold, "lowest confidence of an owl:sameAs link")
@@ -95,6 +78,22 @@ func newRunCommand(g *globalOptions) *cobra.Command {
 	f.BoolVar(&o.pipeline.NoReport, "no-report", false, "do not write report.html")
 	f.BoolVar(&o.JSON, "json", false, "print the summary as JSON on stdout")
 	return cmd
+}
+
+// probeFlags binds the probing flags that 'trawl run' and 'trawl probe' share.
+func probeFlags(f *pflag.FlagSet, po *probe.Options, noShots *bool) {
+	d := probe.DefaultOptions()
+	f.IntVar(&po.MaxProbes, "max-probes", d.MaxProbes, "most submissions (of the agnostic round)")
+	f.IntVar(&po.MaxPages, "max-pages", d.MaxPages, "most result pages kept (per round)")
+	f.IntVar(&po.MaxPagesPerProbe, "pages-per-probe", d.MaxPagesPerProbe, `most pages per probe (the first, then "next" links)`)
+	f.IntVar(&po.Tabs, "tabs", d.Tabs, "browser tabs probing in parallel")
+	f.DurationVar(&po.Delay, "delay", d.Delay, "least time between two requests to the host")
+	f.DurationVar(&po.StepTimeout, "timeout", d.StepTimeout, "time limit of one browser step (open, submit, next page)")
+	f.BoolVar(&po.IgnoreRobots, "ignore-robots", false, "do not read robots.txt (only for your own sites)")
+	f.BoolVar(&po.AllowPOST, "allow-post", false, "allow probing a search form that submits with POST")
+	f.StringVar(&po.ForceForm, "force-form", "", "probe this form even if it is not a search form: its index, id, name or XPath")
+	f.StringVar(&po.ChromePath, "chrome", "", "Chromium binary (default: $TRAWL_CHROME, then /usr/bin/chromium)")
+	f.BoolVar(noShots, "no-screenshots", false, "do not keep PNG screenshots")
 }
 
 // checkURL accepts only absolute http(s) URLs.
@@ -118,7 +117,7 @@ func runRun(ctx context.Context, g globalOptions, o runOptions, stdout io.Writer
 	}
 	o.pipeline.Dir = filepath.Join(o.Out, rundir.Name(o.pipeline.URL, o.pipeline.Probe.ForceForm))
 	if !g.Quiet && !o.JSON {
-		o.pipeline.Progress = stagePrinter(g.stderr)
+		o.pipeline.Progress = pipeline.StagePrinter(g.stderr)
 	}
 	p := pipeline.New(o.pipeline, g.logger())
 	defer p.Close()
@@ -127,64 +126,8 @@ func runRun(ctx context.Context, g globalOptions, o runOptions, stdout io.Writer
 		return fmt.Errorf("%s: %w", o.pipeline.Dir, err)
 	}
 	if o.JSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(sum)
+		return writeJSON(stdout, sum)
 	}
-	printSummary(stdout, sum)
+	sum.WriteText(stdout)
 	return nil
-}
-
-// stagePrinter prints one line per stage to w.
-func stagePrinter(w io.Writer) func(pipeline.Event) {
-	return func(ev pipeline.Event) {
-		switch {
-		case ev.Skipped:
-			fmt.Fprintf(w, "  %-10s already done\n", ev.Stage)
-		case ev.Err != nil:
-			fmt.Fprintf(w, "  %-10s failed after %v\n", ev.Stage, ev.Elapsed.Round(time.Millisecond))
-		default:
-			fmt.Fprintf(w, "  %-10s %v\n", ev.Stage, ev.Elapsed.Round(time.Millisecond))
-		}
-	}
-}
-
-// printSummary writes what a run found, for a person.
-func printSummary(w io.Writer, s *pipeline.Summary) {
-	fmt.Fprintf(w, "%s\n", s.URL)
-	fmt.Fprintf(w, "  run directory   %s\n", s.Dir)
-	fmt.Fprintf(w, "  probes          %d (%d result pages)\n", s.Probes, s.Pages)
-	fmt.Fprintf(w, "  records         %d in %d features\n", s.Records, s.Features)
-	if len(s.Mapped) > 0 {
-		fmt.Fprintf(w, "  form → records  %s\n", strings.Join(s.Mapped, "; "))
-	}
-	if s.Class != "" {
-		fmt.Fprintf(w, "  record class    %s\n", s.Class)
-	}
-	for i, r := range s.Relations {
-		label := ""
-		if i == 0 {
-			label = "aligned"
-		}
-		fmt.Fprintf(w, "  %-15s %s\n", label, r)
-	}
-	fmt.Fprintf(w, "  sameAs links    %d\n", s.Links)
-	fmt.Fprintf(w, "  new facts       %d (enrichment.nt)\n", s.NewFacts)
-	for _, r := range s.Rounds {
-		if r.Round == 0 {
-			continue
-		}
-		var fields []string
-		for f, vs := range r.Plan {
-			fields = append(fields, fmt.Sprintf("%s ×%d", f, len(vs)))
-		}
-		slices.Sort(fields)
-		fmt.Fprintf(w, "  guided round %d  %s → %d records, %d links, %d relations (mean confidence %.2f)\n",
-			r.Round, strings.Join(fields, ", "), r.Records, r.Links, r.Relations, r.Confidence)
-	}
-	if s.Report != "" {
-		fmt.Fprintf(w, "  report          %s\n", s.Report)
-	}
-	fmt.Fprintf(w, "  time            %.1fs\n", s.Seconds)
 }

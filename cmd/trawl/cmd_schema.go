@@ -1,12 +1,8 @@
 package main
 
 import (
-	"encoding/json"
-	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -72,38 +68,5 @@ func runSchema(cmd *cobra.Command, g *globalOptions, o schemaOptions, dir string
 	if o.JSON {
 		return s.Encode(stdout)
 	}
-	return printSchema(stdout, s, filepath.Join(dir, rundir.SchemaFile))
-}
-
-func printSchema(w io.Writer, s *schema.Schema, path string) error {
-	fmt.Fprintf(w, "%s: %d features from %d records on %d pages (source %s)\n", path, len(s.Features), s.Stats.Records, s.Stats.Pages, s.Source.ID)
-	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "FEATURE\tTYPE\tLABEL\tRECORDS\tSAMPLES")
-	for _, f := range s.Features {
-		label := f.Label
-		if label != "" {
-			label += " (" + f.LabelSource + ")"
-		}
-		samples, _ := json.Marshal(f.Samples[:min(3, len(f.Samples))])
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", f.Name, f.Type, label, f.Records, samples)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	if len(s.Mapping) > 0 {
-		fmt.Fprintln(w, "mapping:")
-		for _, m := range s.Mapping {
-			fmt.Fprintf(w, "  %s -> %s  (%s, score %.2f over %d)\n", m.Field, m.Feature, m.Method, m.Score, m.Evidence)
-		}
-	}
-	var dropped []string
-	for _, d := range s.Dropped {
-		if d.Reason != schema.DropComposite {
-			dropped = append(dropped, d.Reason)
-		}
-	}
-	if len(dropped) > 0 {
-		fmt.Fprintf(w, "dropped %d candidates: %s\n", len(dropped), strings.Join(dropped, ", "))
-	}
-	return nil
+	return pipeline.WriteSchemaText(stdout, s, filepath.Join(dir, rundir.SchemaFile))
 }

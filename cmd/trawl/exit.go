@@ -46,7 +46,7 @@ func exitCode(err error, stderr io.Writer) int {
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintln(stderr, "trawl: interrupted")
 		return exitInterrupted
-	case errors.Is(err, errUsage), errors.Is(err, pipeline.ErrNotRunDir), errors.Is(err, rundir.ErrOtherForm):
+	case errors.Is(err, errUsage), errors.Is(err, pipeline.ErrNotRunDir), errors.Is(err, pipeline.ErrBadOptions), errors.Is(err, rundir.ErrOtherForm):
 		code = exitUsage
 	case errors.Is(err, errRefused) || errors.Is(err, probe.ErrRefused):
 		code = exitRefused

@@ -75,7 +75,7 @@ func TestDemo(t *testing.T) {
 	if !strings.HasPrefix(rel["author"], "http://schema.org/author / http://www.w3.org/2000/01/rdf-schema#label ") {
 		t.Errorf("author aligned to %q, want schema:author / rdfs:label", rel["author"])
 	}
-	var authorField *demoField
+	var authorField *pipeline.FieldUse
 	for i, f := range got.Fields {
 		if f.Field == "author" {
 			authorField = &got.Fields[i]
@@ -206,7 +206,7 @@ func TestBatchKillResume(t *testing.T) {
 		}
 	}
 	// Every source finished, and the state says so.
-	var status []batchStatus
+	var status []pipeline.JobStatus
 	if err := rundir.ReadJSON(filepath.Join(got, "batch.json"), &status); err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +241,7 @@ func TestReadJobsErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	jobs, err := readJobs(path, pipeline.DefaultOptions(), dir)
-	if err != nil || len(jobs) != 1 || jobs[0].opts.Probe.MaxProbes != 3 || !jobs[0].opts.Probe.IgnoreRobots || jobs[0].opts.KB != "/x" {
+	if err != nil || len(jobs) != 1 || jobs[0].Options.Probe.MaxProbes != 3 || !jobs[0].Options.Probe.IgnoreRobots || jobs[0].Options.KB != "/x" {
 		t.Fatalf("readJobs = %+v, %v", jobs, err)
 	}
 }

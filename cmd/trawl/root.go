@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"io"
 	"log/slog"
 	"os"
@@ -99,6 +100,23 @@ func wrapArgs(c *cobra.Command) {
 		}
 		wrapArgs(sub)
 	}
+}
+
+// forCmd returns the options with stderr set to the command's.
+func (g *globalOptions) forCmd(cmd *cobra.Command) globalOptions {
+	gg := *g
+	if gg.stderr == nil {
+		gg.stderr = cmd.ErrOrStderr()
+	}
+	return gg
+}
+
+// writeJSON writes v to w as indented JSON without HTML escaping (URLs stay readable).
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
 }
 
 // example formats an Example block.
