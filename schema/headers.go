@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/PuerkitoBio/goquery"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 	"golang.org/x/net/html/charset"
@@ -186,80 +187,52 @@ func resolveXPath(doc *html.Node, xp string) *html.Node {
 
 // headerRow returns the header cell texts, by column, of the table holding row: the
 // first row of its <thead>, or else the first row made only of <th> cells that comes
-// before row. It returns nil when there is none.
+// before row. It returns nil when there is none. Rows of nested tables do not count.
 func headerRow(row *html.Node) []string {
-	var table *html.Node
-	for p := row.Parent; p != nil; p = p.Parent {
-		if p.DataAtom == atom.Table {
-			table = p
-			break
-		}
-	}
-	if table == nil {
+	r := goquery.NewDocumentFromNode(row).Selection
+	table := r.Closest("table")
+	if table.Length() == 0 {
 		return nil
 	}
-	var rows []*html.Node
-	var thead *html.Node
-	for c := table.FirstChild; c != nil; c = c.NextSibling {
-		switch c.DataAtom {
-		case atom.Tr:
-			rows = append(rows, c)
-		case atom.Thead, atom.Tbody, atom.Tfoot:
-			for r := c.FirstChild; r != nil; r = r.NextSibling {
-				if r.DataAtom == atom.Tr {
-					rows = append(rows, r)
-					if c.DataAtom == atom.Thead && thead == nil {
-						thead = r
-					}
-				}
+	rows := table.Find("tr").FilterFunction(func(_ int, tr *goquery.Selection) bool {
+		return tr.Closest("table").IsSelection(table)
+	})
+	hdr := rows.FilterFunction(func(_ int, tr *goquery.Selection) bool { return tr.Parent().Is("thead") }).First()
+	if hdr.Length() == 0 {
+		rows.EachWithBreak(func(_ int, tr *goquery.Selection) bool {
+			if tr.IsSelection(r) {
+				return false
 			}
-		}
+			if cells := tr.Children(); cells.Length() > 0 && cells.Not("th").Length() == 0 {
+				hdr = tr
+				return false
+			}
+			return true
+		})
 	}
-	hdr := thead
-	if hdr == nil {
-		for _, r := range rows {
-			if r == row {
-				break
-			}
-			allTH, any := true, false
-			for c := r.FirstChild; c != nil; c = c.NextSibling {
-				if c.Type != html.ElementNode {
-					continue
-				}
-				any = true
-				if c.DataAtom != atom.Th {
-					allTH = false
-				}
-			}
-			if any && allTH {
-				hdr = r
-				break
-			}
-		}
-	}
-	if hdr == nil || hdr == row {
+	if hdr.Length() == 0 || hdr.IsSelection(r) {
 		return nil
 	}
 	var out []string
-	for c := hdr.FirstChild; c != nil; c = c.NextSibling {
-		if c.DataAtom != atom.Th && c.DataAtom != atom.Td {
-			continue
-		}
-		t, _ := Clean(textOf(c))
-		for range colspan(c) {
+	hdr.ChildrenFiltered("th, td").Each(func(_ int, cell *goquery.Selection) {
+		t, _ := Clean(goquery.Text(cell, &cellText))
+		for range colspan(cell) {
 			out = append(out, t)
 		}
-	}
+	})
 	return out
 }
 
-func colspan(c *html.Node) int {
-	for _, a := range c.Attr {
-		if a.Key == "colspan" {
-			if v, err := strconv.Atoi(strings.TrimSpace(a.Val)); err == nil && v >= 1 && v <= 100 {
-				return v
-			}
-		}
+// cellText reads the text of a cell: its text nodes, separated, without scripts and
+// styles.
+var cellText = goquery.TextOptions{Separator: " ", Keep: func(n *html.Node) bool {
+	return n.Parent == nil || (n.Parent.DataAtom != atom.Script && n.Parent.DataAtom != atom.Style)
+}}
+
+// colspan is the number of columns a cell spans (1 to 100).
+func colspan(cell *goquery.Selection) int {
+	if v, err := strconv.Atoi(strings.TrimSpace(cell.AttrOr("colspan", "1"))); err == nil && v >= 1 && v <= 100 {
+		return v
 	}
 	return 1
 }
@@ -270,18 +243,15 @@ type colText struct {
 }
 
 // textColumns lists the text nodes under a row in document order, each with the column
-// of its cell (-1 outside any cell).
+// of its cell.
 func textColumns(row *html.Node) []colText {
 	var out []colText
 	col := 0
-	for c := row.FirstChild; c != nil; c = c.NextSibling {
-		if c.DataAtom != atom.Td && c.DataAtom != atom.Th {
-			continue
-		}
+	goquery.NewDocumentFromNode(row).ChildrenFiltered("td, th").Each(func(_ int, cell *goquery.Selection) {
 		var walk func(n *html.Node)
 		walk = func(n *html.Node) {
 			switch {
-			case n.Type == html.TextNode:
+			case n.Type == html.TextNode && cellText.Keep(n):
 				if t, _ := Clean(n.Data); t != "" {
 					out = append(out, colText{t, col})
 				}
@@ -292,27 +262,8 @@ func textColumns(row *html.Node) []colText {
 				walk(k)
 			}
 		}
-		walk(c)
-		col += colspan(c)
-	}
+		walk(cell.Get(0))
+		col += colspan(cell)
+	})
 	return out
-}
-
-func textOf(n *html.Node) string {
-	var b strings.Builder
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
-		if n.Type == html.TextNode {
-			b.WriteString(n.Data)
-			b.WriteByte(' ')
-		}
-		if n.Type == html.ElementNode && (n.DataAtom == atom.Script || n.DataAtom == atom.Style) {
-			return
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
-		}
-	}
-	walk(n)
-	return b.String()
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"github.com/trawl-dev/trawl/records"
 )
 
@@ -65,7 +67,7 @@ func TestResolveXPath(t *testing.T) {
 		n := resolveXPath(doc, tc.xp)
 		got := ""
 		if n != nil {
-			got = strings.TrimSpace(textOf(n))
+			got = strings.TrimSpace(goquery.Text(goquery.NewDocumentFromNode(n).Selection, &cellText))
 		}
 		if got != tc.want {
 			t.Errorf("resolveXPath(%q) = %q, want %q", tc.xp, got, tc.want)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/PuerkitoBio/goquery"
 	"github.com/antchfx/htmlquery"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -66,61 +67,45 @@ type outlinedPage struct {
 // (each entry one record: its XPath and the XPaths of its other sibling elements) and
 // returns the sanitised, self-contained document.
 func outlinePage(raw []byte, recs [][]string) (*outlinedPage, error) {
-	doc, err := html.Parse(bytes.NewReader(raw))
+	doc, err := goquery.NewDocumentFromReader(bytes.NewReader(raw))
 	if err != nil {
 		return nil, fmt.Errorf("parse the page: %w", err)
 	}
 	out := &outlinedPage{}
 	// Resolve every XPath before the tree changes.
-	type mark struct {
-		n *html.Node
-		k int
-	}
-	var marks []mark
+	marks := make([]*goquery.Selection, len(recs))
 	for k, xps := range recs {
-		ok := false
+		marks[k] = doc.FindNodes()
 		for _, xp := range xps {
-			n, err := queryXPath(doc, xp)
+			n, err := queryXPath(doc.Nodes[0], xp)
 			switch {
 			case err != nil:
 				out.Problems = append(out.Problems, fmt.Sprintf("record %d: %s: %v", k+1, xp, err))
 			case n == nil:
 				out.Problems = append(out.Problems, fmt.Sprintf("record %d: %s: no such element in the saved page", k+1, xp))
 			case n.Type == html.ElementNode:
-				marks = append(marks, mark{n, k + 1})
-				ok = true
+				marks[k] = marks[k].AddNodes(n)
 			}
 		}
-		if ok {
+		if marks[k].Length() > 0 {
 			out.Found++
 		} else {
 			out.Missed++
 		}
 	}
-	for _, m := range marks {
-		addClass(m.n, recordClass)
-		setAttr(m.n, "data-trawl-record", strconv.Itoa(m.k))
-		setAttr(m.n, "title", fmt.Sprintf("record %d", m.k))
+	for k, m := range marks {
+		m.AddClass(recordClass).SetAttr("data-trawl-record", strconv.Itoa(k+1)).SetAttr("title", fmt.Sprintf("record %d", k+1))
 	}
-	sanitize(doc)
-	head := findElement(doc, atom.Head)
-	if head == nil { // html.Parse always makes one; be safe anyway
-		return nil, fmt.Errorf("the page has no head element")
-	}
-	style := &html.Node{Type: html.ElementNode, Data: "style", DataAtom: atom.Style}
-	style.AppendChild(&html.Node{Type: html.TextNode, Data: outlineCSS})
-	head.InsertBefore(style, head.FirstChild)
-	csp := &html.Node{Type: html.ElementNode, Data: "meta", DataAtom: atom.Meta,
-		Attr: []html.Attribute{{Key: "http-equiv", Val: "Content-Security-Policy"}, {Key: "content", Val: pageCSP}}}
-	head.InsertBefore(csp, head.FirstChild)
-	charset := &html.Node{Type: html.ElementNode, Data: "meta", DataAtom: atom.Meta,
-		Attr: []html.Attribute{{Key: "charset", Val: "utf-8"}}}
-	head.InsertBefore(charset, head.FirstChild)
-	var buf bytes.Buffer
-	if err := html.Render(&buf, doc); err != nil {
+	sanitize(doc.Nodes[0])
+	// html.Parse always makes a head; the page's own charset and CSP declarations are
+	// gone with the other meta elements.
+	doc.Find("head").First().PrependHtml(`<meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="` +
+		html.EscapeString(pageCSP) + `"><style>` + outlineCSS + `</style>`)
+	srcdoc, err := doc.Html()
+	if err != nil {
 		return nil, fmt.Errorf("render the page: %w", err)
 	}
-	out.Srcdoc = buf.String()
+	out.Srcdoc = srcdoc
 	return out, nil
 }
 
@@ -201,36 +186,4 @@ func neutralCSS(s string) string {
 	return cssURL.ReplaceAllStringFunc(s, func(m string) string {
 		return "trawl-removed-" + strings.TrimRight(strings.TrimLeft(m, "@"), " (:")
 	})
-}
-
-func findElement(n *html.Node, a atom.Atom) *html.Node {
-	if n.Type == html.ElementNode && n.DataAtom == a {
-		return n
-	}
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if f := findElement(c, a); f != nil {
-			return f
-		}
-	}
-	return nil
-}
-
-func addClass(n *html.Node, class string) {
-	for i, a := range n.Attr {
-		if a.Namespace == "" && a.Key == "class" {
-			n.Attr[i].Val = strings.TrimSpace(a.Val + " " + class)
-			return
-		}
-	}
-	n.Attr = append(n.Attr, html.Attribute{Key: "class", Val: class})
-}
-
-func setAttr(n *html.Node, key, val string) {
-	for i, a := range n.Attr {
-		if a.Namespace == "" && a.Key == key {
-			n.Attr[i].Val = val
-			return
-		}
-	}
-	n.Attr = append(n.Attr, html.Attribute{Key: key, Val: val})
 }
