@@ -16,6 +16,7 @@ import (
 	"strconv"
 
 	"github.com/trawl-dev/trawl/graph"
+	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/internal/textnorm"
 )
 
@@ -617,7 +618,7 @@ func WriteEnrichment(w io.Writer, e *Enrichment) error {
 }
 
 // WriteEnrichmentDir writes enrichment.nt and understanding.json into dir (created if
-// needed), each to a temporary name first and then renamed.
+// needed), each atomically (rundir.WriteFile).
 func WriteEnrichmentDir(dir string, e *Enrichment) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -633,11 +634,7 @@ func WriteEnrichmentDir(dir string, e *Enrichment) error {
 		if err := f.write(&buf); err != nil {
 			return fmt.Errorf("write %s: %w", f.name, err)
 		}
-		path := filepath.Join(dir, f.name)
-		if err := os.WriteFile(path+".tmp", buf.Bytes(), 0o644); err != nil {
-			return err
-		}
-		if err := os.Rename(path+".tmp", path); err != nil {
+		if err := rundir.WriteFile(filepath.Join(dir, f.name), buf.Bytes()); err != nil {
 			return err
 		}
 	}

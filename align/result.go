@@ -15,6 +15,7 @@ import (
 	"strconv"
 
 	"github.com/trawl-dev/trawl/graph"
+	"github.com/trawl-dev/trawl/internal/rundir"
 )
 
 // Result is the outcome of Align.
@@ -269,8 +270,8 @@ type RunInfo struct {
 // WriteDir writes alignment.tsv, alignment.rdf, links.nt (owl:sameAs at
 // Options.LinkThreshold), options.json (the effective options) and run.json (inputs,
 // statistics, per-iteration changes, warnings, and the relation table with the n behind
-// each score) into dir, creating it if needed. Each file is written to a temporary name
-// first and renamed, so a failed run leaves earlier files intact.
+// each score) into dir, creating it if needed. Each file is written atomically
+// (rundir.WriteFile), so a failed run leaves earlier files intact.
 func WriteDir(dir string, res *Result, info RunInfo) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -290,12 +291,7 @@ func WriteDir(dir string, res *Result, info RunInfo) error {
 		if err := f.write(&buf); err != nil {
 			return fmt.Errorf("write %s: %w", f.name, err)
 		}
-		path := filepath.Join(dir, f.name)
-		tmp := path + ".tmp"
-		if err := os.WriteFile(tmp, buf.Bytes(), 0o644); err != nil {
-			return err
-		}
-		if err := os.Rename(tmp, path); err != nil {
+		if err := rundir.WriteFile(filepath.Join(dir, f.name), buf.Bytes()); err != nil {
 			return err
 		}
 	}

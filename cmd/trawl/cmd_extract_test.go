@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/runtest"
+	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/probe"
 	"github.com/trawl-dev/trawl/records"
 )
@@ -24,7 +25,7 @@ func TestRunExtractRunDir(t *testing.T) {
 	if err := runExtract(t.Context(), g, o, &out); err != nil {
 		t.Fatalf("runExtract: %v\n%s", err, errOut.String())
 	}
-	recs, err := records.ReadRecords(&out, "stdout")
+	recs, err := rundir.DecodeJSONL[records.Record](&out, "stdout")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +46,7 @@ func TestRunExtractRunDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = f.Close() }()
-	saved, err := records.ReadRecords(f, records.RecordsFile)
+	saved, err := rundir.DecodeJSONL[records.Record](f, records.RecordsFile)
 	if err != nil || len(saved) != len(recs) {
 		t.Fatalf("records.jsonl: %d records, err %v", len(saved), err)
 	}
@@ -82,7 +83,7 @@ func TestRunExtractPages(t *testing.T) {
 	if err := runExtract(t.Context(), globalOptions{stderr: io.Discard}, o, &out); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := records.ReadRecords(&out, "stdout")
+	recs, err := rundir.DecodeJSONL[records.Record](&out, "stdout")
 	if err != nil || len(recs) != 20 {
 		t.Fatalf("%d records, err %v; want the 20 rows of the first result page", len(recs), err)
 	}
@@ -128,7 +129,7 @@ func TestRunExtractBadInput(t *testing.T) {
 	if !errors.Is(err, errPartial) || !strings.Contains(err.Error(), "0002-1.html") {
 		t.Errorf("missing page: %v, want a partial failure naming the file", err)
 	}
-	if recs, _ := records.ReadRecords(&out, "stdout"); len(recs) == 0 {
+	if recs, _ := rundir.DecodeJSONL[records.Record](&out, "stdout"); len(recs) == 0 {
 		t.Error("missing page: the other pages' records were lost")
 	}
 

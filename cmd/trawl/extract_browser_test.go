@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/internal/testsites"
 	"github.com/trawl-dev/trawl/internal/textnorm"
 	"github.com/trawl-dev/trawl/probe"
@@ -208,7 +209,7 @@ func TestExtractRunDirBrowser(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			recs, err := records.ReadRecords(f, records.RecordsFile)
+			recs, err := rundir.DecodeJSONL[records.Record](f, records.RecordsFile)
 			f.Close()
 			if err != nil {
 				t.Fatal(err)
