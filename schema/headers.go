@@ -2,6 +2,7 @@ package schema
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"log/slog"
 	"slices"
@@ -40,11 +41,7 @@ func headerLabels(ctx context.Context, cands []*cand, recs []records.Record, rs 
 		byPage[p] = append(byPage[p], i)
 	}
 	slices.Sort(pages)
-	type at struct {
-		path string
-		nth  int
-	}
-	votes := map[at]map[string]int{}
+	votes := headerVotes{}
 	for _, p := range pages {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -64,76 +61,80 @@ func headerLabels(ctx context.Context, cands []*cand, recs []records.Record, rs 
 			idx = idx[:maxHeaderRecords]
 		}
 		for _, ri := range idx {
-			row := resolveXPath(doc, recs[ri].XPath)
-			if row == nil || row.DataAtom != atom.Tr {
-				continue
-			}
-			header := headerRow(row)
-			if header == nil {
-				continue
-			}
-			cols := textColumns(row)
-			// Trace the leaves to the text nodes, in order.
-			k := 0
-			for li := range rs[ri].leaves {
-				lf := &rs[ri].leaves[li]
-				if lf.text == "" {
-					continue
-				}
-				for j := k; j < len(cols); j++ {
-					if cols[j].text == lf.text || strings.Contains(cols[j].text, lf.text) || strings.HasPrefix(lf.text, cols[j].text) {
-						k = j + 1
-						if c := cols[j].col; c >= 0 && c < len(header) && header[c] != "" && norm(header[c]) != norm(lf.text) {
-							key := at{lf.path, lf.nth}
-							if votes[key] == nil {
-								votes[key] = map[string]int{}
-							}
-							votes[key][header[c]]++
-						}
-						break
+			votes.add(doc, recs[ri], rs[ri])
+		}
+	}
+	if len(votes) > 0 {
+		votes.label(cands)
+	}
+	return nil
+}
+
+// leafAt is a leaf location: its record-internal path and occurrence.
+type leafAt struct {
+	path string
+	nth  int
+}
+
+// headerVotes counts, per leaf location, the header texts of the columns its leaves sit in.
+type headerVotes map[leafAt]map[string]int
+
+// add votes for the headers of the leaves of one record, a row of a table of doc.
+func (votes headerVotes) add(doc *html.Node, r records.Record, rc rec) {
+	row := resolveXPath(doc, r.XPath)
+	if row == nil || row.DataAtom != atom.Tr {
+		return
+	}
+	header := headerRow(row)
+	if header == nil {
+		return
+	}
+	cols := textColumns(row)
+	// Trace the leaves to the text nodes, in order.
+	k := 0
+	for li := range rc.leaves {
+		lf := &rc.leaves[li]
+		if lf.text == "" {
+			continue
+		}
+		for j := k; j < len(cols); j++ {
+			if cols[j].text == lf.text || strings.Contains(cols[j].text, lf.text) || strings.HasPrefix(lf.text, cols[j].text) {
+				k = j + 1
+				if c := cols[j].col; c >= 0 && c < len(header) && header[c] != "" && norm(header[c]) != norm(lf.text) {
+					key := leafAt{lf.path, lf.nth}
+					if votes[key] == nil {
+						votes[key] = map[string]int{}
 					}
+					votes[key][header[c]]++
 				}
+				break
 			}
 		}
 	}
-	if len(votes) == 0 {
-		return nil
-	}
-	// The first kept candidate (in order) reading a leaf location takes its header.
-	taken := map[at]bool{}
+}
+
+// label gives the candidates their headers: the first kept candidate (in order) reading
+// a leaf location takes its most voted header, when at least half its records vote.
+func (votes headerVotes) label(cands []*cand) {
+	taken := map[leafAt]bool{}
 	sorted := slices.Clone(cands)
-	slices.SortStableFunc(sorted, func(a, b *cand) int {
-		switch {
-		case a.pos < b.pos:
-			return -1
-		case a.pos > b.pos:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(sorted, func(a, b *cand) int { return cmp.Compare(a.pos, b.pos) })
 	for _, c := range sorted {
 		if c.dropped != "" || c.locs[0].Attr != "" {
 			continue
 		}
 		for _, l := range c.locs {
-			nths := []int{l.Nth}
-			if l.Nth == 0 {
-				nths = []int{1}
+			key := leafAt{l.Path, max(l.Nth, 1)}
+			if taken[key] || votes[key] == nil {
+				continue
 			}
-			for _, nth := range nths {
-				key := at{l.Path, nth}
-				if taken[key] || votes[key] == nil {
-					continue
-				}
-				taken[key] = true
-				best := sortedCounts(votes[key])[0]
-				if float64(best.n) >= 0.5*float64(c.records()) {
-					c.labels = append(c.labels, Label{Text: best.key, Source: "header", Support: best.n})
-				}
+			taken[key] = true
+			best := sortedCounts(votes[key])[0]
+			if float64(best.n) >= 0.5*float64(c.records()) {
+				c.labels = append(c.labels, Label{Text: best.key, Source: "header", Support: best.n})
 			}
 		}
 	}
-	return nil
 }
 
 // parseHTML decodes a page (its declared or sniffed charset, UTF-8 by default) and

@@ -333,94 +333,138 @@ func learnSplit(in []splitInput, o Options) []Marker {
 		return nil
 	}
 	stats := map[string]*sepStat{}
-	atomVals := map[string]int{}
-	atomText := map[string]int{}
+	atoms := atomStats{vals: map[string]int{}, text: map[string]int{}}
 	for _, m := range vals {
-		toks := tokenize(m.s)
-		seen := map[string]bool{}
-		for i := range toks {
-			if toks[i].kind == 's' || toks[i].kind == 'a' {
+		countSeparators(m, stats)
+		atoms.count(m)
+	}
+	seps := mostSpecific(separatorCandidates(stats, vals, terms, o))
+	out := orderMarkers(seps, vals, atoms, o)
+	if len(out) == 0 {
+		return nil
+	}
+	out = dropIdleMarkers(vals, out, o)
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// countSeparators counts, for every run of one or two words and punctuation of the
+// masked value m (at most four tokens that are not spaces, never the whole value), in
+// how many values it occurs, how often, where, and whether it sits inside a number.
+func countSeparators(m masked, stats map[string]*sepStat) {
+	toks := tokenize(m.s)
+	seen := map[string]bool{}
+	for i := range toks {
+		if toks[i].kind == 's' || toks[i].kind == 'a' {
+			continue
+		}
+		words, nonSpace := 0, 0
+		var b strings.Builder
+		for j := i; j < len(toks) && toks[j].kind != 'a'; j++ {
+			t := toks[j]
+			if t.kind == 'w' {
+				words++
+			}
+			if t.kind != 's' {
+				nonSpace++
+			}
+			if words > 2 || nonSpace > 4 {
+				break
+			}
+			b.WriteString(t.text)
+			if t.kind == 's' {
 				continue
 			}
-			words, nonSpace := 0, 0
-			var b strings.Builder
-			for j := i; j < len(toks) && toks[j].kind != 'a'; j++ {
-				t := toks[j]
-				if t.kind == 'w' {
-					words++
-				}
-				if t.kind != 's' {
-					nonSpace++
-				}
-				if words > 2 || nonSpace > 4 {
-					break
-				}
-				b.WriteString(t.text)
-				if t.kind == 's' {
-					continue
-				}
-				if i == 0 && j == len(toks)-1 {
-					continue // the whole value: no context
-				}
-				c := b.String()
-				st := stats[c]
-				if st == nil {
-					st = &sepStat{}
-					for _, w := range toks[i : j+1] {
-						if w.kind == 'w' {
-							st.words = append(st.words, norm(w.text))
-							st.hasWord = true
-						}
-					}
-					stats[c] = st
-				}
-				if seen[c] {
-					continue
-				}
-				seen[c] = true
-				occ := findSep(m.s, c)
-				if len(occ) == 0 {
-					continue
-				}
-				st.values++
-				if !st.hasWord && betweenDigits(m.s, occ[0], len(c)) {
-					st.inNum++
-				}
-				if len(occ) == 1 {
-					st.once++
-				}
-				if strings.TrimSpace(m.s[:occ[0]]) == "" {
-					st.prefix++
-				}
-				if last := occ[len(occ)-1]; strings.TrimSpace(m.s[last+len(c):]) == "" {
-					st.suffix++
-				}
-				st.relPos += float64(occ[0]) / float64(len(m.s))
+			if i == 0 && j == len(toks)-1 {
+				continue // the whole value: no context
 			}
-		}
-		kinds := map[string]bool{}
-		for _, a := range m.atoms {
-			kinds[a.kind] = true
-		}
-		for k := range kinds {
-			atomVals[k]++
-			rest := m.s
-			for _, ph := range []string{string(phBrackets), string(phDate)} {
-				rest = strings.ReplaceAll(rest, ph, "")
+			c := b.String()
+			st := stats[c]
+			if st == nil {
+				st = newSepStat(toks[i : j+1])
+				stats[c] = st
 			}
-			if strings.IndexFunc(rest, isWordRune) >= 0 {
-				atomText[k]++
+			if seen[c] {
+				continue
 			}
+			seen[c] = true
+			st.add(m.s, c)
 		}
 	}
+}
 
-	// Candidate separators.
-	type cand struct {
-		sep   string
-		share float64
-		st    *sepStat
+// newSepStat starts the statistics of a separator made of toks.
+func newSepStat(toks []token) *sepStat {
+	st := &sepStat{}
+	for _, w := range toks {
+		if w.kind == 'w' {
+			st.words = append(st.words, norm(w.text))
+			st.hasWord = true
+		}
 	}
-	var cands []cand
+	return st
+}
+
+// add counts the occurrences of the separator c in the masked value s.
+func (st *sepStat) add(s, c string) {
+	occ := findSep(s, c)
+	if len(occ) == 0 {
+		return
+	}
+	st.values++
+	if !st.hasWord && betweenDigits(s, occ[0], len(c)) {
+		st.inNum++
+	}
+	if len(occ) == 1 {
+		st.once++
+	}
+	if strings.TrimSpace(s[:occ[0]]) == "" {
+		st.prefix++
+	}
+	if last := occ[len(occ)-1]; strings.TrimSpace(s[last+len(c):]) == "" {
+		st.suffix++
+	}
+	st.relPos += float64(occ[0]) / float64(len(s))
+}
+
+// atomStats counts, per atom kind (bracket group, date), the values that hold one and
+// those that hold text besides the atoms.
+type atomStats struct {
+	vals, text map[string]int
+}
+
+func (a atomStats) count(m masked) {
+	kinds := map[string]bool{}
+	for _, at := range m.atoms {
+		kinds[at.kind] = true
+	}
+	for k := range kinds {
+		a.vals[k]++
+		rest := m.s
+		for _, ph := range []string{string(phBrackets), string(phDate)} {
+			rest = strings.ReplaceAll(rest, ph, "")
+		}
+		if strings.IndexFunc(rest, isWordRune) >= 0 {
+			a.text[k]++
+		}
+	}
+}
+
+// sepCand is a candidate separator with its share of the values that hold it.
+type sepCand struct {
+	sep   string
+	share float64
+	st    *sepStat
+}
+
+// separatorCandidates keeps the separators frequent enough among the values whose
+// probe did not type their words, once per value, not at the edge of most values, and
+// not inside numbers.
+func separatorCandidates(stats map[string]*sepStat, vals []masked, terms []map[string]bool, o Options) []sepCand {
+	n := len(vals)
+	var cands []sepCand
 	for sep, st := range stats {
 		if float64(st.values) < o.MinSeparatorSupport*float64(n) {
 			continue
@@ -459,10 +503,15 @@ func learnSplit(in []splitInput, o Options) []Marker {
 		if float64(edge) >= 0.5*float64(st.values) && share < 0.9 {
 			continue // a frequent first or last word ("The …") is not a template word
 		}
-		cands = append(cands, cand{sep, share, st})
+		cands = append(cands, sepCand{sep, share, st})
 	}
-	// Prefer the most specific of nested candidates ("Tags=" over "Tags" and "=").
-	slices.SortFunc(cands, func(a, b cand) int {
+	return cands
+}
+
+// mostSpecific keeps at most four candidates, preferring the most specific of nested
+// ones ("Tags=" over "Tags" and "=") and dropping those that overlap a kept one.
+func mostSpecific(cands []sepCand) []sepCand {
+	slices.SortFunc(cands, func(a, b sepCand) int {
 		if c := cmp.Compare(b.share, a.share); c != 0 {
 			return c
 		}
@@ -471,7 +520,7 @@ func learnSplit(in []splitInput, o Options) []Marker {
 		}
 		return strings.Compare(a.sep, b.sep)
 	})
-	var seps []cand
+	var seps []sepCand
 	for _, c := range cands {
 		keep := true
 		for i, k := range seps {
@@ -496,8 +545,13 @@ func learnSplit(in []splitInput, o Options) []Marker {
 			break
 		}
 	}
-	seps = slices.CompactFunc(seps, func(a, b cand) bool { return a.sep == b.sep })
+	return slices.CompactFunc(seps, func(a, b sepCand) bool { return a.sep == b.sep })
+}
 
+// orderMarkers makes the markers of the separators and of the atoms frequent enough (and
+// holding text besides), ordered by their mean relative position in the values.
+func orderMarkers(seps []sepCand, vals []masked, atoms atomStats, o Options) []Marker {
+	n := len(vals)
 	type mk struct {
 		m   Marker
 		pos float64
@@ -507,7 +561,7 @@ func learnSplit(in []splitInput, o Options) []Marker {
 		markers = append(markers, mk{Marker{Sep: c.sep}, c.st.relPos / float64(c.st.values)})
 	}
 	for _, k := range []string{atomBrackets, atomDate} {
-		if atomVals[k] == 0 || float64(atomVals[k]) < o.MinAtomSupport*float64(n) || float64(atomText[k]) < 0.5*float64(atomVals[k]) {
+		if atoms.vals[k] == 0 || float64(atoms.vals[k]) < o.MinAtomSupport*float64(n) || float64(atoms.text[k]) < 0.5*float64(atoms.vals[k]) {
 			continue
 		}
 		var pos float64
@@ -523,17 +577,18 @@ func learnSplit(in []splitInput, o Options) []Marker {
 		}
 		markers = append(markers, mk{Marker{Atom: k}, pos / float64(cnt)})
 	}
-	if len(markers) == 0 {
-		return nil
-	}
 	slices.SortStableFunc(markers, func(a, b mk) int { return cmp.Compare(a.pos, b.pos) })
 	out := make([]Marker, len(markers))
 	for i, m := range markers {
 		out[i] = m.m
 	}
-	// Drop markers that do not cut data: a separator whose neighbouring segments never
-	// vary is part of a constant phrase; punctuation separates only values of different
-	// types (it would otherwise cut "Dickens, Charles" or a list).
+	return out
+}
+
+// dropIdleMarkers drops markers that do not cut data: a separator whose neighbouring
+// segments never vary is part of a constant phrase; punctuation separates only values of
+// different types (it would otherwise cut "Dickens, Charles" or a list).
+func dropIdleMarkers(vals []masked, out []Marker, o Options) []Marker {
 	for changed := true; changed && len(out) > 0; {
 		changed = false
 		for i := range out {
@@ -543,9 +598,6 @@ func learnSplit(in []splitInput, o Options) []Marker {
 				break
 			}
 		}
-	}
-	if len(out) == 0 {
-		return nil
 	}
 	return out
 }

@@ -48,64 +48,88 @@ func iriOf(u string, log *slog.Logger, what string) (graph.Term, bool) {
 }
 
 func (l *Labeled) describeSource(s *Schema, preds []graph.Term, add func(*[]graph.Triple, graph.Triple), log *slog.Logger) {
-	ns := l.NS
-	d := ns.Dataset()
-	typ := graph.NewIRI(graph.RDFType)
-	label := graph.NewIRI(graph.RDFSLabel)
-	v := func(local string) graph.Term { return graph.NewIRI(graph.VoID + local) }
-	p := func(local string) graph.Term { return graph.NewIRI(graph.PROV + local) }
-	dc := func(local string) graph.Term { return graph.NewIRI(graph.DCTerms + local) }
-	out := &l.Provenance
-	t := func(s, p, o graph.Term) { add(out, graph.Triple{S: s, P: p, O: o}) }
+	w := &voidWriter{l: l, s: s, preds: preds, log: log, ns: l.NS,
+		typ: graph.NewIRI(graph.RDFType), label: graph.NewIRI(graph.RDFSLabel)}
+	w.t = func(s, p, o graph.Term) { add(&l.Provenance, graph.Triple{S: s, P: p, O: o}) }
+	w.page, w.hasPage = iriOf(s.Source.PageURL, log, "form page")
+	w.dataset()
+	w.run()
+	w.form()
+	w.probes()
+}
 
-	// Counts over the data triples (records and schema) written so far.
+// voidWriter writes the VoID/PROV description of a source.
+type voidWriter struct {
+	l       *Labeled
+	s       *Schema
+	preds   []graph.Term
+	log     *slog.Logger
+	ns      graph.Namespace
+	t       func(s, p, o graph.Term)
+	typ     graph.Term
+	label   graph.Term
+	page    graph.Term
+	hasPage bool
+}
+
+func (w *voidWriter) v(local string) graph.Term  { return graph.NewIRI(graph.VoID + local) }
+func (w *voidWriter) p(local string) graph.Term  { return graph.NewIRI(graph.PROV + local) }
+func (w *voidWriter) dc(local string) graph.Term { return graph.NewIRI(graph.DCTerms + local) }
+
+// dataset describes the dataset: its title, source, URI space, counts and partitions
+// (over the data triples, records and schema, written so far).
+func (w *voidWriter) dataset() {
+	l, ns, t, v := w.l, w.ns, w.t, w.v
+	d := ns.Dataset()
 	perPred := map[graph.Term]int{}
 	for _, tr := range l.Records {
 		perPred[tr.P]++
 	}
-	t(d, typ, v("Dataset"))
-	t(d, typ, p("Entity"))
-	src := s.Source
+	t(d, w.typ, v("Dataset"))
+	t(d, w.typ, w.p("Entity"))
+	src := w.s.Source
 	where := src.PageURL
 	if where == "" {
 		where = src.Action
 	}
 	if where != "" {
-		t(d, dc("title"), graph.NewLiteral("trawl labeled graph of the records behind "+where))
+		t(d, w.dc("title"), graph.NewLiteral("trawl labeled graph of the records behind "+where))
 	}
-	page, hasPage := iriOf(src.PageURL, log, "form page")
-	if hasPage {
-		t(d, dc("source"), page)
+	if w.hasPage {
+		t(d, w.dc("source"), w.page)
 	}
 	t(d, v("uriSpace"), graph.NewLiteral(ns.RecordPrefix()))
 	t(d, v("vocabulary"), graph.NewIRI(ns.PredicatePrefix()))
 	t(d, v("triples"), integer(len(l.Records)+len(l.Schema)))
 	t(d, v("entities"), integer(l.Entities))
 	t(d, v("classes"), integer(1))
-	t(d, v("properties"), integer(len(s.Features)))
+	t(d, v("properties"), integer(len(w.s.Features)))
 	cp := ns.Partition("class", "Record")
 	t(d, v("classPartition"), cp)
 	t(cp, v("class"), ns.Class())
 	t(cp, v("entities"), integer(l.Entities))
-	for i := range s.Features {
-		pp := ns.Partition("property", s.Features[i].Name)
+	for i := range w.s.Features {
+		pp := ns.Partition("property", w.s.Features[i].Name)
 		t(d, v("propertyPartition"), pp)
-		t(pp, v("property"), preds[i])
-		t(pp, v("triples"), integer(perPred[preds[i]]))
+		t(pp, v("property"), w.preds[i])
+		t(pp, v("triples"), integer(perPred[w.preds[i]]))
 	}
+}
 
-	// The run and the form.
-	run := ns.Run()
-	form := ns.Form()
+// run describes the run: the activity that generated the dataset with the form, by
+// trawl, from the first probe's start to the last probe's end.
+func (w *voidWriter) run() {
+	ns, t, p := w.ns, w.t, w.p
+	d, run, form := ns.Dataset(), ns.Run(), ns.Form()
 	agent := graph.NewIRI(SoftwareIRI)
 	t(d, p("wasGeneratedBy"), run)
-	t(run, typ, p("Activity"))
+	t(run, w.typ, p("Activity"))
 	t(run, p("used"), form)
 	t(run, p("wasAssociatedWith"), agent)
-	t(agent, typ, p("SoftwareAgent"))
-	t(agent, label, graph.NewLiteral("trawl"))
+	t(agent, w.typ, p("SoftwareAgent"))
+	t(agent, w.label, graph.NewLiteral("trawl"))
 	var first, last time.Time
-	for _, pr := range src.Probes {
+	for _, pr := range w.s.Source.Probes {
 		if pr.Started.IsZero() {
 			continue
 		}
@@ -118,47 +142,59 @@ func (l *Labeled) describeSource(s *Schema, preds []graph.Term, add func(*[]grap
 		}
 	}
 	if !first.IsZero() {
-		t(d, dc("created"), dateTime(first))
+		t(d, w.dc("created"), dateTime(first))
 		t(run, p("startedAtTime"), dateTime(first))
 		t(run, p("endedAtTime"), dateTime(last))
 	}
-	t(form, typ, ns.Vocab("Form"))
-	if hasPage {
-		t(form, dc("source"), page)
+}
+
+// form describes the form: its page, action and method, its fields, and the features
+// each field maps to.
+func (w *voidWriter) form() {
+	ns, t, src := w.ns, w.t, w.s.Source
+	form := ns.Form()
+	t(form, w.typ, ns.Vocab("Form"))
+	if w.hasPage {
+		t(form, w.dc("source"), w.page)
 	}
-	if a, ok := iriOf(src.Action, log, "form action"); ok {
+	if a, ok := iriOf(src.Action, w.log, "form action"); ok {
 		t(form, ns.Vocab("action"), a)
 	}
 	if src.Method != "" {
 		t(form, ns.Vocab("method"), graph.NewLiteral(src.Method))
 	}
 	predOf := map[string]graph.Term{}
-	for i := range s.Features {
-		predOf[s.Features[i].Name] = preds[i]
+	for i := range w.s.Features {
+		predOf[w.s.Features[i].Name] = w.preds[i]
 	}
 	for _, fd := range src.Fields {
 		f := ns.Field(fd.Name)
 		t(form, ns.Vocab("field"), f)
-		t(f, typ, ns.Vocab("Field"))
+		t(f, w.typ, ns.Vocab("Field"))
 		t(f, ns.Vocab("fieldName"), graph.NewLiteral(fd.Name))
 		if fd.Type != "" {
 			t(f, ns.Vocab("fieldType"), graph.NewLiteral(fd.Type))
 		}
 		if fd.Label != "" {
-			t(f, label, graph.NewLiteral(fd.Label))
+			t(f, w.label, graph.NewLiteral(fd.Label))
 		}
 	}
-	for _, m := range s.Mapping {
+	for _, m := range w.s.Mapping {
 		if pr, ok := predOf[m.Feature]; ok {
 			t(ns.Field(m.Field), ns.Vocab("mapsTo"), pr)
 		}
 	}
+}
 
-	// The probes.
-	for _, pr := range src.Probes {
+// probes describes each probe: an activity of the run, with its kind, assignment, times,
+// result pages and number of records.
+func (w *voidWriter) probes() {
+	ns, t, p := w.ns, w.t, w.p
+	run, form := ns.Run(), ns.Form()
+	for _, pr := range w.s.Source.Probes {
 		a := ns.Probe(pr.N)
-		t(a, typ, p("Activity"))
-		t(a, dc("isPartOf"), run)
+		t(a, w.typ, p("Activity"))
+		t(a, w.dc("isPartOf"), run)
 		t(a, p("used"), form)
 		if pr.Kind != "" {
 			t(a, ns.Vocab("probeKind"), graph.NewLiteral(pr.Kind))
@@ -169,13 +205,13 @@ func (l *Labeled) describeSource(s *Schema, preds []graph.Term, add func(*[]grap
 		}
 		enc := q.Encode()
 		t(a, ns.Vocab("assignment"), graph.NewLiteral(enc))
-		t(a, label, graph.NewLiteral(fmt.Sprintf("probe %d (%s): %s", pr.N, pr.Kind, enc)))
+		t(a, w.label, graph.NewLiteral(fmt.Sprintf("probe %d (%s): %s", pr.N, pr.Kind, enc)))
 		if !pr.Started.IsZero() {
 			t(a, p("startedAtTime"), dateTime(pr.Started))
 			t(a, p("endedAtTime"), dateTime(pr.Started.Add(pr.Duration)))
 		}
 		for _, u := range pr.Pages {
-			if pg, ok := iriOf(u, log, "result page"); ok {
+			if pg, ok := iriOf(u, w.log, "result page"); ok {
 				t(a, p("generated"), pg)
 			}
 		}

@@ -31,9 +31,10 @@ func TestRunStagesShareOneImplementation(t *testing.T) {
 	o.Dir = filepath.Join(t.TempDir(), rundir.Name(o.URL, ""))
 	o.Probe.Screenshots = false
 	files := []string{rundir.ProbesFile, rundir.RecordsFile}
-	last := map[string]int64{}
+	last, first := map[string]int64{}, map[string]int64{}
 	for _, f := range files {
 		last[f] = rundir.Parses(f)
+		first[f] = last[f]
 	}
 	var stages []string
 	o.Progress = func(ev pipeline.Event) {
@@ -56,7 +57,7 @@ func TestRunStagesShareOneImplementation(t *testing.T) {
 		t.Fatalf("forbidden requests: %v", v)
 	}
 	t.Logf("stages %v: %d records, %d links; parses in all: probes.jsonl %d, records.jsonl %d",
-		stages, sum.Records, sum.Links, rundir.Parses(rundir.ProbesFile), rundir.Parses(rundir.RecordsFile))
+		stages, sum.Records, sum.Links, rundir.Parses(rundir.ProbesFile)-first[rundir.ProbesFile], rundir.Parses(rundir.RecordsFile)-first[rundir.RecordsFile])
 	if !slices.Contains(stages, "align-1") || sum.Links == 0 {
 		t.Fatalf("the run did not reach a guided round with links (stages %v, %d links)", stages, sum.Links)
 	}

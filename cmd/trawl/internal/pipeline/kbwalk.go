@@ -146,52 +146,13 @@ func kbValues(ctx context.Context, kb align.KB, class string, path align.Path, n
 	if err != nil || !ok {
 		return nil, err
 	}
-	var inst []graph.ID
-	if len(linked) > 0 {
-		scores, err := neighbourScores(ctx, kb, linked)
-		if err != nil {
-			return nil, err
-		}
-		var near []graph.ID
-		for x := range scores {
-			near = append(near, x)
-		}
-		sort.Slice(near, func(i, j int) bool {
-			if scores[near[i]] != scores[near[j]] {
-				return scores[near[i]] > scores[near[j]]
-			}
-			return near[i] < near[j]
-		})
-		for _, x := range near {
-			if len(inst) == n {
-				break
-			}
-			types, err := kb.Types(ctx, x)
-			if err != nil {
-				return nil, err
-			}
-			if slices.Contains(types, c) {
-				inst = append(inst, x)
-			}
-		}
+	inst, err := nearInstances(ctx, kb, c, n, linked)
+	if err != nil {
+		return nil, err
 	}
-	var spread []graph.ID
-	if cs, ok := kb.(classSampler); ok {
-		if spread, err = cs.SampleClass(ctx, c, n); err != nil {
-			return nil, err
-		}
-	} else {
-		var all []graph.ID
-		for id, err := range kb.Instances(ctx, c) {
-			if err != nil {
-				return nil, err
-			}
-			all = append(all, id)
-		}
-		step := max(1, len(all)/max(n, 1))
-		for i := 0; i < len(all) && len(spread) < n; i += step {
-			spread = append(spread, all[i])
-		}
+	spread, err := spreadInstances(ctx, kb, c, n)
+	if err != nil {
+		return nil, err
 	}
 	for _, x := range spread {
 		if !slices.Contains(inst, x) && !slices.Contains(linked, x) {
@@ -201,33 +162,105 @@ func kbValues(ctx context.Context, kb align.KB, class string, path align.Path, n
 	var out []string
 	seen := map[string]bool{}
 	for _, x := range inst {
-		nodes := []graph.ID{x}
-		for _, rel := range path.Steps() {
-			var next []graph.ID
-			for _, nd := range nodes {
-				for e, err := range kb.Edges(ctx, nd) {
-					if err != nil {
-						return nil, err
-					}
-					if e.Rel == rel {
-						next = append(next, e.Node)
-					}
-				}
-			}
-			nodes = next
+		vals, err := pathValues(ctx, kb, x, path)
+		if err != nil {
+			return nil, err
 		}
-		for _, nd := range nodes {
-			if !kb.IsLiteral(nd) {
-				continue
-			}
-			t, err := kb.Term(ctx, nd)
-			if err != nil {
-				return nil, err
-			}
-			if v := strings.TrimSpace(t.Value); v != "" && !seen[v] {
+		for _, v := range vals {
+			if !seen[v] {
 				seen[v] = true
 				out = append(out, v)
 			}
+		}
+	}
+	return out, nil
+}
+
+// nearInstances returns up to n instances of class c, those closest to the linked
+// entities first (neighbourScores), ties by identifier.
+func nearInstances(ctx context.Context, kb align.KB, c graph.ID, n int, linked []graph.ID) ([]graph.ID, error) {
+	if len(linked) == 0 {
+		return nil, nil
+	}
+	scores, err := neighbourScores(ctx, kb, linked)
+	if err != nil {
+		return nil, err
+	}
+	var near []graph.ID
+	for x := range scores {
+		near = append(near, x)
+	}
+	sort.Slice(near, func(i, j int) bool {
+		if scores[near[i]] != scores[near[j]] {
+			return scores[near[i]] > scores[near[j]]
+		}
+		return near[i] < near[j]
+	})
+	var inst []graph.ID
+	for _, x := range near {
+		if len(inst) == n {
+			break
+		}
+		types, err := kb.Types(ctx, x)
+		if err != nil {
+			return nil, err
+		}
+		if slices.Contains(types, c) {
+			inst = append(inst, x)
+		}
+	}
+	return inst, nil
+}
+
+// spreadInstances returns up to n instances spread over class c: the store's sample
+// when it has one, else every len/n-th instance.
+func spreadInstances(ctx context.Context, kb align.KB, c graph.ID, n int) ([]graph.ID, error) {
+	if cs, ok := kb.(classSampler); ok {
+		return cs.SampleClass(ctx, c, n)
+	}
+	var all []graph.ID
+	for id, err := range kb.Instances(ctx, c) {
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, id)
+	}
+	var spread []graph.ID
+	step := max(1, len(all)/max(n, 1))
+	for i := 0; i < len(all) && len(spread) < n; i += step {
+		spread = append(spread, all[i])
+	}
+	return spread, nil
+}
+
+// pathValues returns the texts of the literals reached from x along path.
+func pathValues(ctx context.Context, kb align.KB, x graph.ID, path align.Path) ([]string, error) {
+	nodes := []graph.ID{x}
+	for _, rel := range path.Steps() {
+		var next []graph.ID
+		for _, nd := range nodes {
+			for e, err := range kb.Edges(ctx, nd) {
+				if err != nil {
+					return nil, err
+				}
+				if e.Rel == rel {
+					next = append(next, e.Node)
+				}
+			}
+		}
+		nodes = next
+	}
+	var out []string
+	for _, nd := range nodes {
+		if !kb.IsLiteral(nd) {
+			continue
+		}
+		t, err := kb.Term(ctx, nd)
+		if err != nil {
+			return nil, err
+		}
+		if v := strings.TrimSpace(t.Value); v != "" {
+			out = append(out, v)
 		}
 	}
 	return out, nil
