@@ -11,7 +11,12 @@
 // (integer, decimal, price, date, year, URL, ISBN, identifier), labels from table
 // headers, "Label:" prefixes and mapped form fields, selects mapped by their options
 // and option probes, text fields by the logged probes; with a Submitter it adds the
-// re-submission trials. Run does the same on a run directory and writes schema.json.
+// re-submission trials. Run builds it and writes schema.json into a run directory.
+//
+// BuildLabeled turns the records under the schema into the labeled graph of the source
+// (one entity per record, one literal per attribute value, thesis ch. 3 §3.5) with its
+// VoID/PROV description. schema takes the form and the probe log as plain data
+// (internal/rundir), never from package probe.
 //
 // Method: M. Oita, "Deriving semantic objects from the structured web", PhD thesis,
 // Télécom ParisTech 2012, ch. 3 §3.3 (attribute alignment, record features, removal of
