@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
@@ -77,5 +78,21 @@ func TestRunStagesShareOneImplementation(t *testing.T) {
 		if err != nil || !bytes.Equal(got, want) {
 			t.Errorf("%s: trawl align RUN_DIR wrote %d bytes (%v), trawl run's align stage %d, and they differ", f, len(got), err, len(want))
 		}
+	}
+}
+
+// TestRunRefusesAnotherFormsDirectory: a run directory written by an earlier trawl for
+// another form of the same page (the query was not part of the name then) is not taken
+// for this form's run: trawl run stops with a usage error naming both forms.
+func TestRunRefusesAnotherFormsDirectory(t *testing.T) {
+	out := t.TempDir()
+	url := "http://127.0.0.1:1/editor/"
+	dir := filepath.Join(out, rundir.Name(url, ""))
+	if err := rundir.WriteJSON(filepath.Join(dir, rundir.ProbeRunFile), map[string]string{"url": url + "?select=film"}); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := runCLI(t, "run", url, "--out", out, "-q")
+	if code != exitUsage || !strings.Contains(stderr, "?select=film") || !strings.Contains(stderr, "holds the run of") {
+		t.Errorf("exit %d, stderr %q; want a usage error naming the other form", code, stderr)
 	}
 }
