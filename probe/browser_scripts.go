@@ -168,6 +168,9 @@ const H = {
   },
   visible(e) {
     if (!e || !e.getBoundingClientRect) return false;
+    // checkVisibility also sees what the box does not tell: content of a closed
+    // <details>, content-visibility: hidden, a display: none ancestor.
+    if (e.checkVisibility && !e.checkVisibility({visibilityProperty: true})) return false;
     const r = e.getBoundingClientRect(), s = getComputedStyle(e);
     return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none';
   },
