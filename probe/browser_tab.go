@@ -414,7 +414,11 @@ func eval[T any](ctx context.Context, t *tab, expr string) (T, error) {
 	v, err := evalWithin[T](ctx, t, expr, t.pol.limits.script())
 	if errors.Is(err, ErrUnresponsive) {
 		t.markBroken()
-		return v, fmt.Errorf("%w: no answer within %s", err, t.pol.limits.describe())
+		msg := t.pol.limits.describe()
+		// A page without an answer is also a measure of the machine: the next
+		// attempts (in a fresh tab) get a longer limit, up to half a step.
+		t.pol.limits.observe(time.Since(start))
+		return v, fmt.Errorf("%w: no answer within %s", err, msg)
 	}
 	if err == nil {
 		t.pol.limits.observe(time.Since(start))
@@ -526,7 +530,9 @@ func (t *tab) waitSettled(ctx context.Context, token string, seq0 int, noChange 
 				}
 				t.markBroken()
 				_, resp, _ := t.navState()
-				return res, fmt.Errorf("%w%s: no answer within %s", ErrUnresponsive, atURL(resp.URL), t.pol.limits.describe())
+				msg := t.pol.limits.describe()
+				t.pol.limits.observe(busy)
+				return res, fmt.Errorf("%w%s: no answer within %s", ErrUnresponsive, atURL(resp.URL), msg)
 			}
 			if ctx.Err() != nil {
 				return res, t.explainTimeout(ctx.Err(), res)

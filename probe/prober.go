@@ -127,11 +127,27 @@ func checkURL(raw string) (*url.URL, error) {
 }
 
 // Open loads a page in a tab and returns it once settled (scripts ran). Redirects may
-// lead to another origin; robots.txt applies.
+// lead to another origin; robots.txt applies. A page that stopped answering or a step
+// out of time is tried again, as probes are (MaxAttempts).
 func (p *Prober) Open(ctx context.Context, pageURL string) (Page, error) {
 	if _, err := checkURL(pageURL); err != nil {
 		return Page{}, err
 	}
+	var pg Page
+	var err error
+	for attempt := 1; ; attempt++ {
+		pg, err = p.openOnce(ctx, pageURL)
+		if err == nil || !retryable(err) || attempt >= MaxAttempts || ctx.Err() != nil {
+			return pg, err
+		}
+		wait := p.pol.limits.script() / 3 << (attempt - 1)
+		p.log.Warn("open failed; trying again", "url", pageURL, "attempt", attempt, "wait", wait, "err", err)
+		sleepCtx(ctx, wait)
+	}
+}
+
+// openOnce is one attempt of Open.
+func (p *Prober) openOnce(ctx context.Context, pageURL string) (Page, error) {
 	t, err := p.pool.acquire(ctx)
 	if err != nil {
 		return Page{}, err

@@ -37,9 +37,13 @@ var (
 )
 
 // trawl builds bin/trawl once per test binary into a temporary directory and returns
-// its path.
+// its path; $TRAWL_BIN names a binary built already (load tests run several test
+// processes at once).
 func trawl(t *testing.T) string {
 	t.Helper()
+	if b := os.Getenv("TRAWL_BIN"); b != "" {
+		return b
+	}
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "trawl-realsites-")
 		if err != nil {
@@ -61,7 +65,7 @@ func trawl(t *testing.T) string {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if trawlBin != "" {
+	if trawlBin != "" && os.Getenv("TRAWL_BIN") == "" {
 		_ = os.RemoveAll(filepath.Dir(trawlBin))
 	}
 	os.Exit(code)
@@ -228,6 +232,13 @@ func (s site) check(t *testing.T, r result) {
 				}
 			}
 		}
+		retried := 0
+		for _, p := range probes {
+			if p.Attempts > 1 {
+				retried++
+			}
+		}
+		t.Logf("%d probes: %d failed (each with its reason), %d tried more than once", len(probes), failed, retried)
 		if failed == len(probes) {
 			t.Errorf("all %d probes failed", failed)
 		}
