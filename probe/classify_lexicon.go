@@ -51,7 +51,7 @@ var lexicon = map[string][]string{
 	// records it lists.
 	"settings": {"settings", "preferences", "preference", "options", "configuration", "config",
 		"customize", "customise", "theme", "skin", "per page", "rows", "display", "layout",
-		"einstellungen", "parametres", "reglages", "configuracion", "ajustes",
+		"einstellungen", "parametres", "reglages", "configuración", "ajustes",
 		"preferencias", "impostazioni", "instellingen", "настройки", "设置", "設定"},
 	// Filter panels: conditions on columns and facets of the records.
 	"filter": {"filter", "filters", "refine", "narrow", "facet", "facets", "criteria",

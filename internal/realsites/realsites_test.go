@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -520,14 +519,4 @@ func testSite(t *testing.T, s site) {
 	s.need(t)
 	r := s.run(t, "--max-probes", "16", "--max-submissions", "12")
 	s.check(t, r)
-}
-
-// sortedKeys is for messages.
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
