@@ -48,12 +48,24 @@ var ErrBlocked = errors.New("request refused")
 // grow with the browser's measured answer time, so that a machine slowed down by other
 // work does not make sound pages look stuck: the limit is at least 40 times the
 // moving average of a small evaluation's round trip, and at most half a step.
+//
+// The settle limit (how long a page that keeps changing is waited for) is
+// Options.SettleTimeout cut to three quarters of a step, and at least 20 times the same
+// average within that bound.
 type limits struct {
-	step time.Duration
-	rtt  atomic.Int64 // exponential moving average of a small evaluation's round trip, ns
+	step, settleOpt time.Duration
+	rtt             atomic.Int64 // exponential moving average of a small evaluation's round trip, ns
 }
 
-func newLimits(step time.Duration) *limits { return &limits{step: step} }
+func newLimits(step, settle time.Duration) *limits {
+	return &limits{step: step, settleOpt: settle}
+}
+
+// settle returns the settle limit now.
+func (l *limits) settle() time.Duration {
+	bound := l.step * 3 / 4
+	return min(max(min(l.settleOpt, bound), 20*time.Duration(l.rtt.Load())), bound)
+}
 
 // script returns the page-script limit now.
 func (l *limits) script() time.Duration {
@@ -494,7 +506,7 @@ const settleWaitMax = 250 * time.Millisecond
 // navigation when token is ""), until the result is there and settled: a new document
 // (or the same one changed in place) complete, with no fetch/XHR in flight and no DOM
 // change for Quiet. seq0 is the tab's docSeq before the trigger. It gives up on a page
-// that keeps changing SettleTimeout after its first change, with a warning, and fails
+// that keeps changing the settle limit after its first change, with a warning, and fails
 // when nothing happens at all (noChange) or the navigation failed.
 func (t *tab) waitSettled(ctx context.Context, token string, seq0 int, noChange time.Duration) (settleResult, error) {
 	o := t.pol.opts
@@ -580,9 +592,9 @@ func (t *tab) waitSettled(ctx context.Context, token string, seq0 int, noChange 
 			return res, nil
 		case !changed && time.Since(start) > noChange:
 			return res, fmt.Errorf("the submission changed nothing within %v (no navigation, no DOM change, no request)", noChange.Round(10*time.Millisecond))
-		case changed && time.Since(firstChange) > o.SettleTimeout:
-			res.Warnings = append(res.Warnings, fmt.Sprintf("the page did not settle within %v (readyState %s, %d script requests in flight, last DOM change %.0f ms ago); taken as it is",
-				o.SettleTimeout, st.Ready, st.Inflight, st.Quiet))
+		case changed && time.Since(firstChange) > t.pol.limits.settle():
+			res.Warnings = append(res.Warnings, fmt.Sprintf("the page did not settle within the settle limit %v (readyState %s, %d script requests in flight, last DOM change %.0f ms ago); taken as it is",
+				t.pol.limits.settle().Round(10*time.Millisecond), st.Ready, st.Inflight, st.Quiet))
 			res.Warnings = appendDialogs(res.Warnings, t.takeDialogs())
 			return res, nil
 		}

@@ -101,7 +101,7 @@ func NewProber(b *Browser, opts Options) (*Prober, error) {
 		return nil, err
 	}
 	log := opts.logger()
-	pol := &policy{opts: opts, limits: newLimits(opts.StepTimeout), lim: newLimiter(), delay: opts.Delay, maxBytes: opts.MaxPageBytes}
+	pol := &policy{opts: opts, limits: newLimits(opts.StepTimeout, opts.SettleTimeout), lim: newLimiter(), delay: opts.Delay, maxBytes: opts.MaxPageBytes}
 	if !opts.IgnoreRobots {
 		pol.robots = newRobotsCache(b.ua, log)
 	}
