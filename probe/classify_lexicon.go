@@ -57,9 +57,10 @@ var lexicon = map[string][]string{
 	"filter": {"filter", "filters", "refine", "narrow", "facet", "facets", "criteria",
 		"condition", "conditions", "operator", "contains", "equals", "between", "filtern",
 		"filtre", "filtrer", "filtro", "filtrar", "фильтр", "筛选"},
-	// Code boxes (SQL, scripts, expressions) take programs, not query words.
-	"code": {"sql", "code", "script", "regex", "regexp", "json", "xml",
-		"yaml", "xpath", "codemirror", "ace editor"},
+	// Code boxes (SQL, regular expressions, data formats) take programs, not query
+	// words. Not "code" (a postcode, a promo code) nor "script" (inside "description").
+	"code": {"sql", "regex", "regexp", "json", "xml", "yaml", "xpath", "codemirror",
+		"source code", "ace editor"},
 }
 
 // lexiconKeys fixes the order in which purposes are tested.

@@ -19,9 +19,15 @@ need_packages() {
     $SUDO chmod +x "$rc"
     made=1
   fi
-  $SUDO apt-get -o DPkg::Lock::Timeout=900 update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  local status=0
+  $SUDO apt-get -o DPkg::Lock::Timeout=900 update -qq &&
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends "${need[@]}" >/dev/null ||
+    status=$?
   [ -n "$made" ] && $SUDO rm -f "$rc"
+  if [ "$status" != 0 ]; then
+    echo "$(basename "$0"): apt-get install ${need[*]} failed (status $status)" >&2
+    return "$status"
+  fi
   return 0
 }
 
