@@ -380,8 +380,9 @@ return ((xp) => {
 // a person could not see (in a collapsed panel, a closed <details>, an inactive tab)
 // and the control that shows it: the <summary> of the closed <details> around it, else
 // a visible control that names the hidden container (aria-controls, href="#id",
-// data-target or data-bs-target), else a collapsed toggle (aria-expanded="false") right
-// before the container. It keeps the control in window.__trawlReveal and returns
+// data-target or data-bs-target), else a toggle right before a hidden container (a
+// collapsed control, a button, a link to "#", a control with a click handler) or the
+// legend of its fieldset. It keeps the control in window.__trawlReveal and returns
 // {field, control, x, y, hit, details}, or null when every field is visible or nothing
 // shows the hidden ones. Fields set by value (hidden inputs, dates) need not be seen.
 // A <details> without a visible summary is opened by script (details: true). Controls
@@ -391,8 +392,12 @@ return ((spec) => {
   const root = H.root(spec.form);
   if (!root) return null;
   const text = (e) => ((e.innerText || e.value || e.getAttribute('aria-label') || e.title || '').trim().replace(/\s+/g, ' ').slice(0, 60));
+  // A control whose words say it acts (deletes, saves, sends, buys, logs out) is not
+  // a toggle a person would click to see a field.
+  const acts = /\b(delete|remove|clear|reset|log ?out|sign ?out|buy|order|pay|subscribe|save|submit|send|post|apply)\b/i;
   const safe = (c) => {
     if (!H.visible(c) || c.disabled) return false;
+    if (acts.test(text(c))) return false;
     if ((c instanceof HTMLButtonElement && c.type === 'submit' && c.form) ||
         (c instanceof HTMLInputElement && (c.type === 'submit' || c.type === 'image'))) return false;
     if (c instanceof HTMLAnchorElement) {
@@ -435,12 +440,22 @@ return ((spec) => {
         if (hit) return pick(f, c);
       }
     }
-    // A collapsed toggle just before the outermost hidden container (or its parent).
-    const outer = hidden[hidden.length - 1];
-    if (outer) {
-      for (let s = outer.previousElementSibling, n = 0; s && n < 3; s = s.previousElementSibling, n++) {
-        const c = s.matches('[aria-expanded="false"]') ? s : s.querySelector('[aria-expanded="false"]');
-        if (c && safe(c)) return pick(f, c);
+    // A toggle just before a hidden container, as a person finds it: a collapsed
+    // control (aria-expanded="false") first, else a button, a link to "#" or a
+    // control with a click handler among the three elements before it, or the legend
+    // of its fieldset.
+    const toggle = '[aria-expanded="false"], button[type="button"], a[href="#"], a[href^="#"], a[href^="javascript:"], [onclick], [role="button"], summary';
+    for (const sel of ['[aria-expanded="false"]', toggle]) {
+      for (const a of hidden) {
+        for (let s = a.previousElementSibling, n = 0; s && n < 3; s = s.previousElementSibling, n++) {
+          const c = s.matches(sel) ? s : s.querySelector(sel);
+          if (c && safe(c)) return pick(f, c);
+        }
+        const lg = a.parentElement && a.parentElement.tagName === 'FIELDSET' ? a.parentElement.querySelector(':scope > legend') : null;
+        if (lg) {
+          const c = lg.matches(sel) ? lg : lg.querySelector(sel);
+          if (c && safe(c)) return pick(f, c);
+        }
       }
     }
   }

@@ -33,11 +33,13 @@ func captureSite() http.Handler {
 <button type="button" aria-controls="adv" aria-expanded="false" onclick="var p=document.getElementById('adv');p.hidden=!p.hidden;this.setAttribute('aria-expanded', String(!p.hidden))">Advanced search</button>
 <div id="adv" hidden><label>Author <input name="author"></label></div>
 <details><summary>More options</summary><label>Publisher <input name="publisher"></label></details>
+<fieldset><legend><a href="#" onclick="var d=document.getElementById('flt');d.style.display=d.style.display==='none'?'block':'none';return false">Filters</a></legend>
+<div id="flt" style="display:none"><label>Subject <input name="subject"></label></div></fieldset>
 <input type="hidden" name="rows" value="25"><label>Year <input type="number" name="year" min="1800" max="2100"></label>
 <input type="submit" value="Search"></form>`)
 	})
 	mux.HandleFunc("/panel/results", func(w http.ResponseWriter, r *http.Request) {
-		page(w, `<h1>Results</h1><p>author=`+html.EscapeString(r.FormValue("author"))+` publisher=`+html.EscapeString(r.FormValue("publisher"))+` year=`+html.EscapeString(r.FormValue("year"))+`</p><ul><li>Bleak House</li><li>Hard Times</li></ul>`)
+		page(w, `<h1>Results</h1><p>author=`+html.EscapeString(r.FormValue("author"))+` publisher=`+html.EscapeString(r.FormValue("publisher"))+` subject=`+html.EscapeString(r.FormValue("subject"))+` year=`+html.EscapeString(r.FormValue("year"))+`</p><ul><li>Bleak House</li><li>Hard Times</li></ul>`)
 	})
 	// An XHTML page: its elements are in the XHTML namespace.
 	mux.HandleFunc("/xhtml", func(w http.ResponseWriter, r *http.Request) {
@@ -111,14 +113,14 @@ func TestCollapsedAndTypedFields(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := d.Form()
-	pages, err := p.Submit(t.Context(), f, map[string]string{"author": "dickens", "publisher": "penguin", "year": "1853"})
+	pages, err := p.Submit(t.Context(), f, map[string]string{"author": "dickens", "publisher": "penguin", "subject": "law", "year": "1853"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := pages[0].HTML; !strings.Contains(got, "author=dickens publisher=penguin year=1853") {
+	if got := pages[0].HTML; !strings.Contains(got, "author=dickens publisher=penguin subject=law year=1853") {
 		t.Errorf("result page does not show the values: %s", got)
 	}
-	if w := strings.Join(pages[len(pages)-1].Warnings, " "); !strings.Contains(w, `"Advanced search"`) || !strings.Contains(w, `"More options"`) {
+	if w := strings.Join(pages[len(pages)-1].Warnings, " "); !strings.Contains(w, `"Advanced search"`) || !strings.Contains(w, `"More options"`) || !strings.Contains(w, `"Filters"`) {
 		t.Errorf("warnings %q do not name the controls opened", w)
 	}
 	for _, bad := range []map[string]string{{"rows": "the"}, {"year": "the"}} {
