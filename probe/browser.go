@@ -42,7 +42,9 @@ type Options struct {
 	StepTimeout time.Duration
 	// SettleTimeout bounds the wait for a page to settle (no DOM change for Quiet, no
 	// script request in flight) once it started to change. A page that never settles is
-	// taken as it is after this time, with a warning.
+	// taken as it is after this time, with a warning. It is cut to three quarters of
+	// StepTimeout (so that a short StepTimeout alone bounds a step) and grows with the
+	// browser's measured answer time on a busy machine, within that bound.
 	SettleTimeout time.Duration
 	// Quiet is how long the DOM must stay unchanged (with no fetch/XHR in flight) for a
 	// page to count as settled, once its scripts made requests; a page whose scripts
@@ -109,10 +111,10 @@ func (o Options) Validate() error {
 		return fmt.Errorf("probe: Tabs must be in [1,32], got %d", o.Tabs)
 	case o.StepTimeout < 100*time.Millisecond:
 		return fmt.Errorf("probe: StepTimeout must be ≥ 100ms, got %v", o.StepTimeout)
-	case o.SettleTimeout <= 0 || o.SettleTimeout > o.StepTimeout:
-		return fmt.Errorf("probe: SettleTimeout must be in (0, StepTimeout=%v], got %v", o.StepTimeout, o.SettleTimeout)
-	case o.Quiet < 0 || o.Quiet >= o.SettleTimeout:
-		return fmt.Errorf("probe: Quiet must be in [0, SettleTimeout), got %v", o.Quiet)
+	case o.SettleTimeout <= 0:
+		return fmt.Errorf("probe: SettleTimeout must be > 0, got %v", o.SettleTimeout)
+	case o.Quiet < 0 || o.Quiet >= min(o.SettleTimeout, o.StepTimeout*3/4):
+		return fmt.Errorf("probe: Quiet must be in [0, min(SettleTimeout, StepTimeout×3/4)=%v), got %v", min(o.SettleTimeout, o.StepTimeout*3/4), o.Quiet)
 	case o.Delay < 0:
 		return fmt.Errorf("probe: Delay must be ≥ 0, got %v", o.Delay)
 	case o.MaxProbes < 1:

@@ -68,7 +68,7 @@ const settleWaitFmt = `new ((window.__trawl && window.__trawl.Promise) || Promis
       inflight: T ? T.inflight : 0, quiet: T ? performance.now() - T.last : 1e9,
       mutations: T ? T.mutations : 0, requests: T ? T.requests : 0,
       dialogs: T ? T.dialogs.splice(0) : [], url: location.href, size: 0,
-      scriptless: T ? T.scriptless === true : false
+      scriptless: T ? T.scriptless === true : false, leaving: T ? T.leaving === true : false
     };
   };
   const scriptless = (T) => {
@@ -84,7 +84,7 @@ const settleWaitFmt = `new ((window.__trawl && window.__trawl.Promise) || Promis
     // Dialogs are reported at once: the document that opened them may be about to
     // be replaced (a confirm in an onsubmit handler).
     let done = performance.now() - t0 >= maxMs || !T || T.dialogs.length > 0;
-    if (!done) {
+    if (!done && !(token !== '' && T.doc === token && T.leaving)) {
       const changed = token === '' || T.doc !== token || T.mutations > 0 || T.requests > 0;
       const need = scriptless(T) ? 0 : T.requests === 0 ? quietMs / 3 : quietMs;
       done = changed && document.readyState === 'complete' && T.inflight === 0 && performance.now() - T.last >= need;
@@ -94,24 +94,47 @@ const settleWaitFmt = `new ((window.__trawl && window.__trawl.Promise) || Promis
   check();
 })`
 
-// markJS (with a %q token) marks the current document before a submission and resets
-// its change counters.
+// pageSigJS is a function expression that signs the rendered text of the document's
+// body (FNV-1a over its text with white space collapsed, and the text's length), so that
+// a result page can be told from the unchanged form page without moving the page twice.
+const pageSigJS = `(() => {
+  const b = document.body;
+  if (!b) return '';
+  const s = (b.innerText || '').replace(/\s+/g, ' ').trim();
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) { h ^= s.charCodeAt(i); h = Math.imul(h, 0x01000193); }
+  return (h >>> 0).toString(16) + ':' + s.length;
+})`
+
+// markJS (with a %q token) marks the current document before a submission, resets its
+// change counters, watches for the document being left (beforeunload: a navigation
+// away started) and returns {ok, sig} with the signature of the page (pageSigJS).
 const markJS = `(() => {
   const T = window.__trawl;
-  if (!T) { return false; }
-  T.doc = %q; T.mutations = 0; T.requests = 0;
-  return true;
+  if (!T) { return {ok: false, sig: ''}; }
+  T.doc = %q; T.mutations = 0; T.requests = 0; T.leaving = false;
+  if (!T.leaveHook) {
+    T.leaveHook = true;
+    window.addEventListener('beforeunload', () => { T.leaving = true; }, true);
+  }
+  return {ok: true, sig: ` + pageSigJS + `()};
 })()`
 
 // captureFmt (with the %d limit in UTF-16 units) serialises the document (doctype
 // and the root element's outerHTML) in one evaluation: the HTML when it is within
-// the limit, its size either way, the URL and the dialogs not yet reported.
+// the limit, its size either way, the URL, the dialogs not yet reported, and what
+// tells a real page from a passing or empty one: the elements in its body, the length
+// of its rendered text and its signature (pageSigJS).
 const captureFmt = `(() => {
   const T = window.__trawl;
   const html = (document.doctype ? new XMLSerializer().serializeToString(document.doctype) + '\n' : '') +
     (document.documentElement ? document.documentElement.outerHTML : '');
+  const b = document.body;
   return {url: location.href, size: html.length, html: html.length <= %d ? html : '',
-    dialogs: T ? T.dialogs.splice(0) : []};
+    dialogs: T ? T.dialogs.splice(0) : [],
+    body: b ? b.getElementsByTagName('*').length : 0,
+    text: b ? (b.innerText || '').trim().length : 0,
+    sig: ` + pageSigJS + `()};
 })()`
 
 // helpersJS is the prelude of the form scripts: locating the form and its controls,
@@ -119,6 +142,11 @@ const captureFmt = `(() => {
 const helpersJS = `
 const H = {
   byXPath(xp) {
+    // In an XHTML document (application/xhtml+xml) the elements are in the XHTML
+    // namespace, which unprefixed name tests do not match: test local names there.
+    if (!(document instanceof HTMLDocument) || document.contentType.includes('xml')) {
+      xp = xp.replace(/\/([A-Za-z][\w-]*)(?=\[|\/|$)/g, "/*[local-name()='$1']");
+    }
     try { return document.evaluate(xp, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue; }
     catch (e) { return null; }
   },
@@ -140,6 +168,9 @@ const H = {
   },
   visible(e) {
     if (!e || !e.getBoundingClientRect) return false;
+    // checkVisibility also sees what the box does not tell: content of a closed
+    // <details>, content-visibility: hidden, a display: none ancestor.
+    if (e.checkVisibility && !e.checkVisibility({visibilityProperty: true})) return false;
     const r = e.getBoundingClientRect(), s = getComputedStyle(e);
     return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none';
   },
@@ -344,3 +375,89 @@ return ((xp) => {
   if (w < 1 || h < 1) return null;
   return {x: r.left + window.scrollX, y: r.top + window.scrollY, w: w, h: h};
 })(%q);`
+
+// revealJS (with a %s JSON spec {form, fields}) finds the first field of the spec that
+// a person could not see (in a collapsed panel, a closed <details>, an inactive tab)
+// and the control that shows it: the <summary> of the closed <details> around it, else
+// a visible control that names the hidden container (aria-controls, href="#id",
+// data-target or data-bs-target), else a toggle right before a hidden container (a
+// collapsed control, a button, a link to "#", a control with a click handler) or the
+// legend of its fieldset. It keeps the control in window.__trawlReveal and returns
+// {field, control, x, y, hit, details}, or null when every field is visible or nothing
+// shows the hidden ones. Fields set by value (hidden inputs, dates) need not be seen.
+// A <details> without a visible summary is opened by script (details: true). Controls
+// that would submit a form or leave the page are never chosen.
+const revealJS = helpersJS + `
+return ((spec) => {
+  const root = H.root(spec.form);
+  if (!root) return null;
+  const text = (e) => ((e.innerText || e.value || e.getAttribute('aria-label') || e.title || '').trim().replace(/\s+/g, ' ').slice(0, 60));
+  // A control whose words say it acts (deletes, saves, sends, buys, logs out) is not
+  // a toggle a person would click to see a field.
+  const acts = /\b(delete|remove|clear|reset|log ?out|sign ?out|buy|order|pay|subscribe|save|submit|send|post|apply)\b/i;
+  const safe = (c) => {
+    if (!H.visible(c) || c.disabled) return false;
+    if (acts.test(text(c))) return false;
+    if ((c instanceof HTMLButtonElement && c.type === 'submit' && c.form) ||
+        (c instanceof HTMLInputElement && (c.type === 'submit' || c.type === 'image'))) return false;
+    if (c instanceof HTMLAnchorElement) {
+      const h = c.getAttribute('href') || '';
+      if (h !== '' && !h.startsWith('#') && !h.toLowerCase().startsWith('javascript:')) return false;
+    }
+    return true;
+  };
+  const pick = (f, c) => {
+    window.__trawlReveal = c;
+    const p = H.point(c);
+    return {field: f.name, control: text(c) || c.tagName.toLowerCase(), x: p.x, y: p.y, hit: p.hit, details: false};
+  };
+  const togglers = Array.from(document.querySelectorAll(
+    '[aria-controls], a[href^="#"], [data-target], [data-bs-target], [aria-expanded="false"]')).filter(safe);
+  for (const f of spec.fields) {
+    if (f.kind === 'value') continue;
+    const els = H.find(root, f);
+    if (!els.length || els.some(H.visible)) continue;
+    const e = els[0];
+    for (let a = e.parentElement; a; a = a.parentElement) {
+      if (a instanceof HTMLDetailsElement && !a.open) {
+        const s = a.querySelector(':scope > summary');
+        if (s && safe(s)) return pick(f, s);
+        a.open = true;
+        return {field: f.name, control: 'details', details: true};
+      }
+    }
+    // The hidden containers, innermost first, up to the first visible ancestor.
+    const hidden = [];
+    for (let a = e.parentElement; a && a !== document.body && !H.visible(a); a = a.parentElement) hidden.push(a);
+    for (const a of hidden) {
+      for (const c of togglers) {
+        if (a.contains(c)) continue;
+        const ids = (c.getAttribute('aria-controls') || '').split(/\s+/).filter(Boolean);
+        const href = c.getAttribute('href') || '';
+        const target = c.getAttribute('data-bs-target') || c.getAttribute('data-target') || '';
+        let hit = (a.id && (ids.includes(a.id) || href === '#' + a.id));
+        if (!hit && target) { try { hit = a.matches(target); } catch (err) {} }
+        if (hit) return pick(f, c);
+      }
+    }
+    // A toggle just before a hidden container, as a person finds it: a collapsed
+    // control (aria-expanded="false") first, else a button, a link to "#" or a
+    // control with a click handler among the three elements before it, or the legend
+    // of its fieldset.
+    const toggle = '[aria-expanded="false"], button[type="button"], a[href="#"], a[href^="#"], a[href^="javascript:"], [onclick], [role="button"], summary';
+    for (const sel of ['[aria-expanded="false"]', toggle]) {
+      for (const a of hidden) {
+        for (let s = a.previousElementSibling, n = 0; s && n < 3; s = s.previousElementSibling, n++) {
+          const c = s.matches(sel) ? s : s.querySelector(sel);
+          if (c && safe(c)) return pick(f, c);
+        }
+        const lg = a.parentElement && a.parentElement.tagName === 'FIELDSET' ? a.parentElement.querySelector(':scope > legend') : null;
+        if (lg) {
+          const c = lg.matches(sel) ? lg : lg.querySelector(sel);
+          if (c && safe(c)) return pick(f, c);
+        }
+      }
+    }
+  }
+  return null;
+})(%s);`

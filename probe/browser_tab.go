@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -23,22 +24,85 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// ErrUnresponsive marks a page whose scripts keep the browser's main thread busy (an
-// endless loop): trawl cannot read it and closes its tab.
-var ErrUnresponsive = errors.New("the page does not respond (a script keeps it busy, or it is too large to handle)")
+// ErrUnresponsive marks a page that did not answer a script within the page-script
+// limit (see limits): a script keeps its main thread busy (an endless loop), it is too
+// large to handle, or the machine is too busy. trawl closes its tab.
+var ErrUnresponsive = errors.New("the page does not respond (a script keeps it busy, it is too large to handle, or the machine is too busy)")
+
+// errCapture marks a result page that cannot count: empty, head-only, without an HTTP
+// status, or the form page unchanged. Such a probe is retried.
+var errCapture = errors.New("the captured page cannot count")
+
+// errUnchanged marks a result page with the same text as the form page before the
+// submission (it wraps errCapture).
+var errUnchanged = fmt.Errorf("%w: the form page is unchanged", errCapture)
 
 // ErrBlocked marks a navigation trawl refused: another origin, a non-HTTP(S) URL, a
 // path robots.txt disallows, or a page over the size limit.
 var ErrBlocked = errors.New("request refused")
 
-// evalTimeout bounds one small script evaluation. A page whose main thread is stuck in
-// a loop never answers; the tab is then declared broken.
-const evalTimeout = 3 * time.Second
+// limits are a prober's time limits besides Options.StepTimeout: how long a small
+// script in the page may take before the page counts as unresponsive (the page-script
+// limit), and how long a submission may show no effect at all. Both derive from the
+// step timeout (a sixth of it, between 1 s and 10 s: 3.3 s for the default 20 s) and
+// grow with the browser's measured answer time, so that a machine slowed down by other
+// work does not make sound pages look stuck: the limit is at least 40 times the
+// moving average of a small evaluation's round trip, and at most half a step.
+//
+// The settle limit (how long a page that keeps changing is waited for) is
+// Options.SettleTimeout cut to three quarters of a step, and at least 20 times the same
+// average within that bound.
+type limits struct {
+	step, settleOpt time.Duration
+	rtt             atomic.Int64 // exponential moving average of a small evaluation's round trip, ns
+}
+
+func newLimits(step, settle time.Duration) *limits {
+	return &limits{step: step, settleOpt: settle}
+}
+
+// settle returns the settle limit now.
+func (l *limits) settle() time.Duration {
+	bound := l.step * 3 / 4
+	return min(max(min(l.settleOpt, bound), 20*time.Duration(l.rtt.Load())), bound)
+}
+
+// script returns the page-script limit now.
+func (l *limits) script() time.Duration {
+	base := min(max(l.step/6, time.Second), 10*time.Second)
+	adapted := 40 * time.Duration(l.rtt.Load())
+	return min(max(base, adapted), max(l.step/2, base))
+}
+
+// observe feeds one round trip of a small evaluation into the moving average.
+func (l *limits) observe(d time.Duration) {
+	for {
+		old := l.rtt.Load()
+		next := int64(d)
+		if old != 0 {
+			next = old + (int64(d)-old)/5
+		}
+		if l.rtt.CompareAndSwap(old, next) {
+			return
+		}
+	}
+}
+
+// describe explains the page-script limit in messages.
+func (l *limits) describe() string {
+	lim := l.script()
+	rtt := time.Duration(l.rtt.Load()).Round(time.Millisecond)
+	if lim > min(max(l.step/6, time.Second), 10*time.Second) {
+		return fmt.Sprintf("the page-script limit %v (a sixth of the step timeout %v, raised for the browser's %v average answer time: the machine is busy)", lim.Round(10*time.Millisecond), l.step, rtt)
+	}
+	return fmt.Sprintf("the page-script limit %v (a sixth of the step timeout %v)", lim.Round(10*time.Millisecond), l.step)
+}
 
 // policy is what a tab may load: it is checked for every main-frame document request,
 // and the delay applies to those and to the page's fetch/XHR requests.
 type policy struct {
 	opts     Options      // the prober's options (timeouts, settle times)
+	limits   *limits      // the page-script limit, adapted to the machine
 	robots   *robotsCache // nil: robots.txt ignored
 	lim      *limiter
 	delay    time.Duration
@@ -163,6 +227,16 @@ func (t *tab) onEvent(ev any) {
 			t.mainReqs[ev.RequestID] = ev.Request.URL
 			t.mu.Unlock()
 		}
+	case *network.EventResponseReceived:
+		// The response stage of the interception gives the status first; this covers
+		// documents it did not pause (served from the cache, or a race at start-up).
+		if ev.Type == network.ResourceTypeDocument && ev.FrameID == t.frame && ev.Response != nil {
+			t.mu.Lock()
+			if t.resp.Status == 0 || t.resp.URL != ev.Response.URL {
+				t.resp = docResponse{URL: ev.Response.URL, Status: int(ev.Response.Status)}
+			}
+			t.mu.Unlock()
+		}
 	case *network.EventLoadingFailed:
 		t.mu.Lock()
 		if u, ok := t.mainReqs[ev.RequestID]; ok && !ev.Canceled {
@@ -227,6 +301,14 @@ func (t *tab) onPaused(ev *fetch.EventRequestPaused) {
 		fail(fmt.Sprintf("bad URL %q: %v", ev.Request.URL, err))
 		return
 	}
+	if main {
+		// Counted before the checks and the politeness delay: the settle wait must see
+		// at once that a new document is on its way (a refused one ends the wait too).
+		t.mu.Lock()
+		t.docSeq++
+		t.pendingURL = ev.Request.URL
+		t.mu.Unlock()
+	}
 	if ev.ResourceType == network.ResourceTypeDocument {
 		if u.Scheme != "http" && u.Scheme != "https" {
 			fail(fmt.Sprintf("%s: only http and https URLs are fetched", ev.Request.URL))
@@ -256,12 +338,6 @@ func (t *tab) onPaused(ev *fetch.EventRequestPaused) {
 		if err := t.pol.lim.wait(ctx, u.Host, d); err != nil {
 			return // the tab is closing
 		}
-	}
-	if main {
-		t.mu.Lock()
-		t.docSeq++
-		t.pendingURL = ev.Request.URL
-		t.mu.Unlock()
 	}
 	cont()
 }
@@ -338,15 +414,26 @@ type docState struct {
 	// Scriptless: the complete document has nothing that could change it later (no
 	// script, frame, plug-in, meta refresh or on… attribute).
 	Scriptless bool `json:"scriptless"`
+	// Leaving: the marked document fired beforeunload (a navigation away started).
+	Leaving bool `json:"leaving"`
 }
 
 // eval evaluates a script in the page with a short deadline. A page that does not
 // answer in time (its own deadline or the step's) marks the tab broken and gives
 // ErrUnresponsive; an interrupt (ctx cancelled) gives ctx's error.
 func eval[T any](ctx context.Context, t *tab, expr string) (T, error) {
-	v, err := evalWithin[T](ctx, t, expr, evalTimeout)
+	start := time.Now()
+	v, err := evalWithin[T](ctx, t, expr, t.pol.limits.script())
 	if errors.Is(err, ErrUnresponsive) {
 		t.markBroken()
+		msg := t.pol.limits.describe()
+		// A page without an answer is also a measure of the machine: the next
+		// attempts (in a fresh tab) get a longer limit, up to half a step.
+		t.pol.limits.observe(time.Since(start))
+		return v, fmt.Errorf("%w: no answer within %s", err, msg)
+	}
+	if err == nil {
+		t.pol.limits.observe(time.Since(start))
 	}
 	return v, err
 }
@@ -419,7 +506,7 @@ const settleWaitMax = 250 * time.Millisecond
 // navigation when token is ""), until the result is there and settled: a new document
 // (or the same one changed in place) complete, with no fetch/XHR in flight and no DOM
 // change for Quiet. seq0 is the tab's docSeq before the trigger. It gives up on a page
-// that keeps changing SettleTimeout after its first change, with a warning, and fails
+// that keeps changing the settle limit after its first change, with a warning, and fails
 // when nothing happens at all (noChange) or the navigation failed.
 func (t *tab) waitSettled(ctx context.Context, token string, seq0 int, noChange time.Duration) (settleResult, error) {
 	o := t.pol.opts
@@ -450,12 +537,14 @@ func (t *tab) waitSettled(ctx context.Context, token string, seq0 int, noChange 
 				if t.awaiting() != "" {
 					continue
 				}
-				if busy += time.Second; busy < evalTimeout {
+				if busy += time.Second; busy < t.pol.limits.script() {
 					continue
 				}
 				t.markBroken()
 				_, resp, _ := t.navState()
-				return res, fmt.Errorf("%w%s", ErrUnresponsive, atURL(resp.URL))
+				msg := t.pol.limits.describe()
+				t.pol.limits.observe(busy)
+				return res, fmt.Errorf("%w%s: no answer within %s", ErrUnresponsive, atURL(resp.URL), msg)
 			}
 			if ctx.Err() != nil {
 				return res, t.explainTimeout(ctx.Err(), res)
@@ -473,7 +562,11 @@ func (t *tab) waitSettled(ctx context.Context, token string, seq0 int, noChange 
 			return res, t.navError(resp, blocked)
 		}
 		changed := navigated || st.Mutations > 0 || st.Requests > 0
-		pending := !navigated && seq > seq0 // a document request is under way
+		// A document request is under way, or the marked document is being left (its
+		// beforeunload fired: a form submission or a link is navigating away, and the
+		// request may not be out yet). A leave that no request follows within the
+		// no-effect limit was cancelled (a download, a 204).
+		pending := !navigated && (seq > seq0 || (st.Leaving && time.Since(start) < noChange))
 		if changed && !res.Changed {
 			res.Changed = true
 			firstChange = time.Now()
@@ -488,7 +581,9 @@ func (t *tab) waitSettled(ctx context.Context, token string, seq0 int, noChange 
 		case st.Requests == 0:
 			quiet /= 3
 		}
-		settled := st.Ready == "complete" && st.Inflight == 0 && st.Quiet >= float64(quiet.Milliseconds())
+		// A document without trawl's hooks is a passing one (the empty document of a
+		// new browsing context, before the response commits): never settled.
+		settled := st.Hooked && st.Ready == "complete" && st.Inflight == 0 && st.Quiet >= float64(quiet.Milliseconds())
 		switch {
 		case pending:
 			// wait for the new document
@@ -496,10 +591,10 @@ func (t *tab) waitSettled(ctx context.Context, token string, seq0 int, noChange 
 			res.Warnings = appendDialogs(res.Warnings, t.takeDialogs())
 			return res, nil
 		case !changed && time.Since(start) > noChange:
-			return res, errors.New("the submission changed nothing (no navigation, no DOM change, no request)")
-		case changed && time.Since(firstChange) > o.SettleTimeout:
-			res.Warnings = append(res.Warnings, fmt.Sprintf("the page did not settle within %v (readyState %s, %d script requests in flight, last DOM change %.0f ms ago); taken as it is",
-				o.SettleTimeout, st.Ready, st.Inflight, st.Quiet))
+			return res, fmt.Errorf("the submission changed nothing within %v (no navigation, no DOM change, no request)", noChange.Round(10*time.Millisecond))
+		case changed && time.Since(firstChange) > t.pol.limits.settle():
+			res.Warnings = append(res.Warnings, fmt.Sprintf("the page did not settle within the settle limit %v (readyState %s, %d script requests in flight, last DOM change %.0f ms ago); taken as it is",
+				t.pol.limits.settle().Round(10*time.Millisecond), st.Ready, st.Inflight, st.Quiet))
 			res.Warnings = appendDialogs(res.Warnings, t.takeDialogs())
 			return res, nil
 		}
@@ -592,6 +687,11 @@ type captured struct {
 	Size    int64    `json:"size"` // characters of the serialised DOM
 	HTML    string   `json:"html"` // empty when Size is over the limit
 	Dialogs []string `json:"dialogs"`
+	// Body counts the elements in <body>; Text the characters of its rendered text;
+	// Sig is a hash of that text (pageSigJS), to tell the form page unchanged.
+	Body int    `json:"body"`
+	Text int    `json:"text"`
+	Sig  string `json:"sig"`
 }
 
 // capture reads the current document: its HTML (refused over MaxPageBytes), URL and,
@@ -599,27 +699,56 @@ type captured struct {
 // it; its deadline grows with the largest page allowed, since moving a page of
 // MaxPageBytes through the DevTools protocol takes time.
 func (t *tab) capture(ctx context.Context, navigated bool) (Page, error) {
-	cctx, cancel := context.WithTimeout(ctx, evalTimeout+time.Duration(t.pol.maxBytes/1000)*time.Millisecond)
+	p, _, err := t.captureChecked(ctx, navigated, "")
+	return p, err
+}
+
+// captureChecked is capture with the checks that make a captured page count as a
+// result page: a body with content, an HTTP status for a new document, and a text
+// other than formSig's (the form page before the submission; "" skips that check).
+// It returns the page with an error wrapping errCapture when a check fails, and the
+// page's text signature.
+func (t *tab) captureChecked(ctx context.Context, navigated bool, formSig string) (Page, string, error) {
+	script := t.pol.limits.script()
+	cctx, cancel := context.WithTimeout(ctx, script+time.Duration(t.pol.maxBytes/1000)*time.Millisecond)
 	defer cancel()
 	c, err := chromedp.Run(cctx, chromedp.Evaluate[captured](fmt.Sprintf(captureFmt, t.pol.maxBytes)))
 	if err != nil {
 		_, resp, _ := t.navState()
 		if cctx.Err() != nil && !errors.Is(ctx.Err(), context.Canceled) {
 			t.markBroken()
-			return Page{}, fmt.Errorf("read the page%s: %w", atURL(resp.URL), ErrUnresponsive)
+			return Page{}, "", fmt.Errorf("read the page%s: %w: no answer within %s", atURL(resp.URL), ErrUnresponsive, t.pol.limits.describe())
 		}
-		return Page{}, fmt.Errorf("read the page%s: %w", atURL(resp.URL), err)
+		return Page{}, "", fmt.Errorf("read the page%s: %w", atURL(resp.URL), err)
 	}
 	if c.Size > t.pol.maxBytes {
-		return Page{}, fmt.Errorf("%w: the page %s has %d characters, over the limit of %d (MaxPageBytes)", ErrBlocked, c.URL, c.Size, t.pol.maxBytes)
+		return Page{}, "", fmt.Errorf("%w: the page %s has %d characters, over the limit of %d (MaxPageBytes)", ErrBlocked, c.URL, c.Size, t.pol.maxBytes)
 	}
 	p := Page{URL: c.URL, HTML: c.HTML, Navigated: navigated}
 	if navigated {
-		_, resp, _ := t.navState()
-		p.Status = resp.Status
+		// The status comes with the response events, which may trail the new
+		// document's scripts a little.
+		for wait := time.Now(); ; {
+			_, resp, _ := t.navState()
+			p.Status = resp.Status
+			if p.Status != 0 || time.Since(wait) > script/3 || ctx.Err() != nil {
+				break
+			}
+			sleepCtx(ctx, 20*time.Millisecond)
+		}
 	}
 	p.Warnings = appendDialogs(nil, c.Dialogs)
-	return p, nil
+	switch {
+	case c.HTML == "":
+		return p, c.Sig, fmt.Errorf("%w: the page %s was empty when read", errCapture, c.URL)
+	case c.Body == 0 && c.Text == 0:
+		return p, c.Sig, fmt.Errorf("%w: the page %s has a head and no body content (%d characters)", errCapture, c.URL, c.Size)
+	case navigated && p.Status == 0:
+		return p, c.Sig, fmt.Errorf("%w: no HTTP status came with the page %s (the document was read before its response was seen)", errCapture, c.URL)
+	case formSig != "" && c.Sig == formSig:
+		return p, c.Sig, fmt.Errorf("%w: the page %s shows the same text as the form page before the submission", errUnchanged, c.URL)
+	}
+	return p, c.Sig, nil
 }
 
 // screenshot returns a PNG of the element at xpath ("" = the whole page, at most 4000

@@ -134,8 +134,21 @@ func (c *Classifier) ClassProbabilities(f *Form) map[Class]float64 {
 // form. In the Formasaurus annotations 288 forms have a password field and none of them
 // is a search, contact, mailing-list or order form; trawl must never take such a form for
 // a search form, whatever its words say.
+//
+// A second constraint: a form whose only inputs are code boxes (SQL, a script: see
+// keywordCapable) is not a search form either. It takes a program, not query words,
+// and has nothing trawl could probe.
 func (c *Classifier) classProbs(f *Form) []float64 {
 	p := c.form.probs(formFeatures(f))
+	if onlyCode(f) {
+		if i := indexOf(c.form.labels, string(ClassSearch)); i >= 0 && p[i] < 1 {
+			rest := 1 - p[i]
+			p[i] = 0
+			for k := range p {
+				p[k] /= rest
+			}
+		}
+	}
 	if !slices.ContainsFunc(f.Fields, func(fl Field) bool { return fl.Type == "password" }) {
 		return p
 	}
@@ -154,6 +167,22 @@ func (c *Classifier) classProbs(f *Form) []float64 {
 	return p
 }
 
+// onlyCode reports whether every input of f that a person fills (text boxes, choices)
+// is a code box, and there is one.
+func onlyCode(f *Form) bool {
+	code := 0
+	for _, fl := range f.Fields {
+		switch {
+		case fl.Type == "hidden" || fl.Submit || fl.Tag == "button":
+		case fl.IsText() && !keywordCapable(fl) && !fl.Disabled && !fl.ReadOnly:
+			code++
+		default:
+			return false
+		}
+	}
+	return code > 0
+}
+
 func argmax(p []float64) int {
 	best := 0
 	for i, v := range p {
@@ -164,11 +193,17 @@ func argmax(p []float64) int {
 	return best
 }
 
-// keywordCapable reports whether a field can be a keyword box.
+// keywordCapable reports whether a field can be a keyword box: a free-text control,
+// enabled, that its identifiers and label do not name a code box (SQL, a script, a
+// regular expression: a query language is not query words).
 func keywordCapable(fl Field) bool {
 	switch fl.Type {
 	case "", "text", "search", "textarea", "email", "url", "tel", "number":
-		return !fl.Disabled && !fl.ReadOnly
+		if fl.Disabled || fl.ReadOnly {
+			return false
+		}
+		return !slices.Contains(purposes(fl.Name+" "+fl.ID+" "+fl.CSSClass, true), "code") &&
+			!slices.Contains(purposes(fl.Label+" "+fl.Placeholder+" "+fl.Title, false), "code")
 	}
 	return false
 }

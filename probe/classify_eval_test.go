@@ -170,7 +170,7 @@ func TestReadClassifierRejectsBadModels(t *testing.T) {
 	tests := []struct{ name, model string }{
 		{"not JSON", "{"},
 		{"old features", `{"feature_version": 1}`},
-		{"unknown field", `{"feature_version": 4, "extra": 1}`},
+		{"unknown field", `{"feature_version": 5, "extra": 1}`},
 	}
 	for _, tc := range tests {
 		if _, err := probe.ReadClassifier(strings.NewReader(tc.model)); err == nil {

@@ -24,7 +24,7 @@ import (
 
 // featureVersion names the feature extraction; a model trained with another version is
 // refused, so that a change here forces `go generate`.
-const featureVersion = 4
+const featureVersion = 5
 
 // featureSet collects feature strings without duplicates.
 type featureSet struct {
@@ -195,6 +195,9 @@ func formFeatures(f *Form) []string {
 			visible++
 		}
 	}
+	// A type=search box is a text box too (it has its own count as well): the counts
+	// of text boxes learnt on pages of type=text boxes then hold for it.
+	counts["text"] += counts["search"]
 	for _, k := range []string{"text", "search", "password", "email", "textarea", "select",
 		"checkbox", "radio", "file", "hidden", "submit", "button", "reset", "date"} {
 		s.add("n:" + k + "=" + bucket(counts[k]))
@@ -246,7 +249,8 @@ func formFeatures(f *Form) []string {
 		case fl.Submit || fl.Tag == "button":
 			submits = append(submits, fl.Label, fl.Value, fl.Name, fl.ID, fl.CSSClass)
 		default:
-			fieldIdent = append(fieldIdent, fl.Name, fl.ID, fl.CSSClass)
+			// The input type is an identifier too: type=search says what a box is for.
+			fieldIdent = append(fieldIdent, fl.Name, fl.ID, fl.CSSClass, fl.Type)
 			labels = append(labels, fl.Label, fl.Placeholder, fl.Title)
 		}
 	}
@@ -300,7 +304,7 @@ func fieldFeatures(f *Form, l layout, i int, class Class) []string {
 	s.words("label:", fl.Label, true)
 	s.grams("labelg:", fl.Label, 3, 4)
 	s.add("labelsrc:" + fl.LabelSource)
-	s.addPurposes("ident", fl.Name+" "+fl.ID+" "+fl.CSSClass, true)
+	s.addPurposes("ident", fl.Name+" "+fl.ID+" "+fl.CSSClass+" "+fl.Type, true)
 	s.addPurposes("label", fl.Label+" "+fl.Placeholder+" "+fl.Title, false)
 	s.words("ph:", fl.Placeholder+" "+fl.Title, false)
 	if fl.Autocomplete != "" {

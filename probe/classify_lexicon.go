@@ -20,7 +20,10 @@ var lexicon = map[string][]string{
 		"recherche", "rechercher", "buscar", "busca", "busqueda", "pesquisar", "pesquisa",
 		"cerca", "ricerca", "zoeken", "zoek", "szukaj", "hledat", "sok", "haku", "arama", "ara",
 		"cauta", "поиск", "найти", "искать", "пошук", "搜索", "搜尋", "检索", "検索", "검색",
-		"بحث", "جستجو", "חיפוש", "ค้นหา", "go"},
+		"بحث", "جستجو", "חיפוש", "ค้นหา", "go",
+		// the options of a query: how its words match
+		"any words", "all words", "all the words", "any of the words", "exact phrase",
+		"whole word", "whole words", "match case", "matching"},
 	"login": {"login", "log in", "signin", "sign in", "logon", "log on", "sign on", "anmelden",
 		"anmeldung", "einloggen", "connexion", "se connecter", "identifier", "iniciar sesion",
 		"entrar", "acceder", "accedi", "inloggen", "zaloguj", "войти", "вход", "登录", "登入",
@@ -44,15 +47,31 @@ var lexicon = map[string][]string{
 		"purchase", "coupon", "voucher", "warenkorb", "kaufen", "panier", "acheter", "carrito",
 		"comprar", "carrello", "winkelwagen", "koszyk", "корзин", "купить", "заказ", "购物车",
 		"カート"},
+	// Forms that change how a site is shown or behaves for the visitor, not which
+	// records it lists.
+	"settings": {"settings", "preferences", "preference", "options", "configuration", "config",
+		"customize", "customise", "theme", "skin", "per page", "rows", "display", "layout",
+		"einstellungen", "parametres", "reglages", "configuración", "ajustes",
+		"preferencias", "impostazioni", "instellingen", "настройки", "设置", "設定"},
+	// Filter panels: conditions on columns and facets of the records.
+	"filter": {"filter", "filters", "refine", "narrow", "facet", "facets", "criteria",
+		"condition", "conditions", "operator", "contains", "equals", "between", "filtern",
+		"filtre", "filtrer", "filtro", "filtrar", "фильтр", "筛选"},
+	// Code boxes (SQL, regular expressions, data formats) take programs, not query
+	// words. Not "code" (a postcode, a promo code) nor "script" (inside "description").
+	"code": {"sql", "regex", "regexp", "json", "xml", "yaml", "xpath", "codemirror",
+		"source code", "ace editor"},
 }
 
 // lexiconKeys fixes the order in which purposes are tested.
-var lexiconKeys = []string{"search", "login", "register", "recover", "contact", "newsletter", "order"}
+var lexiconKeys = []string{"search", "login", "register", "recover", "contact", "newsletter", "order",
+	"settings", "filter", "code"}
 
 // lexWord is a folded purpose word with how it may match.
 type lexWord struct {
 	word     string // folded
 	padded   string // " " + word + " ", to match whole words
+	prefix   string // " " + word, to match inflected forms in text ("searching")
 	compound bool   // may match inside an identifier (4 letters or more, one word)
 	script   bool   // not ASCII (all are 2 runes or more): matches inside words (scripts without spaces, stems)
 }
@@ -66,6 +85,7 @@ var foldedLexicon = func() [][]lexWord {
 			out[i] = append(out[i], lexWord{
 				word:     fw,
 				padded:   " " + fw + " ",
+				prefix:   " " + fw,
 				compound: len(fw) >= 4 && !strings.Contains(fw, " "),
 				script:   !isLatin(fw),
 			})
@@ -74,8 +94,33 @@ var foldedLexicon = func() [][]lexWord {
 	return out
 }()
 
+// maxSuffix is the longest ending an inflected form may add to a purpose word of four
+// letters or more in running text ("searching", "filtered", "subscribed").
+const maxSuffix = 3
+
+// inflected reports whether folded (" "-padded tokens) holds w.word followed by at most
+// maxSuffix letters.
+func inflected(folded string, w lexWord) bool {
+	if !w.compound {
+		return false
+	}
+	for i := 0; ; {
+		j := strings.Index(folded[i:], w.prefix)
+		if j < 0 {
+			return false
+		}
+		k := i + j + len(w.prefix)
+		end := strings.IndexByte(folded[k:], ' ')
+		if end >= 0 && end <= maxSuffix {
+			return true
+		}
+		i = k
+	}
+}
+
 // purposes returns the purposes whose words occur in text. ident says that text is made
-// of identifiers (names, ids, classes, URLs), where long words match inside compounds.
+// of identifiers (names, ids, classes, URLs), where long words match inside compounds;
+// in running text, long words also match their inflected forms.
 func purposes(text string, ident bool) []string {
 	if strings.TrimSpace(text) == "" {
 		return nil
@@ -90,6 +135,7 @@ func purposes(text string, ident bool) []string {
 		for _, w := range words {
 			if strings.Contains(folded, w.padded) ||
 				(ident && w.compound && strings.Contains(compact, w.word)) ||
+				(!ident && inflected(folded, w)) ||
 				(w.script && strings.Contains(folded, w.word)) {
 				out = append(out, lexiconKeys[i])
 				break

@@ -97,3 +97,43 @@ func TestClassifyTypicalForms(t *testing.T) {
 		})
 	}
 }
+
+// TestClassifySettingsFiltersAndCode: issue 14's form kinds. Forms that only change the
+// display or save preferences are not search forms; a filter panel (column, operator,
+// value) is one; a SQL or code box is never a keyword box.
+func TestClassifySettingsFiltersAndCode(t *testing.T) {
+	tests := []struct {
+		name, page string
+		search     bool
+		keywords   string // "-" = none may be chosen
+	}{
+		{"display preferences", `<form method="post" action="/index.php?route=/preferences/manage"><input type="hidden" name="token" value="x"><label>Rows per page <select name="max_rows"><option>25</option><option>50</option><option>100</option></select></label><label>Theme <select name="theme"><option>light</option><option>dark</option></select></label><label>Language <select name="lang"><option>English</option><option>Deutsch</option></select></label><input type="submit" name="submit_save" value="Save"></form>`, false, "-"},
+		{"rows per page", `<form action="/list" method="get"><label>Show <select name="per_page" onchange="this.form.submit()"><option>10</option><option>25</option></select> entries</label></form>`, false, "-"},
+		{"filter panel", `<form action="/issues" method="get"><fieldset><legend>Filters</legend><select name="f[]"><option value="status">Status</option><option value="tracker">Tracker</option><option value="subject">Subject</option></select><select name="op[subject]"><option value="~">contains</option><option value="=">is</option><option value="!~">doesn't contain</option></select><input name="v[subject][]" type="text"></fieldset><input type="submit" value="Apply"></form>`, true, ""},
+		{"sql box", `<form action="/sql.php" method="post"><label for="sq">Run SQL query/queries on table film:</label><textarea id="sq" name="sql_query" class="codemirror"></textarea><input type="submit" value="Go"></form>`, false, "-"},
+		{"sql where box beside a search", `<form action="/select" method="get"><input type="search" name="q" placeholder="Search"><label>WHERE (SQL) <input name="where_sql"></label><button>Search</button></form>`, true, "q"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			forms := parseString(t, tc.page, "https://www.example.org/")
+			if len(forms) != 1 {
+				t.Fatalf("%d forms", len(forms))
+			}
+			f := forms[0]
+			Classify(&f)
+			if (f.Class == ClassSearch) != tc.search {
+				t.Errorf("class %s (%.2f), want search %v", f.Class, f.Confidence, tc.search)
+			}
+			switch {
+			case tc.keywords == "-":
+				for _, k := range f.KeywordFields {
+					if strings.Contains(k, "sql") {
+						t.Errorf("the code box %q is a keyword box", k)
+					}
+				}
+			case tc.keywords != "" && strings.Join(f.KeywordFields, ",") != tc.keywords:
+				t.Errorf("keyword fields %q, want %q", f.KeywordFields, tc.keywords)
+			}
+		})
+	}
+}

@@ -9,6 +9,16 @@
 // form unless told to, stays on the form's origin, honours robots.txt and waits between
 // requests.
 //
+// A result page counts only when it was read after it settled and the capture can
+// count: not empty, not a head without body content, with an HTTP status when a new
+// document came, and not the form page unchanged. A probe whose page cannot count, whose
+// page stopped answering or whose step ran out of time is tried again (MaxAttempts) and
+// each failed attempt is kept as a warning; the time limits derive from
+// Options.StepTimeout and grow with the browser's measured answer time on a busy
+// machine. Fields hidden in collapsed panels, closed <details> or inactive tabs are
+// shown by clicking the control that opens them before they are filled, and values are
+// checked against their field's type first (CheckValue).
+//
 // Method: M. Oita, "Deriving semantic objects from the structured web", PhD thesis,
 // Télécom ParisTech 2012, ch. 3 §3.1–3.2.
 //

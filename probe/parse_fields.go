@@ -3,6 +3,7 @@ package probe
 import (
 	"strings"
 
+	"github.com/PuerkitoBio/goquery"
 	"golang.org/x/net/html"
 )
 
@@ -168,20 +169,8 @@ func (p *page) disabled(n *html.Node) bool {
 
 // textContent returns the text of n's subtree as written (the default of a textarea).
 func textContent(n *html.Node) string {
-	var b strings.Builder
-	var walk func(*html.Node)
-	walk = func(c *html.Node) {
-		if c.Type == html.TextNode {
-			b.WriteString(c.Data)
-		}
-		for k := c.FirstChild; k != nil; k = k.NextSibling {
-			walk(k)
-		}
-	}
-	walk(n)
-	s := b.String()
 	// the parser drops one leading newline of a textarea; so does the browser
-	return strings.TrimPrefix(s, "\n")
+	return strings.TrimPrefix(goquery.NewDocumentFromNode(n).Text(), "\n")
 }
 
 // maxOptions caps the options read from one select (some pages list every city).
@@ -191,36 +180,22 @@ const maxOptions = 5000
 // the last option marked selected, else (single selects) the first enabled option.
 func selectOptions(n *html.Node) ([]Option, string) {
 	var opts []Option
-	var disabled []bool
-	var walk func(*html.Node, bool)
-	walk = func(c *html.Node, groupDisabled bool) {
-		for k := c.FirstChild; k != nil && len(opts) < maxOptions; k = k.NextSibling {
-			if k.Type != html.ElementNode {
-				continue
-			}
-			switch k.Data {
-			case "option":
-				text := collapse(attr(k, "label"))
-				if text == "" {
-					text = collapse(textContent(k))
-				}
-				value := collapse(textContent(k))
-				if hasAttr(k, "value") {
-					value = attr(k, "value")
-				}
-				opts = append(opts, Option{Value: value, Text: text, Selected: hasAttr(k, "selected"),
-					Disabled: groupDisabled || hasAttr(k, "disabled")})
-				disabled = append(disabled, groupDisabled || hasAttr(k, "disabled"))
-			case "optgroup":
-				walk(k, groupDisabled || hasAttr(k, "disabled"))
-			case "hr":
-			default:
-				// options wrapped in stray elements (div, span) still count for the parser
-				walk(k, groupDisabled)
-			}
+	// Options count wherever they sit in the select (in optgroups, or in stray div and
+	// span elements the parser keeps); a disabled optgroup disables its options.
+	goquery.NewDocumentFromNode(n).Find("option").EachWithBreak(func(_ int, o *goquery.Selection) bool {
+		value, ok := o.Attr("value")
+		if !ok {
+			value = collapse(o.Text())
 		}
-	}
-	walk(n, false)
+		text := collapse(o.AttrOr("label", ""))
+		if text == "" {
+			text = collapse(o.Text())
+		}
+		_, selected := o.Attr("selected")
+		off := o.Is("[disabled]") || o.ParentsFiltered("optgroup[disabled]").Length() > 0
+		opts = append(opts, Option{Value: value, Text: text, Selected: selected, Disabled: off})
+		return len(opts) < maxOptions
+	})
 	multiple := hasAttr(n, "multiple")
 	if !multiple {
 		last := -1
@@ -232,7 +207,7 @@ func selectOptions(n *html.Node) ([]Option, string) {
 		}
 		if last < 0 && atoiAttr(n, "size") <= 1 {
 			for i := range opts {
-				if !disabled[i] {
+				if !opts[i].Disabled {
 					last = i
 					break
 				}

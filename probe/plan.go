@@ -377,8 +377,9 @@ func fieldNames(f Form) []string {
 }
 
 // CheckValue reports whether v may be submitted in field fd: the field is enabled, a
-// choice field has that option, and a text field's type, length, pattern and range
-// accept it.
+// choice field has that option, a hidden field keeps its value, a number, range, date,
+// time or colour field gets a value of its type, and a text field's length, pattern and
+// range accept it.
 func CheckValue(fd Field, v string) error {
 	bad := func(why string) error { return fmt.Errorf("field %q: value %q %s", fd.Name, v, why) }
 	if fd.Disabled || fd.ReadOnly {
@@ -417,6 +418,14 @@ func CheckValue(fd Field, v string) error {
 		}
 	}
 	switch fd.Type {
+	case "hidden":
+		if v != fd.Value {
+			return bad(fmt.Sprintf("would replace the value %q of a hidden field (trawl keeps hidden values)", fd.Value))
+		}
+	case "date", "month", "week", "time", "datetime-local", "color":
+		if v != "" && !typedValue[fd.Type].MatchString(v) {
+			return bad("is not a valid " + fd.Type + " value")
+		}
 	case "number", "range":
 		if v == "" {
 			return nil
@@ -441,6 +450,17 @@ func CheckValue(fd Field, v string) error {
 		}
 	}
 	return nil
+}
+
+// typedValue are the value formats of the HTML input types whose values are not free
+// text (HTML Living Standard, "valid date string" etc.).
+var typedValue = map[string]*regexp.Regexp{
+	"date":           regexp.MustCompile(`^\d{4,}-\d{2}-\d{2}$`),
+	"month":          regexp.MustCompile(`^\d{4,}-\d{2}$`),
+	"week":           regexp.MustCompile(`^\d{4,}-W\d{2}$`),
+	"time":           regexp.MustCompile(`^\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$`),
+	"datetime-local": regexp.MustCompile(`^\d{4,}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$`),
+	"color":          regexp.MustCompile(`^#[0-9a-fA-F]{6}$`),
 }
 
 // fitText returns v if field fd accepts it.

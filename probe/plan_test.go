@@ -306,3 +306,38 @@ func TestHarvester(t *testing.T) {
 		t.Errorf("empty harvester: %v", got)
 	}
 }
+
+func TestCheckValueTypes(t *testing.T) {
+	tests := []struct {
+		fd   Field
+		v    string
+		okay bool
+	}{
+		{Field{Name: "rows", Type: "hidden", Value: "25"}, "25", true},
+		{Field{Name: "rows", Type: "hidden", Value: "25"}, "the", false},
+		{Field{Name: "rows", Type: "hidden", Value: "25"}, "50", false},
+		{Field{Name: "n", Type: "number"}, "the", false},
+		{Field{Name: "n", Type: "number", Min: "1"}, "3", true},
+		{Field{Name: "r", Type: "range"}, "a", false},
+		{Field{Name: "d", Type: "date"}, "2024-02-29", true},
+		{Field{Name: "d", Type: "date"}, "the", false},
+		{Field{Name: "m", Type: "month"}, "2024-02", true},
+		{Field{Name: "w", Type: "week"}, "2024-W09", true},
+		{Field{Name: "t", Type: "time"}, "09:30", true},
+		{Field{Name: "t", Type: "time"}, "a", false},
+		{Field{Name: "dt", Type: "datetime-local"}, "2024-02-29T09:30", true},
+		{Field{Name: "c", Type: "color"}, "#a0b1c2", true},
+		{Field{Name: "c", Type: "color"}, "red", false},
+		{Field{Name: "q", Type: "text"}, "the", true},
+	}
+	for _, tc := range tests {
+		err := CheckValue(tc.fd, tc.v)
+		if (err == nil) != tc.okay {
+			t.Errorf("CheckValue(%s %s, %q) = %v, want ok %v", tc.fd.Type, tc.fd.Name, tc.v, err, tc.okay)
+		}
+	}
+	f := Form{Fields: []Field{{Name: "q", Type: "text"}, {Name: "rows", Type: "hidden", Value: "25"}}}
+	if _, err := fillSpecs(f, map[string]string{"q": "a", "rows": "the"}); err == nil || !strings.Contains(err.Error(), `"rows"`) {
+		t.Errorf("fillSpecs with a word for a hidden field: %v", err)
+	}
+}

@@ -84,3 +84,10 @@ func (p *pool) size() int {
 }
 
 func (p *pool) String() string { return fmt.Sprintf("pool(%d/%d tabs)", p.size(), cap(p.sem)) }
+
+// isBroken reports whether the tab was declared broken (a stuck page).
+func (t *tab) isBroken() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.broken
+}

@@ -101,7 +101,7 @@ func NewProber(b *Browser, opts Options) (*Prober, error) {
 		return nil, err
 	}
 	log := opts.logger()
-	pol := &policy{opts: opts, lim: newLimiter(), delay: opts.Delay, maxBytes: opts.MaxPageBytes}
+	pol := &policy{opts: opts, limits: newLimits(opts.StepTimeout, opts.SettleTimeout), lim: newLimiter(), delay: opts.Delay, maxBytes: opts.MaxPageBytes}
 	if !opts.IgnoreRobots {
 		pol.robots = newRobotsCache(b.ua, log)
 	}
@@ -127,11 +127,27 @@ func checkURL(raw string) (*url.URL, error) {
 }
 
 // Open loads a page in a tab and returns it once settled (scripts ran). Redirects may
-// lead to another origin; robots.txt applies.
+// lead to another origin; robots.txt applies. A page that stopped answering or a step
+// out of time is tried again, as probes are (MaxAttempts).
 func (p *Prober) Open(ctx context.Context, pageURL string) (Page, error) {
 	if _, err := checkURL(pageURL); err != nil {
 		return Page{}, err
 	}
+	var pg Page
+	var err error
+	for attempt := 1; ; attempt++ {
+		pg, err = p.openOnce(ctx, pageURL)
+		if err == nil || !retryable(err) || attempt >= MaxAttempts || ctx.Err() != nil {
+			return pg, err
+		}
+		wait := p.pol.limits.script() / 3 << (attempt - 1)
+		p.log.Warn("open failed; trying again", "url", pageURL, "attempt", attempt, "wait", wait, "err", err)
+		sleepCtx(ctx, wait)
+	}
+}
+
+// openOnce is one attempt of Open.
+func (p *Prober) openOnce(ctx context.Context, pageURL string) (Page, error) {
 	t, err := p.pool.acquire(ctx)
 	if err != nil {
 		return Page{}, err
@@ -214,6 +230,10 @@ type Summary struct {
 	Probes int `json:"probes"`
 	Failed int `json:"failed"`
 	Pages  int `json:"pages"`
+	// Retried counts the probes that needed more than one attempt (a page that could
+	// not count, a page that stopped answering, a step out of time), whether a later
+	// attempt succeeded or not.
+	Retried int `json:"retried"`
 	// Planned is the length of the plan; Harvested counts the probes with harvested
 	// words run after it; Stopped says why a run ended before its plan did ("" when it
 	// did not).
@@ -222,158 +242,46 @@ type Summary struct {
 	Stopped   string `json:"stopped,omitempty"`
 }
 
+// MaxAttempts is how often one probe is tried: a probe whose result page cannot count
+// (empty, head-only, without an HTTP status), whose page stopped answering or whose step
+// ran out of time is tried again after a pause (a third of the page-script limit,
+// doubled at each new attempt). A submission that left the form page unchanged is tried
+// twice only: sites answer an empty query that way, every time.
+const MaxAttempts = 3
+
 // Run submits the form once per assignment of the plan (at most MaxProbes), in
 // parallel tabs, keeping at most MaxPages pages, and records every probe with rec as
 // soon as it ends (so an interrupted run keeps what it did). With Options.Harvest, the
 // last third of the MaxProbes budget goes to words harvested from the result pages (see
-// KindHarvest) before the rest of the plan, which fills what the harvest leaves. The form guard applies first. A failed probe is
-// recorded with its error and does not stop the run; an error of rec or the end of ctx
-// does.
+// KindHarvest) before the rest of the plan, which fills what the harvest leaves. The
+// form guard applies first. A failed probe is retried (MaxAttempts), then recorded with
+// its error, and does not stop the run; an error of rec or the end of ctx does.
 func (p *Prober) Run(ctx context.Context, f Form, plan Plan, rec Recorder) (Summary, error) {
-	sum := Summary{Planned: len(plan)}
+	r := &runState{p: p, f: f, rec: rec, sum: Summary{Planned: len(plan)}}
 	if err := CheckForm(f, p.opts); err != nil {
-		return sum, err
+		return r.sum, err
 	}
 	if len(plan) > p.opts.MaxProbes {
 		plan = plan[:p.opts.MaxProbes]
-		sum.Stopped = fmt.Sprintf("the plan has %d probes; MaxProbes is %d", sum.Planned, p.opts.MaxProbes)
+		r.sum.Stopped = fmt.Sprintf("the plan has %d probes; MaxProbes is %d", r.sum.Planned, p.opts.MaxProbes)
 	}
-	var (
-		mu       sync.Mutex
-		wg       sync.WaitGroup
-		pagesGot int // pages kept and reserved
-		n        int
-		shotDone = !p.opts.Screenshots
-		recErr   error
-		h        = newHarvester()
-	)
-	kws := keywordFields(f)
-	harvest := p.opts.Harvest && len(kws) > 0
-	stops := textnorm.StopWords(detectLang(f))
-	for _, a := range plan {
-		for _, fd := range f.Fields {
-			if v := a.Values[fd.Name]; v != "" && fillKind(fd) == "text" {
-				h.use(v)
-			}
-		}
-	}
-	// dispatch starts one probe in a tab; it returns false when the run must stop.
-	dispatch := func(a Assignment) bool {
-		if ctx.Err() != nil {
-			sum.Stopped = "interrupted"
-			return false
-		}
-		mu.Lock()
-		stop := recErr != nil
-		budget := min(p.opts.MaxPagesPerProbe, p.opts.MaxPages-pagesGot)
-		mu.Unlock()
-		if stop {
-			return false
-		}
-		if budget < 1 {
-			sum.Stopped = fmt.Sprintf("the page budget (MaxPages %d) is spent", p.opts.MaxPages)
-			return false
-		}
-		t, err := p.pool.acquire(ctx)
-		if err != nil {
-			if ctx.Err() != nil {
-				sum.Stopped = "interrupted"
-			} else {
-				mu.Lock()
-				recErr = fmt.Errorf("probe: %w", err)
-				mu.Unlock()
-			}
-			return false
-		}
-		mu.Lock()
-		// The budget may have changed while waiting for a tab.
-		budget = min(p.opts.MaxPagesPerProbe, p.opts.MaxPages-pagesGot)
-		if budget < 1 || recErr != nil {
-			mu.Unlock()
-			p.pool.release(t)
-			if budget < 1 {
-				sum.Stopped = fmt.Sprintf("the page budget (MaxPages %d) is spent", p.opts.MaxPages)
-			}
-			return false
-		}
-		pagesGot += budget
-		n++
-		num := n
-		shot := false
-		if !shotDone && a.Kind != KindNonsense && a.Kind != KindEmpty {
-			shot, shotDone = true, true
-		}
-		mu.Unlock()
-		wg.Go(func() {
-			defer p.pool.release(t)
-			pr, pages := p.runOne(ctx, t, f, a, num, budget, shot)
-			if harvest && pr.Error == "" && a.Kind != KindNonsense {
-				h2 := newHarvester()
-				h2.add(pages) // parse outside the lock
-				mu.Lock()
-				h.merge(h2)
-				mu.Unlock()
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			pagesGot -= budget - len(pages)
-			if recErr != nil {
-				return
-			}
-			if _, err := rec.AddProbe(pr, pages); err != nil {
-				recErr = fmt.Errorf("probe: record probe %d: %w", num, err)
-				return
-			}
-			sum.Probes++
-			sum.Pages += len(pages)
-			if pr.Error != "" {
-				sum.Failed++
-			}
-			if a.Kind == KindHarvest {
-				sum.Harvested++
-			}
-		})
-		return true
-	}
-	// With harvesting, the plan's last third waits: harvested words go first, and the
-	// rest of the plan fills what the harvest leaves unused.
-	queue, rest := slices.Clone(plan), Plan(nil) // copies: harvested probes are appended
-	if harvest {
-		keep := max(1, p.opts.MaxProbes-p.opts.MaxProbes/3)
-		if len(queue) > keep {
-			queue, rest = queue[:keep:keep], queue[keep:]
-		}
-	}
+	r.start(plan)
+	queue, rest := r.split(plan)
 	for {
 		ok := true
 		for len(queue) > 0 && ok {
-			ok = dispatch(queue[0])
+			ok = r.dispatch(ctx, queue[0])
 			queue = queue[1:]
 		}
 		if !ok {
 			break
 		}
-		mu.Lock()
-		left := p.opts.MaxProbes - n
-		mu.Unlock()
+		left := r.left()
 		if left <= 0 {
 			break
 		}
-		if harvest {
-			// Let the probes under way end, so that their pages feed the harvest.
-			wg.Wait()
-			mu.Lock()
-			terms := h.next(min(left, 2*p.opts.Tabs))
-			h.use(terms...)
-			mu.Unlock()
-			filler := firstFitting(stops, kws)
-			for _, term := range terms {
-				if v, ok := fitText(kws[0], term); ok {
-					a := Assignment{Kind: KindHarvest, Values: map[string]string{kws[0].Name: v}}
-					completeRequired(f, &a, filler)
-					queue = append(queue, a)
-				}
-			}
+		if r.harvest {
+			queue = append(queue, r.harvested(left)...)
 		}
 		if len(queue) == 0 && len(rest) > 0 {
 			queue, rest = rest[:min(len(rest), left)], nil
@@ -382,21 +290,217 @@ func (p *Prober) Run(ctx context.Context, f Form, plan Plan, rec Recorder) (Summ
 			break
 		}
 	}
-	wg.Wait()
-	if recErr != nil {
-		return sum, recErr
-	}
-	if ctx.Err() != nil {
-		if sum.Stopped == "" {
-			sum.Stopped = "interrupted"
-		}
-		return sum, ctx.Err()
-	}
-	return sum, nil
+	return r.finish(ctx)
 }
 
-// runOne runs one probe and builds its record.
-func (p *Prober) runOne(ctx context.Context, t *tab, f Form, a Assignment, num, maxPages int, shot bool) (Probe, []Page) {
+// runState is what the probes of one Run share.
+type runState struct {
+	p   *Prober
+	f   Form
+	rec Recorder
+
+	wg       sync.WaitGroup
+	mu       sync.Mutex
+	sum      Summary
+	pagesGot int // pages kept and reserved
+	n        int // probes dispatched
+	shotDone bool
+	recErr   error
+	h        *harvester
+	harvest  bool
+	kws      []Field
+	stops    []string
+}
+
+// start sets up the harvest: the plan's own words are not harvested again.
+func (r *runState) start(plan Plan) {
+	r.shotDone = !r.p.opts.Screenshots
+	r.h = newHarvester()
+	r.kws = keywordFields(r.f)
+	r.harvest = r.p.opts.Harvest && len(r.kws) > 0
+	r.stops = textnorm.StopWords(detectLang(r.f))
+	for _, a := range plan {
+		for _, fd := range r.f.Fields {
+			if v := a.Values[fd.Name]; v != "" && fillKind(fd) == "text" {
+				r.h.use(v)
+			}
+		}
+	}
+}
+
+// split returns the probes to run first and those that wait: with harvesting, the
+// plan's last third waits, so that harvested words go first and the rest of the plan
+// fills what the harvest leaves unused.
+func (r *runState) split(plan Plan) (queue, rest Plan) {
+	queue = slices.Clone(plan) // a copy: harvested probes are appended
+	if r.harvest {
+		keep := max(1, r.p.opts.MaxProbes-r.p.opts.MaxProbes/3)
+		if len(queue) > keep {
+			queue, rest = queue[:keep:keep], queue[keep:]
+		}
+	}
+	return queue, rest
+}
+
+// left returns how many probes the budget still allows.
+func (r *runState) left() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.p.opts.MaxProbes - r.n
+}
+
+// harvested waits for the probes under way (their pages feed the harvest) and returns
+// probes of the next harvested words.
+func (r *runState) harvested(left int) []Assignment {
+	r.wg.Wait()
+	r.mu.Lock()
+	terms := r.h.next(min(left, 2*r.p.opts.Tabs))
+	r.h.use(terms...)
+	r.mu.Unlock()
+	filler := firstFitting(r.stops, r.kws)
+	var out []Assignment
+	for _, term := range terms {
+		if v, ok := fitText(r.kws[0], term); ok {
+			a := Assignment{Kind: KindHarvest, Values: map[string]string{r.kws[0].Name: v}}
+			completeRequired(r.f, &a, filler)
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// reserve takes a tab and a page budget for one probe; it returns false (and says
+// why in the summary) when the run must stop.
+func (r *runState) reserve(ctx context.Context) (*tab, int, bool) {
+	if ctx.Err() != nil {
+		r.sum.Stopped = "interrupted"
+		return nil, 0, false
+	}
+	r.mu.Lock()
+	stop := r.recErr != nil
+	budget := min(r.p.opts.MaxPagesPerProbe, r.p.opts.MaxPages-r.pagesGot)
+	r.mu.Unlock()
+	if stop {
+		return nil, 0, false
+	}
+	if budget < 1 {
+		r.sum.Stopped = fmt.Sprintf("the page budget (MaxPages %d) is spent", r.p.opts.MaxPages)
+		return nil, 0, false
+	}
+	t, err := r.p.pool.acquire(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			r.sum.Stopped = "interrupted"
+		} else {
+			r.mu.Lock()
+			r.recErr = fmt.Errorf("probe: %w", err)
+			r.mu.Unlock()
+		}
+		return nil, 0, false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	// The budget may have changed while waiting for a tab.
+	budget = min(r.p.opts.MaxPagesPerProbe, r.p.opts.MaxPages-r.pagesGot)
+	if budget < 1 || r.recErr != nil {
+		r.p.pool.release(t)
+		if budget < 1 {
+			r.sum.Stopped = fmt.Sprintf("the page budget (MaxPages %d) is spent", r.p.opts.MaxPages)
+		}
+		return nil, 0, false
+	}
+	r.pagesGot += budget
+	return t, budget, true
+}
+
+// dispatch starts one probe in a tab; it returns false when the run must stop.
+func (r *runState) dispatch(ctx context.Context, a Assignment) bool {
+	t, budget, ok := r.reserve(ctx)
+	if !ok {
+		return false
+	}
+	r.mu.Lock()
+	r.n++
+	num := r.n
+	shot := false
+	if !r.shotDone && a.Kind != KindNonsense && a.Kind != KindEmpty {
+		shot, r.shotDone = true, true
+	}
+	r.mu.Unlock()
+	r.wg.Go(func() {
+		pr, pages, t := r.p.runOne(ctx, t, r.f, a, num, budget, shot)
+		if t != nil {
+			r.p.pool.release(t)
+		}
+		if r.harvest && pr.Error == "" && a.Kind != KindNonsense {
+			h2 := newHarvester()
+			h2.add(pages) // parse outside the lock
+			r.mu.Lock()
+			r.h.merge(h2)
+			r.mu.Unlock()
+		}
+		r.record(a, pr, pages, budget)
+	})
+	return true
+}
+
+// record writes one probe and counts it.
+func (r *runState) record(a Assignment, pr Probe, pages []Page, budget int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.pagesGot -= budget - len(pages)
+	if r.recErr != nil {
+		return
+	}
+	if _, err := r.rec.AddProbe(pr, pages); err != nil {
+		r.recErr = fmt.Errorf("probe: record probe %d: %w", pr.N, err)
+		return
+	}
+	r.sum.Probes++
+	r.sum.Pages += len(pages)
+	if pr.Error != "" {
+		r.sum.Failed++
+	}
+	if pr.Attempts > 1 {
+		r.sum.Retried++
+	}
+	if a.Kind == KindHarvest {
+		r.sum.Harvested++
+	}
+}
+
+// finish waits for the probes under way and returns the summary.
+func (r *runState) finish(ctx context.Context) (Summary, error) {
+	r.wg.Wait()
+	if r.recErr != nil {
+		return r.sum, r.recErr
+	}
+	if ctx.Err() != nil {
+		if r.sum.Stopped == "" {
+			r.sum.Stopped = "interrupted"
+		}
+		return r.sum, ctx.Err()
+	}
+	return r.sum, nil
+}
+
+// retryable reports whether a failed attempt is worth repeating: the page could not
+// count, stopped answering, or a step ran out of time. A refused request, a field the
+// page lacks or a value the browser refuses fail the same way again.
+func retryable(err error) bool {
+	if err == nil || errors.Is(err, ErrBlocked) {
+		return false
+	}
+	if errors.Is(err, errCapture) || errors.Is(err, ErrUnresponsive) || errors.Is(err, context.DeadlineExceeded) {
+		return true
+	}
+	s := err.Error()
+	return strings.Contains(s, "changed nothing") || strings.Contains(s, "net::ERR_")
+}
+
+// runOne runs one probe (with up to MaxAttempts attempts) and builds its record. It
+// returns the tab to release: a tab that broke is replaced for the next attempt.
+func (p *Prober) runOne(ctx context.Context, t *tab, f Form, a Assignment, num, maxPages int, shot bool) (Probe, []Page, *tab) {
 	pr := Probe{N: num, Kind: a.Kind, Assignment: a.Values, Started: time.Now().UTC()}
 	if pr.Assignment == nil {
 		pr.Assignment = map[string]string{}
@@ -407,7 +511,30 @@ func (p *Prober) runOne(ctx context.Context, t *tab, f Form, a Assignment, num, 
 		}
 	}
 	p.log.Info("probe", "probe", num, "kind", a.Kind, "method", f.Method, "action", f.Action, "values", a.Values)
-	sub, err := p.submit(ctx, t, f, a.Values, maxPages, shot)
+	var sub submission
+	var err error
+	for attempt := 1; ; attempt++ {
+		pr.Attempts = attempt
+		sub, err = p.submit(ctx, t, f, a.Values, maxPages, shot)
+		if err == nil || !retryable(err) || attempt >= MaxAttempts || ctx.Err() != nil ||
+			(errors.Is(err, errUnchanged) && attempt >= 2) {
+			break
+		}
+		wait := p.pol.limits.script() / 3 << (attempt - 1)
+		pr.Warnings = append(pr.Warnings, fmt.Sprintf("attempt %d failed, tried again after %v: %v", attempt, wait.Round(10*time.Millisecond), err))
+		p.log.Warn("probe attempt failed; trying again", "probe", num, "attempt", attempt, "wait", wait, "err", err)
+		if t.isBroken() {
+			p.pool.release(t) // closes it
+			nt, aerr := p.pool.acquire(ctx)
+			if aerr != nil {
+				err = fmt.Errorf("%w (and no new tab for another attempt: %v)", err, aerr)
+				t = nil
+				break
+			}
+			t = nt
+		}
+		sleepCtx(ctx, wait)
+	}
 	pr.Duration = time.Since(pr.Started)
 	pr.Trigger = sub.Trigger
 	pr.Navigated = sub.Navigated
@@ -419,16 +546,20 @@ func (p *Prober) runOne(ctx context.Context, t *tab, f Form, a Assignment, num, 
 		pr.URL = sub.Pages[0].URL
 		pr.Status = sub.Pages[0].Status
 	}
+	pages := sub.Pages
 	if err != nil {
 		pr.Error = err.Error()
 		if ctx.Err() != nil {
 			pr.Error = "interrupted: " + pr.Error
 		}
-		p.log.Warn("probe failed", "probe", num, "err", pr.Error)
+		if errors.Is(err, errCapture) {
+			pages = nil // a page that cannot count is not kept
+		}
+		p.log.Warn("probe failed", "probe", num, "attempts", pr.Attempts, "err", pr.Error)
 	} else {
-		p.log.Info("probe done", "probe", num, "pages", len(sub.Pages), "url", pr.URL, "status", pr.Status, "elapsed", pr.Duration.Round(time.Millisecond))
+		p.log.Info("probe done", "probe", num, "pages", len(sub.Pages), "url", pr.URL, "status", pr.Status, "attempts", pr.Attempts, "elapsed", pr.Duration.Round(time.Millisecond))
 	}
-	return pr, sub.Pages
+	return pr, pages, t
 }
 
 // Language returns the language trawl assumes for the form's text ("en", "fr", …), from

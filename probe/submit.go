@@ -3,7 +3,6 @@ package probe
 import (
 	"context"
 	"crypto/sha256"
-	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -49,7 +48,8 @@ type fieldSpec struct {
 }
 
 // fillKind says how a field is set: typed (text), chosen (select, radio, checkbox) or
-// assigned directly (value: date, color, hidden…).
+// assigned directly (value: numbers, dates, colours, hidden inputs…). Only boxes that
+// take free text are typed into.
 func fillKind(fd Field) string {
 	switch fd.Type {
 	case "select", "select-one", "select-multiple":
@@ -58,14 +58,15 @@ func fillKind(fd Field) string {
 		return "radio"
 	case "checkbox":
 		return "checkbox"
-	case "", "text", "search", "textarea", "email", "url", "tel", "number", "password":
+	case "", "text", "search", "textarea", "email", "url", "tel", "password":
 		return "text"
 	}
 	return "value"
 }
 
 // fillSpecs builds the specs of an assignment in form order. The error names the first
-// field the form does not have.
+// field the form does not have, or the first value its field does not admit (CheckValue:
+// a word for a number, date or hidden field is refused before the browser sees it).
 func fillSpecs(f Form, values map[string]string) ([]fieldSpec, error) {
 	var specs []fieldSpec
 	done := map[string]bool{}
@@ -73,6 +74,9 @@ func fillSpecs(f Form, values map[string]string) ([]fieldSpec, error) {
 		v, ok := values[fd.Name]
 		if !ok || done[fd.Name] || fd.Submit {
 			continue
+		}
+		if err := CheckValue(fd, v); err != nil {
+			return nil, err
 		}
 		done[fd.Name] = true
 		specs = append(specs, fieldSpec{Name: fd.Name, ID: fd.ID, XPath: fd.XPath, Kind: fillKind(fd), Value: v})
@@ -98,8 +102,10 @@ func submitControl(f Form) *fieldSpec {
 // submit opens the form's page in tab t, fills the assignment like a person (typing
 // into text boxes, choosing options), submits (clicking the submit control, else
 // pressing Enter, else requestSubmit), waits for the result page (a navigation, or
-// the DOM updated in place), reads it, and follows "next" links up to maxPages pages.
-// Each step has its own StepTimeout. Pages read before an error are returned with it.
+// the DOM updated in place), reads and checks it, and follows "next" links up to
+// maxPages pages. Each step has its own StepTimeout. Pages read before an error are
+// returned with it. A first result page that cannot count (empty, head-only, without
+// a status, the form page unchanged) gives an error wrapping errCapture.
 func (p *Prober) submit(ctx context.Context, t *tab, f Form, values map[string]string, maxPages int, shot bool) (submission, error) {
 	var sub submission
 	specs, err := fillSpecs(f, values)
@@ -111,34 +117,71 @@ func (p *Prober) submit(ctx context.Context, t *tab, f Form, values map[string]s
 		return sub, fmt.Errorf("the form's page URL %q is not an http(s) URL", f.PageURL)
 	}
 	t.setOrigin(originOf(pu))
-	o := p.opts
-
-	// 1. Open the form's page (a fresh CSRF token and session cookie come with it).
-	sctx, cancel := t.stepCtx(ctx, o.StepTimeout)
-	sr, err := t.navigate(sctx, f.PageURL)
-	cancel()
+	if err := p.openForm(ctx, t, f, &sub); err != nil {
+		return sub, err
+	}
+	sctx, cancel := t.stepCtx(ctx, p.opts.StepTimeout)
+	defer cancel()
+	kw, err := p.fill(sctx, t, f, specs, &sub)
 	if err != nil {
 		return sub, err
 	}
-	sub.Warnings = append(sub.Warnings, sr.Warnings...)
-
-	// 2. Fill, submit, wait, read.
-	sctx, cancel = t.stepCtx(ctx, o.StepTimeout)
-	defer cancel()
-	type fillResult struct {
-		Found  bool     `json:"found"`
-		Errors []string `json:"errors"`
-		Text   []int    `json:"text"`
+	pg, err := p.trigger(sctx, t, f, kw, &sub)
+	if err != nil {
+		return sub, err
 	}
-	fr, err := eval[fillResult](sctx, t, jsBody(fillJS, jsJSON(struct {
+	if shot {
+		if png, err := t.screenshot(sctx, ""); err == nil {
+			pg.Screenshot = png
+		} else {
+			pg.Warnings = append(pg.Warnings, "screenshot: "+err.Error())
+		}
+	}
+	sub.Pages = append(sub.Pages, pg)
+	cancel()
+	return sub, p.paginate(ctx, t, f, originOf(pu), maxPages, &sub)
+}
+
+// openForm opens the form's page (a fresh CSRF token and session cookie come with it).
+func (p *Prober) openForm(ctx context.Context, t *tab, f Form, sub *submission) error {
+	sctx, cancel := t.stepCtx(ctx, p.opts.StepTimeout)
+	defer cancel()
+	sr, err := t.navigate(sctx, f.PageURL)
+	if err != nil {
+		return err
+	}
+	sub.Warnings = append(sub.Warnings, sr.Warnings...)
+	return nil
+}
+
+// fillResult is what fillJS returns.
+type fillResult struct {
+	Found  bool     `json:"found"`
+	Errors []string `json:"errors"`
+	Text   []int    `json:"text"`
+}
+
+// fill reveals the fields the assignment sets when a collapsed panel, disclosure or
+// tab hides them (clicking the control that opens it), sets the choices and values,
+// and types into the text boxes. It returns the index of the keyword box among the
+// typed controls (-1: none).
+func (p *Prober) fill(ctx context.Context, t *tab, f Form, specs []fieldSpec, sub *submission) (int, error) {
+	opened, err := p.reveal(ctx, t, f, specs)
+	if err != nil {
+		return -1, err
+	}
+	if len(opened) > 0 {
+		sub.Warnings = append(sub.Warnings, "opened to reach the fields: "+strings.Join(opened, ", "))
+	}
+	fr, err := eval[fillResult](ctx, t, jsBody(fillJS, jsJSON(struct {
 		Form   string      `json:"form"`
 		Fields []fieldSpec `json:"fields"`
 	}{f.XPath, orEmpty(specs)})))
 	if err != nil {
-		return sub, fmt.Errorf("fill the form at %s: %w", f.PageURL, err)
+		return -1, fmt.Errorf("fill the form at %s: %w", f.PageURL, err)
 	}
 	if !fr.Found || len(fr.Errors) > 0 {
-		return sub, fmt.Errorf("fill the form at %s: %s", f.PageURL, strings.Join(fr.Errors, "; "))
+		return -1, fmt.Errorf("fill the form at %s: %s", f.PageURL, strings.Join(fr.Errors, "; "))
 	}
 	var texts []fieldSpec
 	for _, s := range specs {
@@ -150,31 +193,112 @@ func (p *Prober) submit(ctx context.Context, t *tab, f Form, values map[string]s
 		if i >= len(fr.Text) {
 			break
 		}
-		if ok, err := eval[bool](sctx, t, fmt.Sprintf(focusJS, fr.Text[i])); err != nil || !ok {
-			return sub, fmt.Errorf("focus field %q: %v", s.Name, errOr(err, "it does not take the focus"))
+		if err := typeInto(ctx, t, fr.Text[i], s); err != nil {
+			return -1, err
 		}
-		if s.Value != "" {
-			if err := chromedp.Do(sctx, chromedp.KeyEvent(s.Value)); err != nil {
-				return sub, fmt.Errorf("type into field %q: %w", s.Name, err)
+	}
+	if msg, err := eval[string](ctx, t, jsBody(validateJS, f.XPath)); err != nil {
+		return -1, fmt.Errorf("validate the form at %s: %w", f.PageURL, err)
+	} else if msg != "" {
+		return -1, fmt.Errorf("the browser refuses the values (%s)", msg)
+	}
+	if len(fr.Text) > 0 {
+		return fr.Text[0], nil
+	}
+	return -1, nil
+}
+
+// typeInto focuses text control i of the page's fill list, types the value with key
+// events and makes sure the control holds it.
+func typeInto(ctx context.Context, t *tab, i int, s fieldSpec) error {
+	if ok, err := eval[bool](ctx, t, fmt.Sprintf(focusJS, i)); err != nil || !ok {
+		return fmt.Errorf("focus field %q: %v", s.Name, errOr(err, "it does not take the focus"))
+	}
+	if s.Value != "" {
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(s.Value)); err != nil {
+			return fmt.Errorf("type into field %q: %w", s.Name, err)
+		}
+	}
+	got, err := eval[*string](ctx, t, jsBody(checkJS, i, s.Value))
+	if err != nil {
+		return fmt.Errorf("check field %q: %w", s.Name, err)
+	}
+	if got == nil || *got != s.Value {
+		return fmt.Errorf("field %q does not keep the value %q (it holds %q)", s.Name, s.Value, deref(got))
+	}
+	return nil
+}
+
+// revealStep is what revealJS returns: the control to click to show a hidden field.
+type revealStep struct {
+	Field   string  `json:"field"`   // the field it reveals
+	Control string  `json:"control"` // the control's text, for messages
+	X       float64 `json:"x"`
+	Y       float64 `json:"y"`
+	Hit     bool    `json:"hit"`
+	Details bool    `json:"details"` // a <details> element opened by script
+}
+
+// maxReveals bounds the controls clicked to reveal the fields of one submission
+// (nested panels, tabs).
+const maxReveals = 6
+
+// reveal clicks, as a person would, the controls that open the collapsed panels,
+// <details> disclosures and tabs holding fields of the assignment that are not
+// visible, waiting after each click until the page is quiet. It returns the texts of
+// the controls it clicked. Fields that nothing reveals are left as they are: a hidden
+// input is set without being shown, and a text box that stays hidden fails to take the
+// focus with a message that names it.
+func (p *Prober) reveal(ctx context.Context, t *tab, f Form, specs []fieldSpec) ([]string, error) {
+	var opened []string
+	for range maxReveals {
+		st, err := eval[*revealStep](ctx, t, jsBody(revealJS, jsJSON(struct {
+			Form   string      `json:"form"`
+			Fields []fieldSpec `json:"fields"`
+		}{f.XPath, orEmpty(specs)})))
+		if err != nil {
+			return opened, fmt.Errorf("look for the controls that show the fields: %w", err)
+		}
+		if st == nil {
+			return opened, nil
+		}
+		token := newToken()
+		seq0, _, _ := t.navState()
+		if m, err := eval[markResult](ctx, t, fmt.Sprintf(markJS, token)); err != nil || !m.OK {
+			return opened, fmt.Errorf("mark the form page: %v", errOr(err, "the page hooks are missing"))
+		}
+		if !st.Details {
+			if st.Hit {
+				err = chromedp.Do(ctx, chromedp.MouseClickXY(st.X, st.Y))
+			} else {
+				_, err = eval[bool](ctx, t, fmt.Sprintf(clickStashedJS, "__trawlReveal"))
+			}
+			if err != nil {
+				return opened, fmt.Errorf("click %q to show field %q: %w", st.Control, st.Field, err)
 			}
 		}
-		got, err := eval[*string](sctx, t, jsBody(checkJS, fr.Text[i], s.Value))
-		if err != nil {
-			return sub, fmt.Errorf("check field %q: %w", s.Name, err)
+		opened = append(opened, fmt.Sprintf("%q (for field %q)", st.Control, st.Field))
+		res, err := t.waitSettled(ctx, token, seq0, p.opts.Quiet+p.pol.limits.script()/4)
+		if err != nil && !strings.Contains(err.Error(), "changed nothing") {
+			return opened, fmt.Errorf("after clicking %q to show field %q: %w", st.Control, st.Field, err)
 		}
-		if got == nil || *got != s.Value {
-			return sub, fmt.Errorf("field %q does not keep the value %q (it holds %q)", s.Name, s.Value, deref(got))
+		if res.Navigated {
+			return opened, fmt.Errorf("clicking %q to show field %q left the form page", st.Control, st.Field)
 		}
 	}
-	if msg, err := eval[string](sctx, t, jsBody(validateJS, f.XPath)); err != nil {
-		return sub, fmt.Errorf("validate the form at %s: %w", f.PageURL, err)
-	} else if msg != "" {
-		return sub, fmt.Errorf("the browser refuses the values (%s)", msg)
-	}
-	kwIndex := -1
-	if len(fr.Text) > 0 {
-		kwIndex = fr.Text[0]
-	}
+	return opened, nil
+}
+
+// markResult is what markJS returns.
+type markResult struct {
+	OK  bool   `json:"ok"`
+	Sig string `json:"sig"`
+}
+
+// trigger submits the filled form, waits until the result settled and reads it. The
+// result must count as a page (captureChecked), and must differ from the form page as
+// it was just before the submission.
+func (p *Prober) trigger(ctx context.Context, t *tab, f Form, kwIndex int, sub *submission) (Page, error) {
 	type how struct {
 		How string  `json:"how"`
 		Why string  `json:"why"`
@@ -182,88 +306,87 @@ func (p *Prober) submit(ctx context.Context, t *tab, f Form, values map[string]s
 		Y   float64 `json:"y"`
 		Hit bool    `json:"hit"`
 	}
-	trig, err := eval[how](sctx, t, jsBody(triggerJS, jsJSON(struct {
+	// Scripts that answer typing (suggestions, live search) finish before the
+	// submission, so that their changes are not taken for the result.
+	if _, err := t.waitSettled(ctx, "", 0, 0); err != nil {
+		return Page{}, fmt.Errorf("wait for the filled form to settle: %w", err)
+	}
+	trig, err := eval[how](ctx, t, jsBody(triggerJS, jsJSON(struct {
 		Form   string     `json:"form"`
 		Submit *fieldSpec `json:"submit"`
 		Text   int        `json:"text"`
 	}{f.XPath, submitControl(f), kwIndex})))
 	if err != nil {
-		return sub, fmt.Errorf("find the submit control at %s: %w", f.PageURL, err)
+		return Page{}, fmt.Errorf("find the submit control at %s: %w", f.PageURL, err)
 	}
 	token := newToken()
 	seq0, _, _ := t.navState()
-	if ok, err := eval[bool](sctx, t, fmt.Sprintf(markJS, token)); err != nil || !ok {
-		return sub, fmt.Errorf("mark the form page: %v", errOr(err, "the page hooks are missing"))
+	m, err := eval[markResult](ctx, t, fmt.Sprintf(markJS, token))
+	if err != nil || !m.OK {
+		return Page{}, fmt.Errorf("mark the form page: %v", errOr(err, "the page hooks are missing"))
 	}
 	start := time.Now()
 	switch trig.How {
 	case "click":
 		sub.Trigger = "click"
 		if trig.Hit {
-			err = chromedp.Do(sctx, chromedp.MouseClickXY(trig.X, trig.Y))
+			err = chromedp.Do(ctx, chromedp.MouseClickXY(trig.X, trig.Y))
 		} else {
-			_, err = eval[bool](sctx, t, fmt.Sprintf(clickStashedJS, "__trawlSubmit"))
+			_, err = eval[bool](ctx, t, fmt.Sprintf(clickStashedJS, "__trawlSubmit"))
 		}
 	case "enter":
 		sub.Trigger = "enter"
-		if _, err = eval[bool](sctx, t, fmt.Sprintf(focusJS, kwIndex)); err == nil {
-			err = chromedp.Do(sctx, chromedp.KeyEvent("\r"))
+		if _, err = eval[bool](ctx, t, fmt.Sprintf(focusJS, kwIndex)); err == nil {
+			err = chromedp.Do(ctx, chromedp.KeyEvent("\r"))
 		}
 	case "submit":
 		sub.Trigger = "submit"
-		_, err = eval[bool](sctx, t, jsBody(requestSubmitJS, f.XPath))
+		_, err = eval[bool](ctx, t, jsBody(requestSubmitJS, f.XPath))
 	default:
-		return sub, fmt.Errorf("cannot submit the form: %s", trig.Why)
+		return Page{}, fmt.Errorf("cannot submit the form: %s", trig.Why)
 	}
 	if err != nil && !transient(err) {
-		return sub, fmt.Errorf("submit (%s): %w", sub.Trigger, err)
+		return Page{}, fmt.Errorf("submit (%s): %w", sub.Trigger, err)
 	}
-	res, err := t.waitSettled(sctx, token, seq0, 3*time.Second)
+	res, err := t.waitSettled(ctx, token, seq0, p.pol.limits.script())
 	if err != nil {
-		return sub, fmt.Errorf("after submitting (%s): %w", sub.Trigger, err)
+		return Page{}, fmt.Errorf("after submitting (%s): %w", sub.Trigger, err)
 	}
 	sub.Navigated = res.Navigated
-	pg, err := t.capture(sctx, res.Navigated)
-	if err != nil {
-		return sub, fmt.Errorf("read the result page: %w", err)
-	}
+	pg, _, err := t.captureChecked(ctx, res.Navigated, m.Sig)
 	pg.Elapsed = time.Since(start)
 	pg.Warnings = append(res.Warnings, pg.Warnings...)
-	if shot {
-		if png, err := t.screenshot(sctx, ""); err == nil {
-			pg.Screenshot = png
-		} else {
-			pg.Warnings = append(pg.Warnings, "screenshot: "+err.Error())
-		}
+	if err != nil {
+		return pg, fmt.Errorf("read the result page: %w", err)
 	}
-	sub.Pages = append(sub.Pages, pg)
-	cancel()
+	return pg, nil
+}
 
-	// 3. Follow "next" links.
+// paginate follows the "next" controls of the last page of sub until maxPages pages,
+// a page already read, or an error (which ends pagination with a warning; only a page
+// that stopped answering ends the probe).
+func (p *Prober) paginate(ctx context.Context, t *tab, f Form, origin string, maxPages int, sub *submission) error {
+	pg := sub.Pages[0]
 	seen := map[[32]byte]bool{sha256.Sum256([]byte(pg.HTML)): true}
 	visited := map[string]bool{stripFragment(pg.URL): true}
-	origin := originOf(pu)
 	for k := 1; k < maxPages; k++ {
 		if ctx.Err() != nil {
-			return sub, ctx.Err()
+			return ctx.Err()
 		}
 		pg, stop, err := p.next(ctx, t, f, k, sub.Pages[len(sub.Pages)-1].URL, origin, visited, seen)
 		if err != nil {
 			sub.Warnings = append(sub.Warnings, fmt.Sprintf("page %d: %v", k+1, err))
-			if errors.Is(err, ErrUnresponsive) {
-				return sub, nil
-			}
-			break
+			return nil
 		}
 		if stop != "" {
-			if k > 0 && stop != "no next link" {
+			if stop != "no next link" {
 				sub.Warnings = append(sub.Warnings, fmt.Sprintf("pagination stopped after page %d: %s", k, stop))
 			}
-			break
+			return nil
 		}
 		sub.Pages = append(sub.Pages, pg)
 	}
-	return sub, nil
+	return nil
 }
 
 // next follows the "next" control of result page k (1-based). It returns a stop reason
@@ -305,7 +428,7 @@ func (p *Prober) next(ctx context.Context, t *tab, f Form, k int, current, origi
 	}
 	token := newToken()
 	seq0, _, _ := t.navState()
-	if ok, err := eval[bool](sctx, t, fmt.Sprintf(markJS, token)); err != nil || !ok {
+	if m, err := eval[markResult](sctx, t, fmt.Sprintf(markJS, token)); err != nil || !m.OK {
 		return Page{}, "", fmt.Errorf("mark the page: %v", errOr(err, "the page hooks are missing"))
 	}
 	start := time.Now()
@@ -322,7 +445,7 @@ func (p *Prober) next(ctx context.Context, t *tab, f Form, k int, current, origi
 		if err != nil && !transient(err) {
 			return Page{}, "", fmt.Errorf("click %q: %w", nx.Text, err)
 		}
-		res, err = t.waitSettled(sctx, token, seq0, 3*time.Second)
+		res, err = t.waitSettled(sctx, token, seq0, p.pol.limits.script())
 		// A click that changed nothing on a link to another page of the site (the click
 		// landed while the page was still moving, or an overlay took it): follow the link
 		// as a person would by opening its address.
@@ -338,7 +461,7 @@ func (p *Prober) next(ctx context.Context, t *tab, f Form, k int, current, origi
 		}
 		return Page{}, "", err
 	}
-	pg, err := t.capture(sctx, res.Navigated)
+	pg, _, err := t.captureChecked(sctx, res.Navigated, "")
 	if err != nil {
 		return Page{}, "", err
 	}

@@ -411,3 +411,45 @@ func TestReadWrapper(t *testing.T) {
 		t.Errorf("wrapper read back: version %d, %d layouts, templates %+v", back.Version, len(back.Layouts), back.Templates)
 	}
 }
+
+// TestApplyPerPageIDs: result pages whose containers carry an id made per page (a hash
+// or a request id, as some applications generate) keep one wrapper: the tolerant form
+// drops hexadecimal id parts, so the wrapper learnt on some pages finds the records of
+// a page with another id (issue 14: the first result page of each probe lost its
+// records when an id in the path changed).
+func TestApplyPerPageIDs(t *testing.T) {
+	ids := []string{"8c1fa2", "b7e0d3", "4f09ab", "e51c6d", "0a9f3e"}
+	withID := func(q, id string) string {
+		h, _ := resultPage(q, false)
+		h = strings.Replace(h, `<h1 class="hits">`, `<div id="results-`+id+`"><section id="list-`+id+`"><h1 class="hits">`, 1)
+		return strings.Replace(h, `</nav>`, `</nav></section></div>`, 1)
+	}
+	var pages []Page
+	for i, q := range []string{"dickens", "austen", "bronte", "eliot"} {
+		pages = append(pages, Page{Name: "p-" + q, URL: "http://shelf.test/search?q=" + q, HTML: []byte(withID(q, ids[i])), Terms: []string{q}, Kind: "term"})
+	}
+	w, recs, err := Extract(t.Context(), pages, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pg := range pages {
+		n := 0
+		for _, r := range recs {
+			if r.Page == pg.Name {
+				n++
+			}
+		}
+		_, want := resultPage(strings.TrimPrefix(pg.Name, "p-"), false)
+		if n != want {
+			t.Errorf("Extract: %s has %d records, want %d", pg.Name, n, want)
+		}
+	}
+	q := "charlotte"
+	got, class, err := Apply(t.Context(), w, Page{Name: "new", HTML: []byte(withID(q, ids[4])), Terms: []string{q}, Kind: "mapping"}, DefaultApplyOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, want := resultPage(q, false); class.Class != ClassResult || len(got) != want {
+		t.Errorf("Apply on a page with another id: class %s (%s), %d records, want %d", class.Class, class.Reason, len(got), want)
+	}
+}

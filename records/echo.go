@@ -87,8 +87,15 @@ func containsAny(toks, set []string) bool {
 // matchErrorPattern reports the first error pattern that page s carries: at the
 // pattern's location, its phrase with the page's query in place of {q} — the tokens of
 // all terms in order, or of one term alone when the page was queried with several.
+// A page that also shows its query outside the locations where the nonsense page
+// echoed its word is no error page: its pattern is an echo that every page of the form
+// carries ("the results of your search for {q} are below"), and the query occurs in
+// its results.
 func matchErrorPattern(s *sample, terms []string, eps []ErrorPattern) (ErrorPattern, bool) {
 	if len(eps) == 0 {
+		return ErrorPattern{}, false
+	}
+	if queryBeyondEchoes(s, terms, eps) {
 		return ErrorPattern{}, false
 	}
 	queries := [][]string{querySequence(terms)}
@@ -112,6 +119,27 @@ func matchErrorPattern(s *sample, terms []string, eps []ErrorPattern) (ErrorPatt
 		}
 	}
 	return ErrorPattern{}, false
+}
+
+// queryBeyondEchoes reports whether a token of the page's query occurs in a block of
+// s whose type is not the type of an echo block of the nonsense page (eps).
+func queryBeyondEchoes(s *sample, terms []string, eps []ErrorPattern) bool {
+	q := querySequence(terms)
+	if len(q) == 0 {
+		return false
+	}
+	p := s.p
+	for li := range p.leaves {
+		l := &p.leaves[li]
+		if !containsAny(p.toks[l.tokStart:l.tokEnd], q) {
+			continue
+		}
+		h := s.types[blockOf(p, l.elem)]
+		if !slices.ContainsFunc(eps, func(ep ErrorPattern) bool { return ep.hash == h }) {
+			return true
+		}
+	}
+	return false
 }
 
 // querySequence returns the folded tokens of the terms in order, repeats kept: the

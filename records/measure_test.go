@@ -60,6 +60,13 @@ func TestTolerantForm(t *testing.T) {
 		{"12", ""},
 		{"  ", ""},
 		{"__x_9__", "x"},
+		// per-page ids: hexadecimal parts go whole
+		{"results-8c1fa2", "results"},
+		{"results-b7e0d3 list", "results"},
+		{"list_3f2a9c1e-4b7d", "list"},
+		{"ember123", "ember"},
+		{"deadbeef", "deadbeef"}, // no digit: a word
+		{"col-e3", "col"},
 	}
 	for _, tc := range tests {
 		if got := tolerantForm(tc.in); got != tc.want {

@@ -12,18 +12,66 @@ import (
 // tolerantForm reduces an attribute value to its tolerant form (thesis ch. 2 §6.2.1): the
 // first white-space separated token, without digits, trimmed of '-' and '_' at both ends.
 // "post wrapper-02" and "post wrapper-09" both become "post"; "12" becomes "".
+// A part of the token (between '-', '_', ':' or '.') that is a hexadecimal number with
+// a digit in it — a hash, a UUID part, a per-page or per-request id — goes whole:
+// "results-8c1fa2" and "results-b7e0d3" both become "results", where dropping the
+// digits alone would leave "results-cfa" and "results-bed", and a wrapper learnt on one
+// page would find nothing on the next.
 func tolerantForm(v string) string {
 	f := strings.Fields(v)
 	if len(f) == 0 {
 		return ""
+	}
+	tok := f[0]
+	if strings.ContainsFunc(tok, unicode.IsDigit) {
+		tok = dropHexParts(tok)
 	}
 	t := strings.Map(func(r rune) rune {
 		if unicode.IsDigit(r) {
 			return -1
 		}
 		return r
-	}, f[0])
+	}, tok)
 	return strings.Trim(t, "-_")
+}
+
+// dropHexParts removes the parts of an identifier that are hexadecimal numbers with a
+// digit in them, keeping the separators.
+func dropHexParts(s string) string {
+	var b strings.Builder
+	start := 0
+	flush := func(end int) {
+		part := s[start:end]
+		if !isHexID(part) {
+			b.WriteString(part)
+		}
+	}
+	for i, r := range s {
+		if r == '-' || r == '_' || r == ':' || r == '.' {
+			flush(i)
+			b.WriteRune(r)
+			start = i + 1
+		}
+	}
+	flush(len(s))
+	return b.String()
+}
+
+// isHexID reports whether part is made of hexadecimal digits only, at least one of
+// them a decimal digit and one a letter (plain numbers lose their digits anyway).
+func isHexID(part string) bool {
+	digit, letter := false, false
+	for _, r := range part {
+		switch {
+		case r >= '0' && r <= '9':
+			digit = true
+		case (r >= 'a' && r <= 'f') || (r >= 'A' && r <= 'F'):
+			letter = true
+		default:
+			return false
+		}
+	}
+	return digit && letter
 }
 
 // DefaultTypeAttributes are the attributes that take part in element types. The thesis

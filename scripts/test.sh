@@ -5,7 +5,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 ./scripts/lint.sh
-# The WordPress site of the article tests (installs wordpress and MariaDB on first use).
+# The real sites (README "Test sites"): WordPress (the article tests and a search form),
+# DokuWiki, gitweb and Xapian Omega (internal/realsites). Each installs its Debian
+# packages and data on first use and starts on 127.0.0.1.
 ./scripts/sites/wordpress.sh
-export TRAWL_BROWSER_TESTS=1 TRAWL_REQUIRE_SHARED=1 TRAWL_REQUIRE_WORDPRESS=1
+./scripts/sites/dokuwiki.sh
+./scripts/sites/gitweb.sh
+./scripts/sites/omega.sh
+export TRAWL_BROWSER_TESTS=1 TRAWL_REQUIRE_SHARED=1 TRAWL_REQUIRE_WORDPRESS=1 TRAWL_REQUIRE_SITES=1
 go test -race -timeout 25m -count=1 ./...

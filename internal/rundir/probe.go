@@ -35,8 +35,12 @@ type Probe struct {
 	// Timing.
 	Started  time.Time     `json:"started"`
 	Duration time.Duration `json:"duration_ns"`
-	// Error is set when the probe failed; the pages fetched before the failure are kept.
+	// Error is set when the probe failed; the pages fetched before the failure are kept
+	// (a first page that could not count is not).
 	Error string `json:"error,omitempty"`
+	// Attempts is how often the probe was tried (see MaxAttempts); the reasons of the
+	// failed attempts are among the Warnings.
+	Attempts int `json:"attempts,omitempty"`
 	// Warnings are what went wrong without failing the probe: a page that did not
 	// settle, a dialog closed, pagination stopped early.
 	Warnings []string `json:"warnings,omitempty"`

@@ -12,6 +12,9 @@
 #   scripts/sites/wordpress.sh [start]   install what is missing, start, load the posts
 #   scripts/sites/wordpress.sh stop      stop the PHP server (MariaDB keeps running)
 #   scripts/sites/wordpress.sh status    exit 0 when the site answers
+#   scripts/sites/wordpress.sh truth QUERY PAGE
+#       the posts WordPress's own search (WP_Query with s=QUERY, paged=PAGE, 1-based)
+#       lists on that result page, read from its database: one "ID<TAB>title" line each
 #
 # Idempotent: each step checks its own state first. Port: $TRAWL_WORDPRESS_PORT (18086).
 # Needs root or sudo for apt-get and MariaDB.
@@ -42,9 +45,18 @@ stop)
   fi
   exit 0
   ;;
+truth)
+  [ $# -eq 3 ] || { echo "usage: $0 truth QUERY PAGE" >&2; exit 2; }
+  $SUDO env WP_HOST="127.0.0.1:${PORT}" Q="$2" PAGED="$3" php -d error_reporting=E_ALL\&~E_DEPRECATED -r '
+    $_SERVER["HTTP_HOST"] = getenv("WP_HOST"); $_SERVER["REQUEST_URI"] = "/";
+    require "/usr/share/wordpress/wp-load.php";
+    $q = new WP_Query(["s" => getenv("Q"), "paged" => (int)getenv("PAGED"), "post_status" => "publish"]);
+    foreach ($q->posts as $p) { echo $p->ID, "\t", $p->post_title, "\n"; }'
+  exit 0
+  ;;
 start) ;;
 *)
-  echo "usage: $0 [start|stop|status]" >&2
+  echo "usage: $0 [start|stop|status|truth QUERY PAGE]" >&2
   exit 2
   ;;
 esac
