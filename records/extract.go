@@ -308,90 +308,139 @@ func (o Options) record() OptionsRecord {
 // ctx is cancelled. Records come in input page order, then document order.
 func Extract(ctx context.Context, pages []Page, opts Options) (*Wrapper, []Record, error) {
 	start := time.Now()
-	if err := opts.Validate(); err != nil {
+	x, err := newExtraction(pages, &opts)
+	if err != nil {
 		return nil, nil, err
+	}
+	if err := x.learnErrorPatterns(ctx); err != nil {
+		return nil, nil, err
+	}
+	if err := x.classifyPages(ctx); err != nil {
+		return x.w, nil, err
+	}
+	x.groupTemplates()
+	if err := x.learnTemplates(ctx); err != nil {
+		return nil, nil, err
+	}
+	recs, err := x.extractRecords(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	x.w.Elapsed = time.Since(start)
+	return x.w, recs, nil
+}
+
+// extraction is the state of one Extract call, passed from step to step.
+type extraction struct {
+	pages []Page
+	opts  *Options
+	log   *slog.Logger
+	w     *Wrapper
+	st    *pageStore
+	vocab map[string]bool // words of the error phrases
+	// document frequencies over the readable pages that are not error pages, and over
+	// their navigation and other noise (classifyPages)
+	df, dfNoise map[string]int
+	docs        int
+	// page clusters (groupTemplates): pages laid out like a nonsense-word page
+	// (suspects), the pages of every other cluster, the clusters largest first
+	suspect      map[int]bool
+	clusterPages map[int][]int
+	clusterOrder []int
+	// learnt wrappers (learnTemplates), in template order, and the template of a cluster
+	sels  []*selection
+	tplOf map[int]int
+}
+
+func newExtraction(pages []Page, opts *Options) (*extraction, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	if len(pages) == 0 {
+		return nil, ErrNoPages
 	}
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	if len(pages) == 0 {
-		return nil, nil, ErrNoPages
-	}
-	w := &Wrapper{Version: WrapperVersion, Mode: opts.Mode, Options: opts.record(), Pages: make([]PageClass, len(pages))}
-	st := newPageStore(pages, &opts)
+	x := &extraction{pages: pages, opts: opts, log: log, st: newPageStore(pages, opts),
+		w: &Wrapper{Version: WrapperVersion, Mode: opts.Mode, Options: opts.record(), Pages: make([]PageClass, len(pages))}}
 	for i, pg := range pages {
-		w.Pages[i].Page, w.Pages[i].Cluster = pg.Name, -1
+		x.w.Pages[i].Page, x.w.Pages[i].Cluster = pg.Name, -1
 	}
-	// get returns page i parsed, or nil after recording why it cannot be read.
-	get := func(i int) *sample {
-		s, err := st.get(i)
-		if err != nil {
-			if w.Pages[i].Class != ClassInvalid {
-				w.Pages[i].Class, w.Pages[i].Reason = ClassInvalid, err.Error()
-				log.Warn("page skipped", "page", pages[i].Name, "err", err)
-			}
-			return nil
-		}
-		return s
-	}
+	return x, nil
+}
 
-	// Pass 0: the error patterns of the nonsense-word pages.
-	for i := range pages {
-		if pages[i].Kind != KindNonsense {
+// get returns page i parsed, or nil after recording why it cannot be read.
+func (x *extraction) get(i int) *sample {
+	s, err := x.st.get(i)
+	if err != nil {
+		if pc := &x.w.Pages[i]; pc.Class != ClassInvalid {
+			pc.Class, pc.Reason = ClassInvalid, err.Error()
+			x.log.Warn("page skipped", "page", x.pages[i].Name, "err", err)
+		}
+		return nil
+	}
+	return s
+}
+
+// learnErrorPatterns learns the error patterns of the nonsense-word pages.
+func (x *extraction) learnErrorPatterns(ctx context.Context) error {
+	for i := range x.pages {
+		if x.pages[i].Kind != KindNonsense {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
-			return nil, nil, err
+			return err
 		}
-		if s := get(i); s != nil {
-			w.ErrorPatterns = append(w.ErrorPatterns, learnErrorPatterns(s, pages[i])...)
+		if s := x.get(i); s != nil {
+			x.w.ErrorPatterns = append(x.w.ErrorPatterns, learnErrorPatterns(s, x.pages[i])...)
 		}
 	}
-	vocab := echoVocabulary(w.ErrorPatterns)
+	x.vocab = echoVocabulary(x.w.ErrorPatterns)
+	return nil
+}
 
-	// Pass 1, page by page: layout blocks, error pages, document frequencies. Only small
-	// summaries stay in memory (the store keeps parsed pages within its budget).
+// classifyPages goes page by page: layout blocks, error pages, document frequencies;
+// then it clusters the pages by layout. Only small summaries stay in memory (the store
+// keeps parsed pages within its budget).
+func (x *extraction) classifyPages(ctx context.Context) error {
+	w := x.w
 	var seqs [][]block
 	var seqPage []int
-	df := map[string]int{}
-	dfNoise := map[string]int{} // pages where a word occurs as navigation or other noise only
-	docs := 0
-	for i := range pages {
+	x.df, x.dfNoise = map[string]int{}, map[string]int{}
+	for i, pg := range x.pages {
 		if err := ctx.Err(); err != nil {
-			return nil, nil, err
+			return err
 		}
-		s := get(i)
+		s := x.get(i)
 		if s == nil {
 			continue
 		}
 		seqs = append(seqs, layoutBlocks(s.p))
 		seqPage = append(seqPage, i)
-		switch {
-		case pages[i].Kind == KindNonsense:
+		if pg.Kind == KindNonsense {
 			w.Pages[i].Class, w.Pages[i].Reason = ClassError, "nonsense-word probe"
 			continue
-		default:
-			if ep, ok := matchErrorPattern(s, pages[i].Terms, w.ErrorPatterns); ok {
-				w.Pages[i].Class = ClassError
-				w.Pages[i].Reason = fmt.Sprintf("echoes the error pattern of %s (%q)", ep.Page, ep.Phrase)
-				continue
-			}
 		}
-		// IDF runs over every readable page that is not an error page.
+		if ep, ok := matchErrorPattern(s, pg.Terms, w.ErrorPatterns); ok {
+			w.Pages[i].Class = ClassError
+			w.Pages[i].Reason = fmt.Sprintf("echoes the error pattern of %s (%q)", ep.Page, ep.Phrase)
+			continue
+		}
 		terms := docTerms(s.p)
 		for t := range terms {
-			df[t]++
+			x.df[t]++
 		}
 		for t := range noiseTerms(s.p, terms) {
-			dfNoise[t]++
+			x.dfNoise[t]++
 		}
-		docs++
+		x.docs++
 	}
 	if len(seqs) == 0 {
-		return w, nil, fmt.Errorf("%w: all %d pages were rejected (first: %s: %s)", ErrNoUsablePage, len(pages), w.Pages[0].Page, w.Pages[0].Reason)
+		return fmt.Errorf("%w: all %d pages were rejected (first: %s: %s)", ErrNoUsablePage, len(x.pages), w.Pages[0].Page, w.Pages[0].Reason)
 	}
-	for k, c := range clusterLayouts(seqs, opts.LayoutThreshold) {
+	for k, c := range clusterLayouts(seqs, x.opts.LayoutThreshold) {
 		w.Pages[seqPage[k]].Cluster = c
 		if c == len(w.Layouts) {
 			w.Layouts = append(w.Layouts, Layout{Cluster: c})
@@ -400,122 +449,128 @@ func Extract(ctx context.Context, pages []Page, opts Options) (*Wrapper, []Recor
 			l.Blocks = append(l.Blocks, layoutRecord(seqs[k]))
 		}
 	}
+	return nil
+}
 
-	// Pages laid out like a nonsense-word page are suspects: error pages unless a learnt
-	// wrapper finds records on them.
+// groupTemplates groups the pages that are neither error nor invalid pages by layout
+// cluster, largest cluster first. Pages laid out like a nonsense-word page are
+// suspects: error pages unless a learnt wrapper finds records on them.
+func (x *extraction) groupTemplates() {
+	w := x.w
 	errCluster := map[int]bool{}
-	for i := range pages {
-		if pages[i].Kind == KindNonsense && w.Pages[i].Class == ClassError {
+	for i := range x.pages {
+		if x.pages[i].Kind == KindNonsense && w.Pages[i].Class == ClassError {
 			errCluster[w.Pages[i].Cluster] = true
 			w.Layouts[w.Pages[i].Cluster].Error = true
 		}
 	}
-	suspect := map[int]bool{}
-	clusterPages := map[int][]int{}
-	var clusterOrder []int
-	for i := range pages {
+	x.suspect, x.clusterPages = map[int]bool{}, map[int][]int{}
+	for i := range x.pages {
 		if w.Pages[i].Class != "" {
 			continue
 		}
 		c := w.Pages[i].Cluster
 		if errCluster[c] {
-			suspect[i] = true
+			x.suspect[i] = true
 			continue
 		}
-		if _, ok := clusterPages[c]; !ok {
-			clusterOrder = append(clusterOrder, c)
+		if _, ok := x.clusterPages[c]; !ok {
+			x.clusterOrder = append(x.clusterOrder, c)
 		}
-		clusterPages[c] = append(clusterPages[c], i)
+		x.clusterPages[c] = append(x.clusterPages[c], i)
 	}
-	slices.SortStableFunc(clusterOrder, func(a, b int) int { return len(clusterPages[b]) - len(clusterPages[a]) })
+	slices.SortStableFunc(x.clusterOrder, func(a, b int) int { return len(x.clusterPages[b]) - len(x.clusterPages[a]) })
+}
 
-	// Pass 2, per layout cluster (largest first): FOREST on up to MaxSamples pages.
-	var sels []*selection
-	selOf := map[int]*selection{}
-	tplOf := map[int]int{}
-	for _, c := range clusterOrder {
+// learnTemplates learns the wrapper of every layout cluster (largest first) with
+// FOREST on up to MaxSamples of its pages.
+func (x *extraction) learnTemplates(ctx context.Context) error {
+	x.tplOf = map[int]int{}
+	for _, c := range x.clusterOrder {
 		if err := ctx.Err(); err != nil {
-			return nil, nil, err
+			return err
 		}
-		idx := clusterPages[c]
+		idx := x.clusterPages[c]
 		tpl := Template{Cluster: c}
 		for _, i := range idx {
-			tpl.Pages = append(tpl.Pages, pages[i].Name)
+			tpl.Pages = append(tpl.Pages, x.pages[i].Name)
 		}
-		var samples []*sample
-		for _, i := range pickSamples(idx, opts.MaxSamples) {
-			s := get(i)
-			if s == nil {
-				continue
-			}
-			s.echo = echoLeaves(s, pages[i].Terms, vocab)
-			var tf []string
-			if opts.Signifiers != SignifiersQuery {
-				s.p.df, s.p.docs = df, docs
-				pageDF := df
-				if cleared := genericPairs(s, df, dfNoise, docs); len(cleared) > 0 {
-					// the words of pairs that turn out to be records were left out of
-					// df as navigation: count them over all words
-					pageDF = maps.Clone(df)
-					for t := range cleared {
-						if pageDF[t] == 0 {
-							pageDF[t] = dfNoise[t]
-						}
+		samples := x.prepareSamples(pickSamples(idx, x.opts.MaxSamples), &tpl)
+		sel := learn(samples, x.opts, &tpl)
+		x.sels = append(x.sels, sel)
+		x.tplOf[c] = len(x.w.Templates)
+		x.log.Info("template learnt", "cluster", c, "pages", len(idx), "samples", len(samples), "xpath", tpl.XPath)
+		x.w.Templates = append(x.w.Templates, tpl)
+	}
+	return nil
+}
+
+// prepareSamples parses the sample pages idx of a template and marks their
+// signifiers: the query terms, or the page's top tf-idf terms.
+func (x *extraction) prepareSamples(idx []int, tpl *Template) []*sample {
+	var samples []*sample
+	for _, i := range idx {
+		s := x.get(i)
+		if s == nil {
+			continue
+		}
+		pg := x.pages[i]
+		s.echo = echoLeaves(s, pg.Terms, x.vocab)
+		var tf []string
+		if x.opts.Signifiers != SignifiersQuery {
+			s.p.df, s.p.docs = x.df, x.docs
+			pageDF := x.df
+			if cleared := genericPairs(s, x.df, x.dfNoise, x.docs); len(cleared) > 0 {
+				// the words of pairs that turn out to be records were left out of df
+				// as navigation: count them over all words
+				pageDF = maps.Clone(x.df)
+				for t := range cleared {
+					if pageDF[t] == 0 {
+						pageDF[t] = x.dfNoise[t]
 					}
 				}
-				tf = topTerms(s.p, pageDF, docs, opts.TopK)
 			}
-			sigs, src := chooseSignifiers(s, pages[i].Terms, tf, &opts)
-			markSignifiers(s.p, sigs, s.echo)
-			queryRecords(s, src)
-			w.Pages[i].Sample = true
-			w.Pages[i].Signifiers, w.Pages[i].SignifierSource = sigs, src
-			samples = append(samples, s)
-			tpl.Samples = append(tpl.Samples, pages[i].Name)
+			tf = topTerms(s.p, pageDF, x.docs, x.opts.TopK)
 		}
-		sel := learn(samples, &opts, &tpl)
-		sels = append(sels, sel)
-		selOf[c] = sel
-		tplOf[c] = len(w.Templates)
-		log.Info("template learnt", "cluster", c, "pages", len(idx), "samples", len(samples), "xpath", tpl.XPath)
-		w.Templates = append(w.Templates, tpl)
+		sigs, src := chooseSignifiers(s, pg.Terms, tf, x.opts)
+		markSignifiers(s.p, sigs, s.echo)
+		queryRecords(s, src)
+		pc := &x.w.Pages[i]
+		pc.Sample, pc.Signifiers, pc.SignifierSource = true, sigs, src
+		samples = append(samples, s)
+		tpl.Samples = append(tpl.Samples, pg.Name)
 	}
+	return samples
+}
 
-	// Pass 3, page by page: records.
-	recsByPage := make([][]Record, len(pages))
-	extractPage := func(s *sample, i int, sel *selection) []Record {
-		var base *url.URL
-		if pages[i].URL != "" {
-			base, _ = url.Parse(pages[i].URL)
-		}
-		elems, extra := sel.records(s)
-		recs := segment(s.p, elems, extra, base)
-		return slices.DeleteFunc(recs, func(r Record) bool { return len(r.Leaves) == 0 })
-	}
-	// A page whose own template has no wrapper, or whose wrapper finds nothing on it,
-	// tries the wrappers of the other templates in their order: a result page with a
-	// single record has no repeated pattern of its own and is often laid out like a
-	// no-result page (the record blocks that set result pages apart carry little
-	// weight), yet the wrapper of the result pages finds its record.
-	for i := range pages {
+// extractRecords applies the learnt wrappers page by page. A page whose own template
+// has no wrapper, or whose wrapper finds nothing on it, tries the wrappers of the other
+// templates in their order: a result page with a single record has no repeated
+// pattern of its own and is often laid out like a no-result page (the record blocks
+// that set result pages apart carry little weight), yet the wrapper of the result
+// pages finds its record.
+func (x *extraction) extractRecords(ctx context.Context) ([]Record, error) {
+	w := x.w
+	var out []Record
+	for i, pg := range x.pages {
 		if err := ctx.Err(); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		pc := &w.Pages[i]
-		if pc.Class != "" && !suspect[i] {
+		if pc.Class != "" && !x.suspect[i] {
 			continue // error and invalid pages
 		}
-		s := get(i)
+		s := x.get(i)
 		if s == nil {
 			continue
 		}
 		own := -1
-		if t, ok := tplOf[pc.Cluster]; ok && !suspect[i] {
+		if t, ok := x.tplOf[pc.Cluster]; ok && !x.suspect[i] {
 			own = t
 		}
 		k, recs := -1, []Record(nil)
-		for _, t := range tryOrder(len(sels), own) {
-			if recs = extractPage(s, i, sels[t]); len(recs) > 0 {
+		for _, t := range tryOrder(len(x.sels), own) {
+			if recs = pageRecords(s, pg, x.sels[t]); len(recs) > 0 {
 				k = t
 				break
 			}
@@ -526,16 +581,16 @@ func Extract(ctx context.Context, pages []Page, opts Options) (*Wrapper, []Recor
 		}
 		switch {
 		case k >= 0:
-			recsByPage[i] = recs
+			out = append(out, recs...)
 			pc.Class, pc.Records = ClassResult, len(recs)
 			switch {
-			case suspect[i]:
+			case x.suspect[i]:
 				pc.Reason = fmt.Sprintf("laid out like the nonsense-word page, but the wrapper of template %d finds records", w.Templates[k].Cluster)
-				w.Templates[k].Pages = append(w.Templates[k].Pages, pages[i].Name)
+				w.Templates[k].Pages = append(w.Templates[k].Pages, pg.Name)
 			case k != own:
 				pc.Reason = fmt.Sprintf("the wrapper of its layout cluster finds none (%s), but the wrapper of template %d finds records", ownReason, w.Templates[k].Cluster)
 			}
-		case suspect[i]:
+		case x.suspect[i]:
 			pc.Class, pc.Reason = ClassError, "same layout as the nonsense-word page, and no wrapper finds records on it"
 		default:
 			pc.Class, pc.Reason = ClassEmpty, ownReason
@@ -544,12 +599,18 @@ func Extract(ctx context.Context, pages []Page, opts Options) (*Wrapper, []Recor
 	if len(w.Templates) > 0 {
 		w.XPath = w.Templates[0].XPath
 	}
-	var out []Record
-	for _, rs := range recsByPage {
-		out = append(out, rs...)
+	return out, nil
+}
+
+// pageRecords returns the records sel finds on page s, those without leaves left out.
+func pageRecords(s *sample, pg Page, sel *selection) []Record {
+	var base *url.URL
+	if pg.URL != "" {
+		base, _ = url.Parse(pg.URL)
 	}
-	w.Elapsed = time.Since(start)
-	return w, out, nil
+	elems, extra := sel.records(s)
+	recs := segment(s.p, elems, extra, base)
+	return slices.DeleteFunc(recs, func(r Record) bool { return len(r.Leaves) == 0 })
 }
 
 // tryOrder returns the templates a page tries, own first (-1: none), then the others
