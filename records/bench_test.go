@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/trawl-dev/trawl/records/internal/benchmark"
 )
 
 // Benchmarks of Extract on 10 pages of about 200 KB (docs/benchmarks.md):
@@ -96,13 +98,13 @@ func BenchmarkExtractTemplate(b *testing.B) {
 // BenchmarkExtractNextEval: the 10 NEXT-EVAL sample pages closest to 200 KB (ten
 // templates, no query: tf-idf signifiers, every data region).
 func BenchmarkExtractNextEval(b *testing.B) {
-	all := loadNextEval(b)
-	slices.SortFunc(all, func(x, y nextEvalPage) int {
-		return int(math.Abs(float64(len(x.html)-200<<10)) - math.Abs(float64(len(y.html)-200<<10)))
+	all := loadNextEvalSet(b, "next-eval-sample")
+	slices.SortFunc(all, func(x, y benchmark.Page) int {
+		return int(math.Abs(float64(len(x.HTML)-200<<10)) - math.Abs(float64(len(y.HTML)-200<<10)))
 	})
 	var pages []Page
 	for _, p := range all[:10] {
-		pages = append(pages, Page{Name: fmt.Sprint(p.n), HTML: p.html})
+		pages = append(pages, Page{Name: fmt.Sprint(p.N), HTML: p.HTML})
 	}
 	benchExtract(b, pages, nextEvalOptions())
 }
