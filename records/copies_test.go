@@ -1,8 +1,6 @@
 package records
 
 import (
-	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -32,28 +30,5 @@ func TestResponsiveCopies(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { checkListReason(t, tc.body, "/html[1]/body[1]/div[1]", tc.want) })
-	}
-}
-
-// TestResponsiveCopiesNotRecords runs Extract under RegionsAll on a page where a strip
-// of linked course tiles, each with its caption twice, holds the query terms more
-// densely than five product tiles: the product tiles are the records.
-func TestResponsiveCopiesNotRecords(t *testing.T) {
-	var b strings.Builder
-	b.WriteString(`<html><body><main><div class="grid">`)
-	for i, title := range []string{"Algebra workbook", "Calculus primer", "Geometry atlas", "Statistics guide", "Algebra drills"} {
-		n := strconv.Itoa(i)
-		b.WriteString(`<div class="tile"><a href="/p/` + n + `"><img src="/i/` + n + `.jpg"></a><a href="/p/` + n + `">` + title + `</a><span>$` + strconv.Itoa(10+i) + `.00</span><span>Practice problems and solutions</span></div>`)
-	}
-	b.WriteString(`</div><div class="editorial"><h3>Recommended courses</h3><div class="columns">`)
-	for i, c := range []string{"EXPLORE ALGEBRA CONCEPTS", "DISCOVER CALCULUS BASICS", "ALGEBRA AND GEOMETRY", "ALGEBRA FOR CALCULUS"} {
-		n := strconv.Itoa(i)
-		b.WriteString(`<a class="column" href="/c/` + n + `"><div><img src="/c/` + n + `.jpg"><p>` + c + `</p></div><div><h3>` + c + `</h3></div></a>`)
-	}
-	b.WriteString(`</div></div></main></body></html>`)
-	pages := []Page{{Name: "courses.html", HTML: []byte(b.String()), Terms: []string{"algebra", "calculus"}}}
-	_, got := recordXPaths(t, pages, RegionsAll, "")
-	if len(got) != 5 || !strings.HasPrefix(got[0], "/html[1]/body[1]/main[1]/div[1]/div[") {
-		t.Errorf("records %q, want the five tiles of /html[1]/body[1]/main[1]/div[1]", got)
 	}
 }

@@ -49,9 +49,9 @@ type RegionPolicy string
 const (
 	// RegionsBest keeps the top-ranked record pattern: the result list (the default).
 	RegionsBest RegionPolicy = "best"
-	// RegionsAll keeps every record pattern whose relevance reaches AllRegionsMin of the
-	// best one and that does not overlap a better one: every data region of a page, as
-	// list-page benchmarks such as NEXT-EVAL annotate them.
+	// RegionsAll keeps every record pattern the list model accepts and that does not
+	// overlap a better one: every data region of a page, as list-page benchmarks such
+	// as NEXT-EVAL annotate them.
 	RegionsAll RegionPolicy = "all"
 )
 
@@ -69,9 +69,6 @@ type Options struct {
 	Mode Mode
 	// Regions is RegionsBest or RegionsAll (record mode only).
 	Regions RegionPolicy
-	// AllRegionsMin is the fraction of the best relevance a pattern needs to be kept
-	// under RegionsAll, in (0, 1].
-	AllRegionsMin float64
 	// Signifiers selects the signifier source (SignifiersAuto by default).
 	Signifiers SignifierSource
 	// TopK is the number of tf-idf signifiers per page (10 in the thesis; keep ≥ 5,
@@ -102,6 +99,8 @@ type Options struct {
 	SkipHidden bool
 	// RankingSize is the number of candidates reported in the wrapper per template.
 	RankingSize int
+	// ListModel selects the record lists in record mode; nil means DefaultListModel.
+	ListModel *ListModel
 	// Logger receives progress and diagnostics. Nil discards them.
 	Logger *slog.Logger
 }
@@ -112,7 +111,6 @@ func DefaultOptions() Options {
 	return Options{
 		Mode:             ModeRecords,
 		Regions:          RegionsBest,
-		AllRegionsMin:    0.05,
 		Signifiers:       SignifiersAuto,
 		TopK:             10,
 		MinStrongLeaves:  2,
@@ -135,8 +133,6 @@ func (o Options) Validate() error {
 		return bad("Mode must be %q or %q, got %q", ModeRecords, ModeArticle, o.Mode)
 	case o.Regions != RegionsBest && o.Regions != RegionsAll:
 		return bad("Regions must be %q or %q, got %q", RegionsBest, RegionsAll, o.Regions)
-	case o.AllRegionsMin <= 0 || o.AllRegionsMin > 1:
-		return bad("AllRegionsMin must be in (0,1], got %g", o.AllRegionsMin)
 	case !slices.Contains([]SignifierSource{SignifiersAuto, SignifiersQuery, SignifiersTFIDF, SignifiersUnion}, o.Signifiers):
 		return bad("Signifiers must be auto, query, tfidf or union, got %q", o.Signifiers)
 	case o.TopK < 1:
@@ -155,6 +151,9 @@ func (o Options) Validate() error {
 		return bad("ParsedCacheBytes must be ≥ 0, got %d", o.ParsedCacheBytes)
 	case o.RankingSize < 1:
 		return bad("RankingSize must be ≥ 1, got %d", o.RankingSize)
+	}
+	if o.ListModel != nil {
+		return o.ListModel.Check()
 	}
 	return nil
 }
@@ -244,6 +243,9 @@ type Candidate struct {
 	// Groups is true for elements that are groups of records, each holding most of its
 	// text in a list of records of varying length (never selected).
 	Groups bool `json:"groups,omitempty"`
+	// Score is the list model's probability that the pattern's elements are records
+	// (record mode).
+	Score float64 `json:"score,omitempty"`
 	// Selected is true for the patterns whose elements were extracted.
 	Selected bool `json:"selected"`
 }
@@ -283,7 +285,6 @@ type ErrorPattern struct {
 type OptionsRecord struct {
 	Mode            Mode            `json:"mode"`
 	Regions         RegionPolicy    `json:"regions"`
-	AllRegionsMin   float64         `json:"all_regions_min"`
 	Signifiers      SignifierSource `json:"signifiers"`
 	TopK            int             `json:"top_k"`
 	MinStrongLeaves int             `json:"min_strong_leaves"`
@@ -294,7 +295,7 @@ type OptionsRecord struct {
 }
 
 func (o Options) record() OptionsRecord {
-	return OptionsRecord{o.Mode, o.Regions, o.AllRegionsMin, o.Signifiers, o.TopK,
+	return OptionsRecord{o.Mode, o.Regions, o.Signifiers, o.TopK,
 		o.MinStrongLeaves, slices.Clone(o.TypeAttributes), o.LayoutThreshold, o.MaxSamples, o.SkipHidden}
 }
 
@@ -358,6 +359,13 @@ func newExtraction(pages []Page, opts *Options) (*extraction, error) {
 	}
 	if len(pages) == 0 {
 		return nil, ErrNoPages
+	}
+	if opts.ListModel == nil && opts.Mode == ModeRecords {
+		m, err := DefaultListModel()
+		if err != nil {
+			return nil, err
+		}
+		opts.ListModel = m
 	}
 	log := opts.Logger
 	if log == nil {

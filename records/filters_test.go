@@ -155,59 +155,6 @@ func checkListReason(t *testing.T, body, parent, want string) {
 	t.Errorf("lists below %s: reasons %q, want %q", parent, got, want)
 }
 
-// TestSpecificLists checks specificList, which keeps a list that holds no signifier
-// under RegionsAll: items alike in make-up, of words specific to their page.
-func TestSpecificLists(t *testing.T) {
-	drugs := `<li><b>Ibuprofen</b> <span>200mg</span> <i>effective</i></li>` +
-		`<li><b>Paracetamol</b> <span>500mg</span> <i>tolerated</i></li>` +
-		`<li><b>Naproxen</b> <span>250mg</span> <i>recommended</i></li>` +
-		`<li><b>Aspirin</b> <span>75mg</span> <i>discontinued</i></li>`
-	tests := []struct {
-		name   string
-		items  string
-		common bool // every word of the page is found on every page of the corpus
-		corpus bool // the page comes with a corpus of pages
-		want   bool
-	}{
-		{"uniform items of specific words", drugs, false, true, true},
-		{"the same words on every page (boilerplate)", drugs, true, true, false},
-		{"no corpus", drugs, false, false, false},
-		{"an optional field left out", drugs + `<li><b>Codeine</b> <i>restricted</i></li>`, false, true, true},
-		{"items made up differently", drugs + `<li><b>Codeine</b> <i>restricted</i> <i>prescription</i> <span>30mg</span></li>`, false, true, false},
-		{"two items", `<li><b>Ibuprofen</b> <span>200mg</span> <i>effective</i></li><li><b>Naproxen</b> <span>250mg</span> <i>recommended</i></li>`, false, true, false},
-		{"two text leaves per item", `<li><b>Ibuprofen</b> <span>200mg</span></li><li><b>Naproxen</b> <span>250mg</span></li><li><b>Aspirin</b> <span>75mg</span></li>`, false, true, false},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			p, err := parsePage(tc.name, []byte("<html><body><ul>"+tc.items+"</ul></body></html>"), false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			const pages = 10
-			df := map[string]int{}
-			for _, tok := range p.toks {
-				df[tok] = 1
-				if tc.common {
-					df[tok] = pages
-				}
-			}
-			if tc.corpus {
-				p.df, p.docs = df, pages
-			}
-			var items []int32
-			for i := range p.elems {
-				if p.elems[i].tag == "li" {
-					items = append(items, int32(i))
-				}
-			}
-			pt := &pattern{byPage: map[int][]int32{0: items}}
-			if got := specificList([]*sample{{p: p}}, pt); got != tc.want {
-				t.Errorf("specificList = %v, want %v (leaf kinds of the first item %q)", got, tc.want, leafKinds(p, items[0]))
-			}
-		})
-	}
-}
-
 // TestPlaceholderTiles checks that tiles made of loading placeholders (a skeleton's
 // text and a stand-in image) are no records, while the filled tiles of the same grid
 // are, and that a class that merely names a skeleton layout keeps its content.

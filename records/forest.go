@@ -65,6 +65,8 @@ type pattern struct {
 	// textless: dropTextless left out a match on a sample page, and the XPath carries
 	// textTest (learnTextless).
 	textless bool
+	// score is the list model's probability that the pattern's elements are records.
+	score float64
 }
 
 // counts are the signifier and other-term counts of a pattern on one page.
@@ -324,6 +326,12 @@ func markNoise(s *sample) {
 	}
 }
 
+// inChrome reports whether a list flagged with reason nav lies in page chrome: a
+// landmark region (navigation, banner, footer, a dialog) or is made of such regions.
+func inChrome(nav string) bool {
+	return strings.HasPrefix(nav, "inside ") || strings.HasPrefix(nav, "<")
+}
+
 // navigational reports whether a list flagged with reason nav is navigation (links,
 // filters, page chrome), as opposed to content that is not a list of records (prose,
 // header cells, labels, the groups of a filter panel, whose option lists are
@@ -338,6 +346,9 @@ func navigational(nav string) bool {
 	}
 	return true
 }
+
+// navAnchors is the reason of an anchor list.
+const navAnchors = "anchor list"
 
 // landmarkTags and landmarkRoles mark page regions that hold navigation, page headers
 // and footers, side content and dialogs: lists there are not records.
@@ -395,7 +406,7 @@ func navigation(p *page, l *list) string {
 		}
 	}
 	if leaves > 0 && float64(leaves) < 1.5*float64(len(l.members)) && linkToks*10 >= toks*9 {
-		return "anchor list"
+		return navAnchors
 	}
 	if labelList(p, l) {
 		return "labels"

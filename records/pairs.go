@@ -163,7 +163,7 @@ func genericPairs(s *sample, df, dfNoise map[string]int, docs int) map[string]bo
 				}
 			}
 		}
-		if docs < 2 || n == 0 || sum >= specificMin*float64(n) {
+		if docs < 2 || n == 0 || sum >= pairNamesSpecific*float64(n) {
 			l.nav = ""
 			if cleared == nil {
 				cleared = map[string]bool{}
@@ -180,6 +180,10 @@ func genericPairs(s *sample, df, dfNoise map[string]int, docs int) map[string]bo
 	}
 	return cleared
 }
+
+// pairNamesSpecific is the mean specificity of their names' words from which
+// name–value pairs are records.
+const pairNamesSpecific = 0.67
 
 // firstLeaf returns the first text leaf of element m, or nil.
 func firstLeaf(p *page, m int32) *leaf {

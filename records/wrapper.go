@@ -1,6 +1,7 @@
 package records
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -56,10 +57,10 @@ func learn(samples []*sample, o *Options, tpl *Template) *selection {
 		}
 	}
 	if o.Mode == ModeRecords {
+		sel.runs = map[*pattern]*siblingRun{}
+		sel.parallel = map[*pattern]bool{}
 		for _, pt := range sel.pats {
-			pt.tokens = learnTokens(samples, sel, pt)
-			pt.toggles = learnToggles(samples, sel, pt)
-			pt.textless = learnTextless(samples, sel, pt)
+			sel.complete(samples, pt)
 		}
 	}
 	for _, pt := range pats[:min(len(pats), o.RankingSize)] {
@@ -72,17 +73,11 @@ func learn(samples []*sample, o *Options, tpl *Template) *selection {
 		tpl.Regions = append(tpl.Regions, candidateOf(samples, pt, true, xp))
 	}
 	tpl.XPath = strings.Join(xps, " | ")
-	if o.Mode == ModeRecords {
-		sel.runs = map[*pattern]*siblingRun{}
-		sel.parallel = map[*pattern]bool{}
-		for _, pt := range sel.pats {
-			if r := learnSiblings(samples, pt); r != nil {
-				sel.runs[pt] = r
-				tpl.Siblings = append(tpl.Siblings, r.String())
-			} else if learnParallel(samples, pt) {
-				sel.parallel[pt] = true
-				tpl.Siblings = append(tpl.Siblings, "rows of the same index in a parallel table")
-			}
+	for _, pt := range sel.pats {
+		if r := sel.runs[pt]; r != nil {
+			tpl.Siblings = append(tpl.Siblings, r.String())
+		} else if sel.parallel[pt] {
+			tpl.Siblings = append(tpl.Siblings, "rows of the same index in a parallel table")
 		}
 	}
 	if o.Mode == ModeArticle && len(sel.pats) > 0 {
@@ -93,93 +88,69 @@ func learn(samples []*sample, o *Options, tpl *Template) *selection {
 	return sel
 }
 
-// choose selects the wrapper's patterns from the ranked list.
+// complete learns what matching pt's records on a page needs beyond its type: the
+// class tokens that set them apart, the disclosure-toggle and text tests of its XPath,
+// and the sibling run or parallel table rows each record spans.
+func (sel *selection) complete(samples []*sample, pt *pattern) {
+	pt.tokens = learnTokens(samples, sel, pt)
+	pt.toggles = learnToggles(samples, sel, pt)
+	pt.textless = learnTextless(samples, sel, pt)
+	if r := learnSiblings(samples, pt); r != nil {
+		sel.runs[pt] = r
+	} else if learnParallel(samples, pt) {
+		sel.parallel[pt] = true
+	}
+}
+
+// choose selects the wrapper's patterns from the ranked list. In article mode it is
+// the best-ranked pattern. In record mode the list model scores every pattern but those
+// of page chrome (lists in a landmark region: navigation, banner, footer, dialogs),
+// which are never records: under RegionsAll the most probable pattern and every other
+// one the model accepts are kept, best first, unless they overlap a better one; under
+// RegionsBest the most probable pattern that holds a signifier and is no anchor list
+// (the thesis leaves lists of anchors out, ch. 2 §6.3). The best pattern needs half the
+// model's Threshold (a result page holds a list of records: the question is which), the
+// others all of it.
 func choose(samples []*sample, pats []*pattern, o *Options) []*pattern {
+	if o.Mode == ModeArticle {
+		for _, pt := range pats {
+			if pt.rel > 0 {
+				return []*pattern{pt}
+			}
+		}
+		return nil
+	}
+	m := o.ListModel
+	for i, f := range listFeatures(samples, pats) {
+		pats[i].score = m.prob(f)
+		if inChrome(pats[i].nav) {
+			pats[i].score = 0
+		}
+	}
+	if o.Regions == RegionsBest {
+		var best *pattern
+		for _, pt := range pats {
+			if pt.rel > 0 && pt.nav != navAnchors && (best == nil || pt.score > best.score) {
+				best = pt
+			}
+		}
+		if best == nil || best.score < m.Threshold/2 {
+			return nil
+		}
+		return []*pattern{best}
+	}
+	byScore := slices.Clone(pats)
+	slices.SortStableFunc(byScore, func(a, b *pattern) int { return cmp.Compare(b.score, a.score) })
 	var out []*pattern
-	for _, pt := range pats {
-		if pt.fields || pt.nav != "" || pt.groups {
-			continue
+	for i, pt := range byScore {
+		if i > 0 && pt.score < m.Threshold || pt.score < m.Threshold/2 {
+			break
 		}
-		if len(out) == 0 {
-			if pt.rel <= 0 {
-				continue
-			}
+		if !overlaps(samples, pt, out) {
 			out = append(out, pt)
-			if o.Mode == ModeArticle || o.Regions == RegionsBest {
-				break
-			}
-			continue
 		}
-		// Under RegionsAll, a list below AllRegionsMin of the best relevance (or with
-		// none of the signifiers at all) is still records when it is of the same kind
-		// as the best one (another table of the same rows), a specific list, the body
-		// rows of a table with column headers, a list that makes up a named region, or
-		// a list of titled cards.
-		if pt.rel < o.AllRegionsMin*out[0].rel && !sameKind(samples, pt, out[0]) && !specificList(samples, pt) && !headedRows(samples, pt) && !namedRegionList(samples, pt) && !titledCardList(samples, pt) {
-			continue
-		}
-		if overlaps(samples, pt, out) {
-			continue
-		}
-		out = append(out, pt)
 	}
 	return out
-}
-
-// sameKindShape is the shape similarity at which two patterns hold records of the same
-// kind.
-const sameKindShape = 0.5
-
-// sameKind reports whether pt's records are of the same kind as best's: the same tag
-// and similar shapes (another table of the same rows, a second block of the same
-// cards). Such a region is kept whatever its relevance.
-func sameKind(samples []*sample, pt, best *pattern) bool {
-	if pt.tag != best.tag {
-		return false
-	}
-	si, a := example(pt)
-	sj, b := example(best)
-	return similarity(shape(samples[si].p, a), shape(samples[sj].p, b)) >= sameKindShape
-}
-
-// A specific list is a list of records that holds none of the page's signifiers (a
-// second table of figures, a sidebar of quotes beside the main results): on every page
-// it has at least specificItems items made up alike — at least half of them share one
-// sequence of leaf kinds with at least specificLeaves text leaves, and the others have
-// that sequence with leaves left out (optional fields) — and the words of its items are
-// specific to their page, with a mean specificity (page.specificity) of at least
-// specificMin. Menus, footers, form sections and promotional blocks repeat words found
-// on many pages of the corpus, or vary in make-up from item to item.
-const (
-	specificItems  = 3
-	specificLeaves = 3
-	specificMin    = 0.67
-)
-
-// specificList reports whether pt is a specific list. It is false without a corpus of
-// pages.
-func specificList(samples []*sample, pt *pattern) bool {
-	for si, elems := range pt.byPage {
-		p := samples[si].p
-		if p.docs < 2 || len(elems) < specificItems {
-			return false
-		}
-		mode, ok := madeAlike(p, elems)
-		if !ok || strings.Count(mode, "I") > len(mode)-specificLeaves {
-			return false
-		}
-		var sum float64
-		var n int
-		for _, e := range elems {
-			s, c := p.specificity(e)
-			sum += s
-			n += c
-		}
-		if n == 0 || sum < specificMin*float64(n) {
-			return false
-		}
-	}
-	return len(pt.byPage) > 0
 }
 
 // madeAlike reports whether elements elems of page p are made up alike: at least half
@@ -659,7 +630,7 @@ func xpathSelects(samples []*sample, sel *selection, xp string) bool {
 // candidateOf converts a pattern for the wrapper.
 func candidateOf(samples []*sample, pt *pattern, selected bool, xp string) Candidate {
 	c := Candidate{XPath: xp, Level: pt.level, Pages: len(pt.byPage), I: pt.info, R: pt.rel,
-		Fields: pt.fields, Navigation: pt.nav, Groups: pt.groups, Selected: selected}
+		Fields: pt.fields, Navigation: pt.nav, Groups: pt.groups, Score: pt.score, Selected: selected}
 	for si, elems := range pt.byPage {
 		c.Elements += len(elems)
 		cnt := pt.perPage[si]
