@@ -1,6 +1,7 @@
 package records
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"runtime"
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/net/html"
 
 	"github.com/trawl-dev/trawl/records/internal/benchmark"
 )
@@ -107,6 +110,36 @@ func BenchmarkExtractNextEval(b *testing.B) {
 		pages = append(pages, Page{Name: fmt.Sprint(p.N), HTML: p.HTML})
 	}
 	benchExtract(b, pages, nextEvalOptions())
+}
+
+// nextEvalSamplePages returns the 41 NEXT-EVAL sample pages as Extract's input.
+func nextEvalSamplePages(b *testing.B) []Page {
+	var pages []Page
+	for _, p := range loadNextEvalSet(b, "next-eval-sample") {
+		pages = append(pages, Page{Name: fmt.Sprint(p.N), HTML: p.HTML})
+	}
+	return pages
+}
+
+// BenchmarkExtractNextEvalSample: Extract over the 41 NEXT-EVAL sample pages (14.6 MB)
+// in one call, every region; BenchmarkParseNextEvalSample: golang.org/x/net/html's
+// parse of the same pages, the parse-only speed Extract is compared with (issue 19):
+//
+//	go test ./records -run '^$' -bench NextEvalSample -benchmem -count 5
+func BenchmarkExtractNextEvalSample(b *testing.B) {
+	benchExtract(b, nextEvalSamplePages(b), nextEvalOptions())
+}
+
+func BenchmarkParseNextEvalSample(b *testing.B) {
+	pages := nextEvalSamplePages(b)
+	for b.Loop() {
+		for _, p := range pages {
+			if _, err := html.Parse(bytes.NewReader(p.HTML)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(len(pages))/(b.Elapsed().Seconds()/float64(b.N)), "pages/s")
 }
 
 // Benchmarks of one re-submission's page (docs/benchmarks.md): the run is 30 result

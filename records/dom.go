@@ -223,16 +223,6 @@ func placeholder(n *html.Node) bool {
 	return true
 }
 
-// holdsPlaceholder reports whether element e is or holds a loading placeholder.
-func holdsPlaceholder(p *page, e int32) bool {
-	for i := e; i < p.elems[e].end; i++ {
-		if placeholder(p.elems[i].n) {
-			return true
-		}
-	}
-	return false
-}
-
 // collapse trims s and collapses runs of white space (including U+00A0) to one space.
 func collapse(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\u00a0", " ")), " ")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -339,10 +338,10 @@ type extraction struct {
 	w     *Wrapper
 	st    *pageStore
 	vocab map[string]bool // words of the error phrases
-	// document frequencies over the readable pages that are not error pages, and over
-	// their navigation and other noise (classifyPages)
-	df, dfNoise map[string]int
-	docs        int
+	// document frequencies over the readable pages that are not error pages
+	// (classifyPages)
+	df   map[string]int
+	docs int
 	// page clusters (groupTemplates): pages laid out like a nonsense-word page
 	// (suspects), the pages of every other cluster, the clusters largest first
 	suspect      map[int]bool
@@ -359,13 +358,6 @@ func newExtraction(pages []Page, opts *Options) (*extraction, error) {
 	}
 	if len(pages) == 0 {
 		return nil, ErrNoPages
-	}
-	if opts.ListModel == nil && opts.Mode == ModeRecords {
-		m, err := DefaultListModel()
-		if err != nil {
-			return nil, err
-		}
-		opts.ListModel = m
 	}
 	log := opts.Logger
 	if log == nil {
@@ -416,7 +408,7 @@ func (x *extraction) classifyPages(ctx context.Context) error {
 	w := x.w
 	var seqs [][]block
 	var seqPage []int
-	x.df, x.dfNoise = map[string]int{}, map[string]int{}
+	x.df = map[string]int{}
 	for i, pg := range x.pages {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -436,12 +428,8 @@ func (x *extraction) classifyPages(ctx context.Context) error {
 			w.Pages[i].Reason = fmt.Sprintf("echoes the error pattern of %s (%q)", ep.Page, ep.Phrase)
 			continue
 		}
-		terms := docTerms(s.p)
-		for t := range terms {
+		for t := range docTerms(s.p) {
 			x.df[t]++
-		}
-		for t := range noiseTerms(s.p, terms) {
-			x.dfNoise[t]++
 		}
 		x.docs++
 	}
@@ -493,6 +481,13 @@ func (x *extraction) groupTemplates() {
 // learnTemplates learns the wrapper of every layout cluster (largest first) with
 // FOREST on up to MaxSamples of its pages.
 func (x *extraction) learnTemplates(ctx context.Context) error {
+	if x.opts.ListModel == nil && x.opts.Mode == ModeRecords && len(x.clusterOrder) > 0 {
+		m, err := DefaultListModel()
+		if err != nil {
+			return err
+		}
+		x.opts.ListModel = m
+	}
 	x.tplOf = map[int]int{}
 	for _, c := range x.clusterOrder {
 		if err := ctx.Err(); err != nil {
@@ -527,22 +522,10 @@ func (x *extraction) prepareSamples(idx []int, tpl *Template) []*sample {
 		var tf []string
 		if x.opts.Signifiers != SignifiersQuery {
 			s.p.df, s.p.docs = x.df, x.docs
-			pageDF := x.df
-			if cleared := genericPairs(s, x.df, x.dfNoise, x.docs); len(cleared) > 0 {
-				// the words of pairs that turn out to be records were left out of df
-				// as navigation: count them over all words
-				pageDF = maps.Clone(x.df)
-				for t := range cleared {
-					if pageDF[t] == 0 {
-						pageDF[t] = x.dfNoise[t]
-					}
-				}
-			}
-			tf = topTerms(s.p, pageDF, x.docs, x.opts.TopK)
+			tf = topTerms(s.p, x.df, x.docs, x.opts.TopK)
 		}
 		sigs, src := chooseSignifiers(s, pg.Terms, tf, x.opts)
 		markSignifiers(s.p, sigs, s.echo)
-		queryRecords(s, src)
 		pc := &x.w.Pages[i]
 		pc.Sample, pc.Signifiers, pc.SignifierSource = true, sigs, src
 		samples = append(samples, s)

@@ -82,17 +82,10 @@ var featureNames = []string{
 	"nav_landmark",
 	"nav_anchors",
 	"nav_options",
-	"nav_prose",
 	"nav_labels",
-	"nav_notes",
-	"nav_questions",
-	"nav_sections",
-	"nav_paragraphs",
 	"nav_widget",
-	"nav_pairs",
 	"nav_header_cells",
 	"nav_holds_nav",
-	"nav_filter_groups",
 	"fields",
 	"groups",
 	// page-relative: the value less its largest value over the page's patterns
@@ -114,11 +107,9 @@ var relativeOf = map[string]string{"rel_token_share": "token_share", "rel_log_it
 
 // navFeature maps a navigation reason (navigation) to its feature; reasons of landmark
 // regions ("inside …", "<nav> elements") map to nav_landmark.
-var navFeature = map[string]string{"anchor list": "nav_anchors", "form options": "nav_options",
-	"prose": "nav_prose", "labels": "nav_labels", "notes": "nav_notes", "questions": "nav_questions",
-	"sections": "nav_sections", navParagraphs: "nav_paragraphs", "repeated widget": "nav_widget",
-	navNameValue: "nav_pairs", "header cells": "nav_header_cells", "holds navigation lists": "nav_holds_nav",
-	"filter groups": "nav_filter_groups"}
+var navFeature = map[string]string{navAnchors: "nav_anchors", "form options": "nav_options",
+	"labels": "nav_labels", "repeated widget": "nav_widget", "header cells": "nav_header_cells",
+	"holds navigation lists": "nav_holds_nav"}
 
 // featureIndex maps a feature name to its position.
 var featureIndex = func() map[string]int {
@@ -529,4 +520,15 @@ func holdsHeading(p *page, m int32) bool {
 		}
 	}
 	return false
+}
+
+// firstLeaf returns the first text leaf of element m, or nil.
+func firstLeaf(p *page, m int32) *leaf {
+	e := &p.elems[m]
+	for li := e.leafStart; li < e.leafEnd; li++ {
+		if lf := &p.leaves[li]; lf.text != "" {
+			return lf
+		}
+	}
+	return nil
 }

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unicode"
 
 	"github.com/antchfx/htmlquery"
 	"golang.org/x/net/html"
@@ -79,31 +78,6 @@ func chromeRole(n *html.Node) string {
 		return "contentinfo"
 	}
 	return ""
-}
-
-// pagerWords are the texts of the step links of a pager ("next"-like, "previous"-like,
-// first and last), compared after case folding.
-var pagerWords = map[string]bool{
-	"next": true, "next page": true, "previous": true, "previous page": true, "prev": true,
-	"first": true, "first page": true, "last": true, "last page": true,
-	"older": true, "newer": true, "older posts": true, "newer posts": true,
-}
-
-// pagerText reports whether a record's text is that of a pager item: a single page
-// number, a next/previous-like word, or only arrows and ellipses (no letter, no digit:
-// « ‹ … › », ←, →).
-func pagerText(s string) bool {
-	s = strings.ToLower(strings.Join(strings.Fields(s), " "))
-	if s == "" {
-		return false
-	}
-	if _, err := strconv.Atoi(s); err == nil {
-		return true
-	}
-	if pagerWords[s] {
-		return true
-	}
-	return !strings.ContainsFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
 }
 
 // textOf joins the text nodes of set in document order.

@@ -3,7 +3,6 @@ package records
 import (
 	"cmp"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
 
@@ -45,10 +44,6 @@ func learn(samples []*sample, o *Options, tpl *Template) *selection {
 	}
 	rank(samples, pats, o)
 	sel.pats = choose(samples, pats, o)
-	if o.Mode == ModeRecords && o.Regions == RegionsAll {
-		// records shown apart from their lists (a lead story, a hero card)
-		sel.pats = append(sel.pats, featuredPatterns(samples, sel)...)
-	}
 	if len(sel.pats) == 0 {
 		if o.Mode == ModeArticle {
 			tpl.Reason = "no significant element"
@@ -89,12 +84,11 @@ func learn(samples []*sample, o *Options, tpl *Template) *selection {
 }
 
 // complete learns what matching pt's records on a page needs beyond its type: the
-// class tokens that set them apart, the disclosure-toggle and text tests of its XPath,
-// and the sibling run or parallel table rows each record spans.
+// class tokens that set them apart, the disclosure-toggle test of its XPath, and the
+// sibling run or parallel table rows each record spans.
 func (sel *selection) complete(samples []*sample, pt *pattern) {
 	pt.tokens = learnTokens(samples, sel, pt)
 	pt.toggles = learnToggles(samples, sel, pt)
-	pt.textless = learnTextless(samples, sel, pt)
 	if r := learnSiblings(samples, pt); r != nil {
 		sel.runs[pt] = r
 	} else if learnParallel(samples, pt) {
@@ -234,14 +228,15 @@ func overlaps(samples []*sample, pt *pattern, chosen []*pattern) bool {
 }
 
 // match returns the wrapper's elements on page s in document order, dropping elements
-// without leaves. An element that contains, or is contained in, an element of a
-// better-ranked selected pattern is dropped: the better pattern's records win.
+// without leaves, disclosure toggles and pagers. An element that contains, or is contained in,
+// an element of a better-ranked selected pattern is dropped: the better pattern's
+// records win; within one pattern, the outermost elements are kept.
 func (sel *selection) match(s *sample) []int32 {
 	if len(sel.pats) == 0 {
 		return nil
 	}
 	p := s.p
-	var kept, dirs []int32 // dirs: link directories (linkDirectory), kept out with their insides
+	var kept []int32
 	for _, pt := range sel.pats {
 		var mine []int32
 		for i := range p.elems {
@@ -249,7 +244,7 @@ func (sel *selection) match(s *sample) []int32 {
 			if e.skipped || e.leafEnd == e.leafStart || !sel.matches(s, int32(i), pt) {
 				continue
 			}
-			if sel.mode == ModeRecords && disclosureToggle(p, int32(i)) {
+			if sel.mode == ModeRecords && (disclosureToggle(p, int32(i)) || pager(p, int32(i))) {
 				continue
 			}
 			clash := false
@@ -259,18 +254,10 @@ func (sel *selection) match(s *sample) []int32 {
 					break
 				}
 			}
-			for _, k := range dirs {
-				clash = clash || k == int32(i) || p.isAncestor(k, int32(i)) || p.isAncestor(int32(i), k)
-			}
 			if !clash {
 				mine = append(mine, int32(i))
 			}
 		}
-		if sel.mode == ModeRecords {
-			mine = dropTextless(p, mine)
-			mine = dropLoners(s, mine, sel.names)
-		}
-		// within one pattern, keep the outermost elements
 		for _, e := range mine {
 			inside := false
 			for _, o := range mine {
@@ -279,95 +266,13 @@ func (sel *selection) match(s *sample) []int32 {
 					break
 				}
 			}
-			switch {
-			case inside:
-			case sel.mode == ModeRecords && linkDirectory(p, e):
-				dirs = append(dirs, e)
-			default:
+			if !inside {
 				kept = append(kept, e)
 			}
 		}
 	}
 	slices.Sort(kept)
 	return kept
-}
-
-// dropLoners drops the matched elements that the sibling grouping of their parent left
-// out while it grouped matched siblings of theirs, when they hold less text than the
-// smallest of those: an element that has the records' tag, attributes and parent but
-// neither their make-up nor their size is a list heading, a "Displaying 1 - 20 of 30"
-// line, the header row of a tbody or a pager among the result blocks. Matched elements
-// alone in their parent (a row of another table, the single record of a page) are
-// kept, and so is a larger odd one out (it may hold records itself).
-func dropLoners(s *sample, mine []int32, names []string) []int32 {
-	p := s.p
-	byParent := map[int32][]int32{}
-	for _, e := range mine {
-		byParent[p.elems[e].parent] = append(byParent[p.elems[e].parent], e)
-	}
-	shapes := map[int32][]shapeItem{}
-	drop := map[int32]bool{}
-	for parent, es := range byParent {
-		if len(es) < 2 {
-			continue
-		}
-		grouped := map[int32]bool{}
-		for _, g := range siblingGroups(s, parent, names, shapes) {
-			for _, m := range g {
-				grouped[m] = true
-			}
-		}
-		any := false
-		for _, e := range es {
-			any = any || grouped[e]
-		}
-		if !any {
-			continue
-		}
-		least := -1
-		for _, e := range es {
-			if grouped[e] && (least < 0 || p.ntoks(e) < least) {
-				least = p.ntoks(e)
-			}
-		}
-		for _, e := range es {
-			if !grouped[e] && p.ntoks(e) < least {
-				drop[e] = true
-			}
-		}
-	}
-	// A matched element alone in its parent, made up unlike the grouped records of the
-	// page and smaller than all of them, is the same kind of odd one out in a container
-	// of its own (an introduction above the list, a sort bar).
-	rep, least := int32(-1), -1
-	for _, es := range byParent {
-		if len(es) < 2 {
-			continue
-		}
-		for _, e := range es {
-			if drop[e] {
-				continue
-			}
-			if rep < 0 || e < rep {
-				rep = e
-			}
-			if least < 0 || p.ntoks(e) < least {
-				least = p.ntoks(e)
-			}
-		}
-	}
-	if rep >= 0 {
-		rs := shape(p, rep)
-		for _, es := range byParent {
-			if len(es) == 1 && p.ntoks(es[0]) < least && similarity(shape(p, es[0]), rs) < shapeDiff {
-				drop[es[0]] = true
-			}
-		}
-	}
-	if len(drop) == 0 {
-		return mine
-	}
-	return slices.DeleteFunc(mine, func(e int32) bool { return drop[e] })
 }
 
 // records returns the wrapper's records on page s: each record's first element and the
@@ -400,10 +305,7 @@ func (sel *selection) records(s *sample) ([]int32, [][]int32) {
 // spans returns the first element and the extra sibling elements of every matched
 // element of page s, in document order.
 func (sel *selection) spans(s *sample) ([]int32, [][]int32) {
-	// a tile made of loading placeholders is no record yet
-	elems := slices.DeleteFunc(sel.match(s), func(e int32) bool {
-		return textLeaves(s.p, e) == 0 && holdsPlaceholder(s.p, e)
-	})
+	elems := sel.match(s)
 	firsts := slices.Clone(elems)
 	extra := make([][]int32, len(elems))
 	for _, pt := range sel.pats {
@@ -464,7 +366,7 @@ func (sel *selection) matches(s *sample, i int32, pt *pattern) bool {
 	if e.parent < 0 || s.types[e.parent] != pt.parentHash {
 		return false
 	}
-	if e.tag == "tr" && nonRecordRow(s.p, i) {
+	if e.tag == "tr" && headerRow(s.p, i) {
 		return false
 	}
 	if pt.child != "" {
@@ -559,9 +461,6 @@ func genericSteps(samples []*sample, pt *pattern) []string {
 		}
 		if pt.toggles {
 			step += toggleTest
-		}
-		if pt.textless {
-			step += textTest
 		}
 		steps = append(steps, step)
 	} else {
@@ -679,23 +578,4 @@ func selectionOf(mode Mode, names []string, rules []Rule) *selection {
 		}
 	}
 	return sel
-}
-
-// spanningRow reports a table row made of a single cell that spans several columns
-// (colspan ≥ 2): one value across the table's columns — the heading of a group of
-// rows, a caption or a note — not a tuple of fields.
-func spanningRow(p *page, i int32) bool {
-	cells := 0
-	span := false
-	for _, k := range p.elems[i].kids {
-		c := &p.elems[k]
-		if c.tag != "td" && c.tag != "th" {
-			continue
-		}
-		cells++
-		if n, err := strconv.Atoi(strings.TrimSpace(attr(c.n, "colspan"))); err == nil && n >= 2 {
-			span = true
-		}
-	}
-	return cells == 1 && span
 }
