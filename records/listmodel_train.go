@@ -66,31 +66,45 @@ func (ex *ListExamples) Pages() []string {
 const matchJaccard = 0.5
 
 // CollectListExamples runs Extract's steps on the pages up to the ranked candidate
-// patterns, each page on its own (the document frequencies of tf-idf are counted over
-// all of them), and labels every pattern by the records it yields alone. opts are the
-// extraction options (RegionsAll, and the signifier settings pages are extracted with).
-func CollectListExamples(ctx context.Context, pages []TrainingPage, opts Options) (*ListExamples, error) {
+// patterns and labels every pattern by the records it yields alone. Each corpus is a
+// set of pages as Extract would be given them together: the document frequencies of
+// tf-idf are counted over it; each page is then its own template. opts are the extraction options (RegionsAll, and the
+// signifier settings pages are extracted with).
+func CollectListExamples(ctx context.Context, corpora [][]TrainingPage, opts Options) (*ListExamples, error) {
 	if opts.Mode != ModeRecords {
 		return nil, fmt.Errorf("%w: the list model is trained in record mode", ErrBadOptions)
 	}
+	ex := &ListExamples{}
+	for _, pages := range corpora {
+		if len(pages) == 0 {
+			continue
+		}
+		if err := ex.collect(ctx, pages, opts); err != nil {
+			return nil, err
+		}
+	}
+	return ex, nil
+}
+
+// collect adds the examples of the pages of one corpus.
+func (ex *ListExamples) collect(ctx context.Context, pages []TrainingPage, opts Options) error {
 	in := make([]Page, len(pages))
 	for i, tp := range pages {
 		in[i] = tp.Page
 	}
 	x, err := newExtraction(in, &opts)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := x.learnErrorPatterns(ctx); err != nil {
-		return nil, err
+		return err
 	}
 	if err := x.classifyPages(ctx); err != nil {
-		return nil, err
+		return err
 	}
-	ex := &ListExamples{}
 	for i := range pages {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return err
 		}
 		if x.w.Pages[i].Class != "" {
 			continue // error and invalid pages
@@ -105,7 +119,7 @@ func CollectListExamples(ctx context.Context, pages []TrainingPage, opts Options
 		feats := listFeatures(samples, pats)
 		label, err := truthLabeller(s.p, pages[i].Truth)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", in[i].Name, err)
+			return fmt.Errorf("%s: %w", in[i].Name, err)
 		}
 		pe := pageExamples{name: in[i].Name}
 		for k, pt := range pats {
@@ -118,7 +132,7 @@ func CollectListExamples(ctx context.Context, pages []TrainingPage, opts Options
 		}
 		ex.pages = append(ex.pages, pe)
 	}
-	return ex, nil
+	return nil
 }
 
 // TrainListModel fits a list model on the examples of the pages use accepts (all when

@@ -43,7 +43,7 @@ func main() {
 
 func run(ctx context.Context, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("nexteval", flag.ContinueOnError)
-	cv := fs.Int("cv", 0, "cross-validate with this many folds (pages assigned by a hash of their number)")
+	cv := fs.Int("cv", 0, "cross-validate with this many folds (pages assigned by a hash of their number; 5 is the headline)")
 	outFile := fs.String("out", "", "train the list model on every scorable page and write it to this file (gzip-compressed JSON)")
 	to := records.DefaultTrainOptions()
 	opts := records.DefaultOptions()
@@ -95,7 +95,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 // fold trains the list model on the other folds' examples and extracts the fold's
 // pages with it.
 func crossValidate(ctx context.Context, pages []benchmark.Page, k int, opts records.Options, to records.TrainOptions) (*benchmark.Report, error) {
-	ex, err := records.CollectListExamples(ctx, trainingPages(scorable(pages)), opts)
+	ex, err := records.CollectListExamples(ctx, [][]records.TrainingPage{trainingPages(scorable(pages))}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +123,7 @@ func train(ctx context.Context, pages []benchmark.Page, opts records.Options, to
 	}
 	to.About = fmt.Sprintf("list model trained by records/internal/nexteval on %d NEXT-EVAL pages (%s), lambda %g, threshold %g",
 		len(tr), strings.Join(names, ", "), to.Lambda, to.Threshold)
-	ex, err := records.CollectListExamples(ctx, trainingPages(tr), opts)
+	ex, err := records.CollectListExamples(ctx, [][]records.TrainingPage{trainingPages(tr)}, opts)
 	if err != nil {
 		return err
 	}
