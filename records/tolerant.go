@@ -13,17 +13,19 @@ import (
 // first white-space separated token, without digits, trimmed of '-' and '_' at both ends.
 // "post wrapper-02" and "post wrapper-09" both become "post"; "12" becomes "".
 func tolerantForm(v string) string {
-	f := strings.Fields(v)
-	if len(f) == 0 {
-		return ""
+	v = strings.TrimLeftFunc(v, unicode.IsSpace)
+	if i := strings.IndexFunc(v, unicode.IsSpace); i >= 0 {
+		v = v[:i]
 	}
-	t := strings.Map(func(r rune) rune {
-		if unicode.IsDigit(r) {
-			return -1
-		}
-		return r
-	}, f[0])
-	return strings.Trim(t, "-_")
+	if strings.IndexFunc(v, unicode.IsDigit) >= 0 {
+		v = strings.Map(func(r rune) rune {
+			if unicode.IsDigit(r) {
+				return -1
+			}
+			return r
+		}, v)
+	}
+	return strings.Trim(v, "-_")
 }
 
 // DefaultTypeAttributes are the attributes that take part in element types. The thesis

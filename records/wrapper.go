@@ -62,8 +62,12 @@ func learn(samples []*sample, o *Options, tpl *Template) *selection {
 		tpl.Ranking = append(tpl.Ranking, candidateOf(samples, pt, slices.Contains(sel.pats, pt), genericXPath(samples, pt, false)))
 	}
 	var xps []string
+	var each [][][]int32
+	exact := true
 	for _, pt := range sel.pats {
-		xp := shortXPath(samples, sel, pt)
+		xp, ok, elems := shortXPath(samples, sel, pt)
+		exact = exact && ok
+		each = append(each, elems)
 		xps = append(xps, xp)
 		tpl.Regions = append(tpl.Regions, candidateOf(samples, pt, true, xp))
 	}
@@ -79,7 +83,7 @@ func learn(samples []*sample, o *Options, tpl *Template) *selection {
 		tpl.ForestXPath = forestXPath(samples, sel.pats[0])
 	}
 	tpl.Rules = sel.rules(samples)
-	tpl.XPathExact = tpl.XPath != "" && xpathSelects(samples, sel, tpl.XPath)
+	tpl.XPathExact = tpl.XPath != "" && exact && sel.unionMatches(samples, each)
 	return sel
 }
 
@@ -480,11 +484,16 @@ func sampleNames(samples []*sample) []string {
 }
 
 // shortXPath returns the shortest suffix of pt's generic path, anchored at a step with
-// an attribute test, that selects exactly pt's elements on every sample page; the full
-// path when none does.
-func shortXPath(samples []*sample, sel *selection, pt *pattern) string {
+// an attribute test, that selects exactly pt's elements on every sample page, or the
+// full path when none does; whether the XPath returned selects them exactly; and pt's
+// elements on every sample page.
+func shortXPath(samples []*sample, sel *selection, pt *pattern) (string, bool, [][]int32) {
+	single := &selection{mode: sel.mode, names: sel.names, pats: []*pattern{pt}}
+	want := make([][]int32, len(samples))
+	for i, s := range samples {
+		want[i] = single.match(s)
+	}
 	steps := genericSteps(samples, pt)
-	full := "/" + strings.Join(steps, "/") + contentTest
 	tries := 0
 	for k := len(steps) - 2; k >= 1 && tries < 4; k-- {
 		if !strings.Contains(steps[k], "[") {
@@ -492,35 +501,53 @@ func shortXPath(samples []*sample, sel *selection, pt *pattern) string {
 		}
 		tries++
 		xp := "//" + strings.Join(steps[k:], "/") + contentTest
-		single := &selection{mode: sel.mode, names: sel.names, pats: []*pattern{pt}}
-		if xpathSelects(samples, single, xp) {
-			return xp
+		if xpathSelects(samples, want, xp) {
+			return xp, true, want
 		}
 	}
-	return full
+	full := "/" + strings.Join(steps, "/") + contentTest
+	return full, xpathSelects(samples, want, full), want
 }
 
-// xpathSelects reports whether xp selects exactly the wrapper's elements on every
-// sample page.
-func xpathSelects(samples []*sample, sel *selection, xp string) bool {
+// xpathSelects reports whether xp selects exactly the elements want on every sample
+// page.
+func xpathSelects(samples []*sample, want [][]int32, xp string) bool {
 	expr, err := xpath.Compile(xp)
 	if err != nil {
 		return false
 	}
-	for _, s := range samples {
-		want := sel.match(s)
+	for i, s := range samples {
 		got := htmlquery.QuerySelectorAll(s.p.doc, expr)
-		if len(got) != len(want) {
+		if len(got) != len(want[i]) {
 			return false
 		}
 		set := make(map[*html.Node]bool, len(got))
 		for _, n := range got {
 			set[n] = true
 		}
-		for _, e := range want {
+		for _, e := range want[i] {
 			if !set[s.p.elems[e].n] {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+// unionMatches reports whether the wrapper's elements on every sample page are the
+// union of its patterns' own elements (each[k][i]: pattern k's on page i), that is,
+// whether no pattern's element gave way to a better pattern's: the union of exact
+// per-pattern XPaths then selects the wrapper's elements exactly.
+func (sel *selection) unionMatches(samples []*sample, each [][][]int32) bool {
+	for i, s := range samples {
+		union := map[int32]bool{}
+		for k := range each {
+			for _, e := range each[k][i] {
+				union[e] = true
+			}
+		}
+		if len(sel.match(s)) != len(union) {
+			return false
 		}
 	}
 	return true
