@@ -108,7 +108,24 @@ func looksLikeText(raw []byte) bool {
 }
 
 func indexPage(name string, doc *html.Node, skipHidden bool) *page {
-	p := &page{name: name, doc: doc, byNode: map[*html.Node]int32{}, body: -1}
+	// sizes first, so that the tables are allocated once
+	nelems, ntexts := 0, 0
+	var count func(n *html.Node)
+	count = func(n *html.Node) {
+		switch n.Type {
+		case html.ElementNode:
+			nelems++
+		case html.TextNode:
+			ntexts++
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			count(c)
+		}
+	}
+	count(doc)
+	p := &page{name: name, doc: doc, byNode: make(map[*html.Node]int32, nelems), body: -1,
+		elems: make([]elem, 0, nelems), leaves: make([]leaf, 0, ntexts), toks: make([]string, 0, 4*ntexts)}
+	nkids := make([]int32, 0, nelems)
 	dfs := 0
 	var walk func(n *html.Node, parent int32, depth int, skipped bool)
 	walk = func(n *html.Node, parent int32, depth int, skipped bool) {
@@ -150,9 +167,10 @@ func indexPage(name string, doc *html.Node, skipHidden bool) *page {
 		e.tokStart = int32(len(p.toks))
 		e.leafStart = int32(len(p.leaves))
 		p.elems = append(p.elems, e)
+		nkids = append(nkids, 0)
 		p.byNode[n] = idx
 		if parent >= 0 {
-			p.elems[parent].kids = append(p.elems[parent].kids, idx)
+			nkids[parent]++
 		}
 		if n.DataAtom == atom.Img && !e.skipped {
 			p.leaves = append(p.leaves, leaf{n: n, elem: idx,
@@ -170,6 +188,18 @@ func indexPage(name string, doc *html.Node, skipHidden bool) *page {
 		p.elems[idx].leafEnd = int32(len(p.leaves))
 	}
 	walk(doc, -1, 0, false)
+	// the children of every element, in one shared table
+	kids := make([]int32, len(p.elems))
+	off := 0
+	for i := range p.elems {
+		p.elems[i].kids = kids[off : off : off+int(nkids[i])]
+		off += int(nkids[i])
+	}
+	for i := range p.elems {
+		if par := p.elems[i].parent; par >= 0 {
+			p.elems[par].kids = append(p.elems[par].kids, int32(i))
+		}
+	}
 	return p
 }
 
