@@ -2,8 +2,10 @@ package records
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"net/url"
 	"slices"
 	"strings"
@@ -604,4 +606,34 @@ func recordPaths(t *testing.T, page string, regions RegionPolicy) []string {
 		out = append(out, r.XPath)
 	}
 	return out
+}
+
+// TestTypeHash checks that the type-path hash computed without strings is the hash of
+// the written type path (typePath, hashTypePath), as Apply recomputes it from a
+// wrapper's rules.
+func TestTypeHash(t *testing.T) {
+	page := `<html><body id="top" class="home page-12"><table id="t"><tbody id="a1"><tr role="row" class=" x9 y"><td itemprop="name" class="c">a</td></tr></tbody>` +
+		`<tbody id="b"><tr><td>b</td></tr></tbody></table><div class="12" id="main" itemtype="http://schema.org/Book" data-x="1"><p>c</p></div></body></html>`
+	p, err := parsePage("p", []byte(page), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// chainHash is FNV-1a over the parent's hash (8 bytes, little-endian) and the type,
+	// as written wrappers were hashed
+	for _, parent := range []uint64{0, 1, 0xdeadbeef12345678} {
+		h := fnv.New64a()
+		var b [8]byte
+		binary.LittleEndian.PutUint64(b[:], parent)
+		h.Write(b[:])
+		h.Write([]byte("div[@class='x']"))
+		if got := chainHash(parent, "div[@class='x']"); got != h.Sum64() {
+			t.Errorf("chainHash(%x) = %x, want %x", parent, got, h.Sum64())
+		}
+	}
+	hs := typeHashes(p, DefaultTypeAttributes)
+	for i := range p.elems {
+		if want := hashTypePath(typePath(p, int32(i), DefaultTypeAttributes)); hs[i] != want {
+			t.Errorf("element %d (%s): hash %x, want %x of %v", i, p.elems[i].tag, hs[i], want, typePath(p, int32(i), DefaultTypeAttributes))
+		}
+	}
 }

@@ -511,35 +511,32 @@ func recordPatterns(samples []*sample, o *Options) []*pattern {
 // holds th cells. Matching requires it, so that a header row, a caption row or a
 // spacer sharing the records' tag is not taken for a record.
 func commonChild(samples []*sample, pt *pattern) string {
-	var common map[string]bool
-	for si, elems := range pt.byPage {
-		p := samples[si].p
-		for _, m := range elems {
-			tags := map[string]bool{}
-			for _, k := range p.elems[m].kids {
-				if !p.elems[k].skipped {
-					tags[p.elems[k].tag] = true
-				}
-			}
-			if common == nil {
-				common = tags
-				continue
-			}
-			for t := range common {
-				if !tags[t] {
-					delete(common, t)
-				}
-			}
-		}
-	}
 	si, e := example(pt)
 	p := samples[si].p
+	// the child tags of the first element, in order, kept while every element has them
+	var common []string
 	for _, k := range p.elems[e].kids {
-		if t := p.elems[k].tag; common[t] && !p.elems[k].skipped {
-			return t
+		if t := p.elems[k].tag; !p.elems[k].skipped && !slices.Contains(common, t) {
+			common = append(common, t)
 		}
 	}
-	return ""
+	for sj, elems := range pt.byPage {
+		q := samples[sj].p
+		for _, m := range elems {
+			common = slices.DeleteFunc(common, func(t string) bool {
+				for _, k := range q.elems[m].kids {
+					if q.elems[k].tag == t && !q.elems[k].skipped {
+						return false
+					}
+				}
+				return true
+			})
+			if len(common) == 0 {
+				return ""
+			}
+		}
+	}
+	return common[0]
 }
 
 // groupCoverage is the share of its text a member must hold in inner record lists to
