@@ -134,10 +134,10 @@ func indexPage(name string, doc *html.Node, skipHidden bool) *page {
 			if skipped || parent < 0 {
 				return
 			}
-			toks := textnorm.Tokens(n.Data)
-			if len(toks) == 0 && strings.TrimSpace(n.Data) == "" {
-				return
+			if strings.TrimSpace(n.Data) == "" {
+				return // white space between elements
 			}
+			toks := textnorm.Tokens(n.Data)
 			start := int32(len(p.toks))
 			p.toks = append(p.toks, toks...)
 			p.leaves = append(p.leaves, leaf{n: n, elem: parent, text: collapse(n.Data),
@@ -255,7 +255,28 @@ func placeholder(n *html.Node) bool {
 
 // collapse trims s and collapses runs of white space (including U+00A0) to one space.
 func collapse(s string) string {
+	if plainSpaced(s) {
+		return s
+	}
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\u00a0", " ")), " ")
+}
+
+// plainSpaced reports whether s is already collapsed: ASCII spaces only, single, and
+// none at either end (most text leaves).
+func plainSpaced(s string) bool {
+	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
+		return s == ""
+	}
+	prev := byte(0)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' && prev == ' ', c == '\t', c == '\n', c == '\r', c == '\f', c == '\v', c >= 0x80:
+			return false
+		}
+		prev = c
+	}
+	return true
 }
 
 // attr returns the value of attribute key of n, or "".

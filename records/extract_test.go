@@ -637,3 +637,23 @@ func TestTypeHash(t *testing.T) {
 		}
 	}
 }
+
+// TestCollapse checks the white-space collapsing of text leaves, with and without the
+// fast path for text that is collapsed already.
+func TestCollapse(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                           "",
+		"Bleak House":                "Bleak House",
+		" Bleak House":               "Bleak House",
+		"Bleak  House\n":             "Bleak House",
+		"Bleak\tHouse":               "Bleak House",
+		"Bleak\u00a0House":           "Bleak House",
+		"Jane Eyre — 1847":           "Jane Eyre — 1847",
+		"\u00a0\u00a0Jane\u2003Eyre": "Jane Eyre",
+		"   ":                        "",
+	} {
+		if got := collapse(in); got != want {
+			t.Errorf("collapse(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
