@@ -123,7 +123,7 @@ func indexPage(name string, doc *html.Node, skipHidden bool) *page {
 		}
 	}
 	count(doc)
-	p := &page{name: name, doc: doc, byNode: make(map[*html.Node]int32, nelems), body: -1,
+	p := &page{name: name, doc: doc, body: -1,
 		elems: make([]elem, 0, nelems), leaves: make([]leaf, 0, ntexts), toks: make([]string, 0, 4*ntexts)}
 	nkids := make([]int32, 0, nelems)
 	dfs := 0
@@ -168,7 +168,6 @@ func indexPage(name string, doc *html.Node, skipHidden bool) *page {
 		e.leafStart = int32(len(p.leaves))
 		p.elems = append(p.elems, e)
 		nkids = append(nkids, 0)
-		p.byNode[n] = idx
 		if parent >= 0 {
 			nkids[parent]++
 		}
@@ -309,6 +308,19 @@ func absXPath(n *html.Node) string {
 		b.WriteString(steps[i])
 	}
 	return b.String()
+}
+
+// elemOf returns the index of element node n in p, building the node index on first
+// use (record extraction never needs it).
+func (p *page) elemOf(n *html.Node) (int32, bool) {
+	if p.byNode == nil {
+		p.byNode = make(map[*html.Node]int32, len(p.elems))
+		for i := range p.elems {
+			p.byNode[p.elems[i].n] = int32(i)
+		}
+	}
+	i, ok := p.byNode[n]
+	return i, ok
 }
 
 // ntoks is the number of tokens of element i.

@@ -240,7 +240,7 @@ func truthLabeller(p *page, truth [][]string) (func(elems []int32, extra [][]int
 			if err != nil {
 				return nil, fmt.Errorf("truth xpath %s: %w", xp, err)
 			}
-			e, ok := p.byNode[n]
+			e, ok := p.elemOf(n)
 			if n == nil || !ok {
 				continue // a truth that does not resolve matches nothing
 			}
