@@ -591,23 +591,6 @@ func checkRecordSuffixes(t *testing.T, w *Wrapper, recs []Record, want []string)
 	}
 }
 
-// recordPaths extracts page with the query term dickens and returns the XPaths of its
-// records.
-func recordPaths(t *testing.T, page string, regions RegionPolicy) []string {
-	t.Helper()
-	o := DefaultOptions()
-	o.Regions = regions
-	_, recs, err := Extract(t.Context(), []Page{{Name: "p", HTML: []byte(page), Terms: []string{"dickens"}}}, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, r := range recs {
-		out = append(out, r.XPath)
-	}
-	return out
-}
-
 // TestTypeHash checks that the type-path hash computed without strings is the hash of
 // the written type path (typePath, hashTypePath), as Apply recomputes it from a
 // wrapper's rules.
