@@ -29,9 +29,15 @@ const (
 	// MinApproxScore is the lowest Dice coefficient an approximate candidate can have.
 	// The aligner applies its own, stricter threshold (PARIS: 0.78).
 	MinApproxScore = 0.5
-	// maxRescore bounds the number of distinct normal forms re-scored per lookup, so that
-	// a query made of very common 2-grams cannot scan a large part of the index.
-	maxRescore = 20000
+	// maxRescore bounds the number of distinct normal forms re-scored per lookup: those
+	// sharing the most bands with the text, as the Badger store does (with 128, which
+	// loses recall among crowded phone numbers: TestCandidatesCrowded).
+	maxRescore = 512
+	// maxBandBucket is the largest band bucket a lookup reads. A larger one holds a
+	// band common to a large part of the index (the 2-grams of digit strings such as
+	// phone numbers) and tells little; without the bound the cost of a lookup would grow
+	// with the index, and an alignment's with the square of its size.
+	maxBandBucket = 1024
 )
 
 type literalIndex struct {
@@ -120,11 +126,13 @@ func looksNumeric(s string) bool {
 	return ok
 }
 
-// Candidates returns up to k literal nodes that match text: first the exact matches
-// (equal textnorm.Literal normal form, or, for a date, inclusion in either direction),
-// by increasing ID; then approximate matches of string texts (MinHash candidates with
-// a 2-gram Dice coefficient of at least MinApproxScore), best first, ties by increasing
-// ID. Text without letters or digits matches nothing.
+// Candidates returns up to k literal nodes that match text: the exact matches (equal
+// textnorm.Literal normal form, or, for a date, inclusion in either direction), by
+// increasing ID; if there is none, approximate matches of string texts (MinHash
+// candidates with a 2-gram Dice coefficient of at least MinApproxScore), best first,
+// ties by increasing ID. Like PARIS (noApproxIfExact) and the aligner's LiteralMatcher
+// contract, it looks for approximate matches only when no literal matches exactly.
+// Text without letters or digits matches nothing.
 func (m *Memory) Candidates(ctx context.Context, text string, k int) ([]Candidate, error) {
 	if k <= 0 {
 		return nil, nil
@@ -160,8 +168,8 @@ func (m *Memory) Candidates(ctx context.Context, text string, k int) ([]Candidat
 		out = append(out, idsAsExact(dated)...)
 	}
 	slices.SortFunc(out, func(a, b Candidate) int { return cmp.Compare(a.Node, b.Node) })
-	if len(out) >= k {
-		return out[:k], nil
+	if len(out) > 0 {
+		return out[:min(k, len(out))], nil
 	}
 	if norm == "" || looksNumeric(text) {
 		return out, nil
@@ -169,22 +177,10 @@ func (m *Memory) Candidates(ctx context.Context, text string, k int) ([]Candidat
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var forms []int32
-	for _, key := range textnorm.Bands(ix.mh.Signature(textnorm.Shingles(norm, ShingleK)), bandRows) {
-		forms = append(forms, ix.bands[key]...)
-	}
-	slices.Sort(forms)
-	forms = slices.Compact(forms)
-	if len(forms) > maxRescore {
-		forms = forms[:maxRescore]
-	}
 	var approx []Candidate
 	q := bigrams(nil, norm)
-	for _, f := range forms {
+	for _, f := range ix.bandCandidates(norm) {
 		form := ix.forms[f]
-		if form == norm {
-			continue
-		}
 		d := dice(q, ix.grams[ix.gramOff[f]:ix.gramOff[f+1]])
 		if d < MinApproxScore {
 			continue
@@ -204,6 +200,41 @@ func (m *Memory) Candidates(ctx context.Context, text string, k int) ([]Candidat
 		out = out[:k]
 	}
 	return out, nil
+}
+
+// bandCandidates returns the normal forms other than norm that share a MinHash band
+// with it, at most maxRescore of them: those sharing the most bands, ties by increasing
+// form. Band buckets larger than maxBandBucket are not read.
+func (ix *literalIndex) bandCandidates(norm string) []int32 {
+	self, hasSelf := ix.formID[norm]
+	var forms []int32
+	for _, key := range textnorm.Bands(ix.mh.Signature(textnorm.Shingles(norm, ShingleK)), bandRows) {
+		if b := ix.bands[key]; len(b) <= maxBandBucket {
+			forms = append(forms, b...)
+		}
+	}
+	slices.Sort(forms)
+	type hit struct{ form, bands int32 }
+	var hits []hit
+	for i := 0; i < len(forms); {
+		j := i + 1
+		for j < len(forms) && forms[j] == forms[i] {
+			j++
+		}
+		if !hasSelf || forms[i] != self {
+			hits = append(hits, hit{forms[i], int32(j - i)})
+		}
+		i = j
+	}
+	if len(hits) > maxRescore {
+		slices.SortFunc(hits, func(a, b hit) int { return cmp.Or(cmp.Compare(b.bands, a.bands), cmp.Compare(a.form, b.form)) })
+		hits = hits[:maxRescore]
+	}
+	forms = forms[:0]
+	for _, h := range hits {
+		forms = append(forms, h.form)
+	}
+	return forms
 }
 
 func idsAsExact(ids []ID) []Candidate {
