@@ -43,6 +43,7 @@ const (
 type literalIndex struct {
 	exact   map[string][]ID // normal form → literal nodes, increasing
 	forms   []string        // distinct normal forms of string literals
+	formIDs [][]ID          // the literal nodes of each form: exact[forms[f]]
 	gramOff []int32         // grams of form f are grams[gramOff[f]:gramOff[f+1]]
 	grams   []uint32        // sorted 2-gram codes of each form (see bigrams)
 	formID  map[string]int32
@@ -99,6 +100,10 @@ func (m *Memory) literalIndex() *literalIndex {
 			}
 		}
 		ix.gramOff = append(ix.gramOff, int32(len(ix.grams)))
+		ix.formIDs = make([][]ID, len(ix.forms))
+		for f, form := range ix.forms {
+			ix.formIDs[f] = ix.exact[form]
+		}
 		m.lit = ix
 	})
 	return m.lit
@@ -140,14 +145,16 @@ func (m *Memory) Candidates(ctx context.Context, text string, k int) ([]Candidat
 	ix := m.literalIndex()
 	norm := textnorm.Literal(text)
 	var out []Candidate
-	seen := map[ID]bool{}
 	if norm != "" {
 		for _, id := range ix.exact[norm] {
 			out = append(out, Candidate{Node: id, Exact: true, Score: 1})
-			seen[id] = true
 		}
 	}
 	if d, ok := ParseDate(strings.TrimSpace(text)); ok {
+		seen := make(map[ID]bool, len(out))
+		for _, c := range out {
+			seen[c.Node] = true
+		}
 		var dated []ID
 		check := func(list []datedID) {
 			for _, x := range list {
@@ -180,16 +187,13 @@ func (m *Memory) Candidates(ctx context.Context, text string, k int) ([]Candidat
 	var approx []Candidate
 	q := bigrams(nil, norm)
 	for _, f := range ix.bandCandidates(norm) {
-		form := ix.forms[f]
 		d := dice(q, ix.grams[ix.gramOff[f]:ix.gramOff[f+1]])
 		if d < MinApproxScore {
 			continue
 		}
 		d = min(d, 0.999999) // distinct normal forms are never an exact match
-		for _, id := range ix.exact[form] {
-			if !seen[id] {
-				approx = append(approx, Candidate{Node: id, Score: d})
-			}
+		for _, id := range ix.formIDs[f] {
+			approx = append(approx, Candidate{Node: id, Score: d})
 		}
 	}
 	slices.SortFunc(approx, func(a, b Candidate) int {
@@ -204,7 +208,7 @@ func (m *Memory) Candidates(ctx context.Context, text string, k int) ([]Candidat
 
 // bandCandidates returns the normal forms other than norm that share a MinHash band
 // with it, at most maxRescore of them: those sharing the most bands, ties by increasing
-// form. Band buckets larger than maxBandBucket are not read.
+// form, in increasing order. Band buckets larger than maxBandBucket are not read.
 func (ix *literalIndex) bandCandidates(norm string) []int32 {
 	self, hasSelf := ix.formID[norm]
 	var forms []int32
@@ -226,13 +230,32 @@ func (ix *literalIndex) bandCandidates(norm string) []int32 {
 		}
 		i = j
 	}
-	if len(hits) > maxRescore {
-		slices.SortFunc(hits, func(a, b hit) int { return cmp.Or(cmp.Compare(b.bands, a.bands), cmp.Compare(a.form, b.form)) })
-		hits = hits[:maxRescore]
-	}
 	forms = forms[:0]
+	if len(hits) <= maxRescore {
+		for _, h := range hits {
+			forms = append(forms, h.form)
+		}
+		return forms
+	}
+	// Select by band count, counted rather than sorted: every form above the cut-off
+	// count, then the first forms at the cut-off.
+	var count [minHashes/bandRows + 1]int
 	for _, h := range hits {
-		forms = append(forms, h.form)
+		count[h.bands]++
+	}
+	cut, above := len(count)-1, 0
+	for ; cut > 0 && above+count[cut] < maxRescore; cut-- {
+		above += count[cut]
+	}
+	room := maxRescore - above
+	for _, h := range hits {
+		switch {
+		case int(h.bands) > cut:
+			forms = append(forms, h.form)
+		case int(h.bands) == cut && room > 0:
+			forms = append(forms, h.form)
+			room--
+		}
 	}
 	return forms
 }
