@@ -36,9 +36,13 @@ type worker struct {
 	ends    []int32
 
 	// relation passes
-	facts  []pathEnd
-	fronts [][]frontEntry
-	items  []pairItem
+	facts      []pathEnd
+	two        []joinEnd // scratch of factsToAnchored
+	three      []pathEnd
+	fronts     [][]frontEntry
+	frontNodes [][]int32 // the nodes of fronts, for binary search
+	items      []pairItem
+	runS       []pathScore
 }
 
 func (a *aligner) newWorkers() {

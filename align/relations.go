@@ -165,17 +165,10 @@ func (a *aligner) relationPass(ctx context.Context, fromR *reader, anchFrom func
 	scores := map[relKey]float64{}
 	norm := map[Path]float64{}
 
-	// mid[m] lists the steps from middle node m to an anchored node of `from`.
-	var mid [][]midEdgeT
+	// mid lists, for each middle node m, the steps from m to an anchored node of `from`.
+	var mid midIndex
 	if o.JoinLength >= 2 {
-		mid = make([][]midEdgeT, fromR.v.size())
-		for _, y := range nodes {
-			for _, e := range fromR.edges(y) {
-				if !fromR.v.lit[e.node] && e.node != y {
-					mid[e.node] = append(mid[e.node], midEdgeT{rel: e.rel.Inverse(), node: y})
-				}
-			}
-		}
+		mid = buildMidIndex(fromR, nodes)
 		fromR.miss = fromR.miss[:0] // the anchored nodes of KB2 were fetched before
 	}
 
@@ -208,7 +201,7 @@ func (a *aligner) relationPass(ctx context.Context, fromR *reader, anchFrom func
 }
 
 // relationFacts adds to acc the evidence of the facts of `from` that start at x.
-func (w *worker) relationFacts(from, to *reader, x int32, mid [][]midEdgeT, anchFrom func(int32) []anchor, acc relAcc) {
+func (w *worker) relationFacts(from, to *reader, x int32, mid midIndex, anchFrom func(int32) []anchor, acc relAcc) {
 	o := w.a.opts
 	ax := anchFrom(x)
 	if len(ax) == 0 {
@@ -220,9 +213,29 @@ func (w *worker) relationFacts(from, to *reader, x int32, mid [][]midEdgeT, anch
 	}
 	for len(w.fronts) < len(ax) {
 		w.fronts = append(w.fronts, nil)
+		w.frontNodes = append(w.frontNodes, nil)
 	}
 	for k, xa := range ax {
 		w.fronts[k] = w.frontier(to, xa.node, w.fronts[k][:0])
+		ns := w.frontNodes[k][:0]
+		for _, fe := range w.fronts[k] {
+			ns = append(ns, fe.node)
+		}
+		w.frontNodes[k] = ns
+	}
+	// Facts come sorted by path: sum each path's contributions before adding them to
+	// the unit's maps, which are hashed once per path rather than once per fact.
+	var runP Path
+	runN := 0.0
+	runS := w.runS[:0]
+	flush := func() {
+		if runP.n == 0 {
+			return
+		}
+		acc.norm[runP] += runN
+		for _, ps := range runS {
+			acc.scores[relKey{runP, ps.p}] += ps.s
+		}
 	}
 	for _, f := range w.facts {
 		ay := anchFrom(f.end)
@@ -233,20 +246,23 @@ func (w *worker) relationFacts(from, to *reader, x int32, mid [][]midEdgeT, anch
 		prodN := 1.0
 		w.items = w.items[:0]
 		for k, xa := range ax {
-			front := w.fronts[k]
 			for _, ya := range ay {
 				fac := 1 - xa.score*ya.score
 				prodN *= fac
 				if xa.node == ya.node {
 					continue // a loop in `to`
 				}
-				w.pathsBetween(to, front, xa.node, ya.node, maxTo, fac)
+				w.pathsBetween(to, w.fronts[k], w.frontNodes[k], xa.node, ya.node, maxTo, fac)
 			}
 		}
 		if prodN >= 1 {
 			continue
 		}
-		acc.norm[f.p] += 1 - prodN
+		if f.p != runP {
+			flush()
+			runP, runN, runS = f.p, 0, runS[:0]
+		}
+		runN += 1 - prodN
 		if len(w.items) == 0 {
 			continue
 		}
@@ -264,16 +280,39 @@ func (w *worker) relationFacts(from, to *reader, x int32, mid [][]midEdgeT, anch
 				}
 				prod *= it.factor
 			}
-			acc.scores[relKey{f.p, p}] += 1 - prod
+			i := slices.IndexFunc(runS, func(ps pathScore) bool { return ps.p == p })
+			if i < 0 {
+				i = len(runS)
+				runS = append(runS, pathScore{p: p})
+			}
+			runS[i].s += 1 - prod
 		}
 	}
+	flush()
+	w.runS = runS
+}
+
+// pathScore is a path of `to` and the sum of its contributions to the current path of
+// `from`.
+type pathScore struct {
+	p Path
+	s float64
 }
 
 // pathsBetween adds to w.items the paths of `to` of at most maxTo steps from xa to ya:
-// a path of front (from xa) followed by one edge into ya. It walks the shorter of ya's
-// edges and the front, searching the other, so a counterpart shared by many facts (a
-// common postcode) costs no more per fact than a rare one.
-func (w *worker) pathsBetween(to *reader, front []frontEntry, xa, ya int32, maxTo int, fac float64) {
+// a path of front (from xa; nodes are its nodes) followed by one edge into ya. It walks
+// the shorter of ya's edges and the front, searching the other, so a counterpart shared
+// by many facts (a common postcode) costs no more per fact than a rare one.
+func (w *worker) pathsBetween(to *reader, front []frontEntry, nodes []int32, xa, ya int32, maxTo int, fac float64) {
+	if maxTo == 1 {
+		// Only a single edge qualifies, and no edge links two literals.
+		if !to.v.lit[xa] || !to.v.lit[ya] {
+			for _, e := range to.between(ya, xa) {
+				w.items = append(w.items, pairItem{p: NewPath(e.rel.Inverse()), xa: xa, ya: ya, factor: fac})
+			}
+		}
+		return
+	}
 	add := func(e ledge, fe frontEntry) {
 		if int(fe.p.n)+1 > maxTo {
 			return
@@ -310,15 +349,12 @@ func (w *worker) pathsBetween(to *reader, front []frontEntry, xa, ya int32, maxT
 		if e.node == ya {
 			continue
 		}
-		lo, found := slices.BinarySearchFunc(front, e.node, func(fe frontEntry, m int32) int { return cmp.Compare(fe.node, m) })
+		lo, found := slices.BinarySearch(nodes, e.node)
 		if !found {
 			continue
 		}
-		for _, fe := range front[lo:] {
-			if fe.node != e.node {
-				break
-			}
-			add(e, fe)
+		for k := lo; k < len(nodes) && nodes[k] == e.node; k++ {
+			add(e, front[k])
 		}
 	}
 }
@@ -329,59 +365,111 @@ type midEdgeT struct {
 	node int32
 }
 
-// midOf returns the reverse-index steps of m; nodes first seen after the index was built
-// are no neighbours of an anchored node.
-func midOf(mid [][]midEdgeT, m int32) []midEdgeT {
-	if int(m) < len(mid) {
-		return mid[m]
+// midIndex is the reverse index of the anchored nodes of a KB: the steps of node m are
+// steps[off[m]:off[m+1]].
+type midIndex struct {
+	off   []int32
+	steps []midEdgeT
+}
+
+// buildMidIndex indexes the edges from the non-literal neighbours of nodes back to them.
+func buildMidIndex(r *reader, nodes []int32) midIndex {
+	v := r.v
+	ix := midIndex{off: make([]int32, v.size()+1)}
+	for _, y := range nodes {
+		for _, e := range r.edges(y) {
+			if !v.lit[e.node] && e.node != y {
+				ix.off[e.node+1]++
+			}
+		}
+	}
+	for i := 1; i < len(ix.off); i++ {
+		ix.off[i] += ix.off[i-1]
+	}
+	ix.steps = make([]midEdgeT, ix.off[len(ix.off)-1])
+	fill := slices.Clone(ix.off[:len(ix.off)-1])
+	for _, y := range nodes {
+		for _, e := range r.edges(y) {
+			if !v.lit[e.node] && e.node != y {
+				ix.steps[fill[e.node]] = midEdgeT{rel: e.rel.Inverse(), node: y}
+				fill[e.node]++
+			}
+		}
+	}
+	return ix
+}
+
+// of returns the steps of m; nodes first seen after the index was built are no
+// neighbours of an anchored node.
+func (ix midIndex) of(m int32) []midEdgeT {
+	if int(m)+1 < len(ix.off) {
+		return ix.steps[ix.off[m]:ix.off[m+1]]
 	}
 	return nil
 }
 
 // factsToAnchored appends to out the distinct facts pF(x, y) of v with y anchored, pF of
 // at most JoinLength steps, following the path rules (no literal in the middle, no
-// loop, no r ∘ r⁻), sorted by path then y. The last step comes from mid, the reverse
-// index of the anchored nodes.
-func (w *worker) factsToAnchored(r *reader, x int32, mid [][]midEdgeT, anch func(int32) []anchor, out []pathEnd) []pathEnd {
+// loop, no r ∘ r⁻), sorted by path (shorter first) then y. The last step comes from mid,
+// the reverse index of the anchored nodes.
+func (w *worker) factsToAnchored(r *reader, x int32, mid midIndex, anch func(int32) []anchor, out []pathEnd) []pathEnd {
 	L := w.a.opts.JoinLength
 	v := r.v
 	es := r.edges(x)
+	start := len(out)
 	for _, e := range es {
 		if e.node != x && len(anch(e.node)) > 0 {
 			out = append(out, pathEnd{p: NewPath(e.rel), end: e.node})
 		}
 	}
-	if L >= 2 {
-		for _, e := range es {
-			m := e.node
-			if m == x || v.lit[m] {
+	// Edges are sorted by relation, then by KB node id: sort by local index instead.
+	slices.SortFunc(out[start:], func(u, w pathEnd) int { return cmp.Or(cmp.Compare(u.p.r[0], w.p.r[0]), cmp.Compare(u.end, w.end)) })
+	if L < 2 {
+		return out
+	}
+	// Joins through different middle nodes can repeat: sort on packed keys and compact.
+	two, three := w.two[:0], w.three[:0]
+	for _, e := range es {
+		m := e.node
+		if m == x || v.lit[m] {
+			continue
+		}
+		for _, me := range mid.of(m) {
+			if me.node == x || me.node == m || me.rel == e.rel.Inverse() {
 				continue
 			}
-			for _, me := range midOf(mid, m) {
-				if me.node == x || me.node == m || me.rel == e.rel.Inverse() {
-					continue
-				}
-				out = append(out, pathEnd{p: NewPath(e.rel, me.rel), end: me.node})
-			}
-			if L < 3 {
+			two = append(two, joinEnd{steps: uint64(e.rel)<<32 | uint64(me.rel), end: me.node})
+		}
+		if L < 3 {
+			continue
+		}
+		for _, e2 := range r.edges(m) {
+			m2 := e2.node
+			if m2 == x || m2 == m || v.lit[m2] || e2.rel == e.rel.Inverse() {
 				continue
 			}
-			for _, e2 := range r.edges(m) {
-				m2 := e2.node
-				if m2 == x || m2 == m || v.lit[m2] || e2.rel == e.rel.Inverse() {
+			for _, me := range mid.of(m2) {
+				if me.node == x || me.node == m || me.node == m2 || me.rel == e2.rel.Inverse() {
 					continue
 				}
-				for _, me := range midOf(mid, m2) {
-					if me.node == x || me.node == m || me.node == m2 || me.rel == e2.rel.Inverse() {
-						continue
-					}
-					out = append(out, pathEnd{p: NewPath(e.rel, e2.rel, me.rel), end: me.node})
-				}
+				three = append(three, pathEnd{p: NewPath(e.rel, e2.rel, me.rel), end: me.node})
 			}
 		}
 	}
-	slices.SortFunc(out, func(u, w pathEnd) int { return cmp.Or(comparePath(u.p, w.p), cmp.Compare(u.end, w.end)) })
-	return slices.Compact(out)
+	slices.SortFunc(two, func(u, w joinEnd) int { return cmp.Or(cmp.Compare(u.steps, w.steps), cmp.Compare(u.end, w.end)) })
+	for _, j := range slices.Compact(two) {
+		out = append(out, pathEnd{p: NewPath(graph.Rel(j.steps>>32), graph.Rel(j.steps)), end: j.end})
+	}
+	slices.SortFunc(three, func(u, w pathEnd) int { return cmp.Or(comparePath(u.p, w.p), cmp.Compare(u.end, w.end)) })
+	out = append(out, slices.Compact(three)...)
+	w.two, w.three = two, three
+	return out
+}
+
+// joinEnd is a two-step path, its steps packed in one integer, and its end.
+type joinEnd struct {
+	steps uint64
+	end   int32
 }
 
 // frontier appends to f the paths of at most JoinLength−1 steps from x in v, x itself

@@ -255,8 +255,9 @@ type reader struct {
 	v    *view
 	miss []int32
 
-	order []int32 // scratch of firstOccurrences
-	dup   []bool
+	order   []int32 // scratch of firstOccurrences
+	dup     []bool
+	scratch []ledge // of between
 }
 
 // edges returns the edges of local node i, sorted by relation then KB node id.
@@ -279,24 +280,26 @@ func (r *reader) edgesRel(i int32, rel graph.Rel) []ledge {
 	return es[lo:hi]
 }
 
-// between returns the edges of i whose other end is m, sorted by relation. i must have
-// been fetched.
+// between returns the edges of i whose other end is m, sorted by relation; the slice is
+// valid until the next call.
 func (r *reader) between(i, m int32) []ledge {
-	if bn := r.v.byNode[i]; bn != nil {
-		lo, _ := slices.BinarySearchFunc(bn, m, func(e ledge, m int32) int { return cmp.Compare(e.node, m) })
-		hi := lo
-		for hi < len(bn) && bn[hi].node == m {
-			hi++
+	es := r.v.byNode[i]
+	if es == nil {
+		// Few edges, sorted by relation: copy those to m into scratch space.
+		r.scratch = r.scratch[:0]
+		for _, e := range r.edges(i) {
+			if e.node == m {
+				r.scratch = append(r.scratch, e)
+			}
 		}
-		return bn[lo:hi]
+		return r.scratch
 	}
-	var out []ledge
-	for _, e := range r.v.edges[i] {
-		if e.node == m {
-			out = append(out, e)
-		}
+	lo, _ := slices.BinarySearchFunc(es, m, func(e ledge, m int32) int { return cmp.Compare(e.node, m) })
+	hi := lo
+	for hi < len(es) && es[hi].node == m {
+		hi++
 	}
-	return out
+	return es[lo:hi]
 }
 
 // pathEnd is a path from a start node and the node it leads to.
