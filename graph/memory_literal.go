@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/trawl-dev/trawl/internal/textnorm"
 )
@@ -48,6 +49,7 @@ type literalIndex struct {
 	grams   []uint32        // sorted 2-gram codes of each form (see bigrams)
 	formID  map[string]int32
 	bands   map[uint64][]int32 // band key → forms
+	hits    sync.Pool          // *[]uint8 of len(forms), all 0: band hits of a lookup
 	years   map[int][]datedID  // dates with a known year
 	wild    []datedID          // dates whose year has unknown digits
 	mh      *textnorm.MinHash
@@ -103,6 +105,11 @@ func (m *Memory) literalIndex() *literalIndex {
 		ix.formIDs = make([][]ID, len(ix.forms))
 		for f, form := range ix.forms {
 			ix.formIDs[f] = ix.exact[form]
+		}
+		nForms := len(ix.forms)
+		ix.hits.New = func() any {
+			h := make([]uint8, nForms)
+			return &h
 		}
 		m.lit = ix
 	})
@@ -207,57 +214,63 @@ func (m *Memory) Candidates(ctx context.Context, text string, k int) ([]Candidat
 }
 
 // bandCandidates returns the normal forms other than norm that share a MinHash band
-// with it, at most maxRescore of them: those sharing the most bands, ties by increasing
-// form, in increasing order. Band buckets larger than maxBandBucket are not read.
+// with it, at most maxRescore of them: those sharing the most bands, ties by the order
+// in which the bands find them. Band buckets larger than maxBandBucket are not read. The
+// cost is linear in the bucket entries read: hits are counted in a pooled array, not
+// sorted.
 func (ix *literalIndex) bandCandidates(norm string) []int32 {
 	self, hasSelf := ix.formID[norm]
-	var forms []int32
-	for _, key := range textnorm.Bands(ix.mh.Signature(textnorm.Shingles(norm, ShingleK)), bandRows) {
+	var buckets [minHashes / bandRows][]int32
+	n := 0
+	for i, key := range textnorm.Bands(ix.mh.Signature(textnorm.Shingles(norm, ShingleK)), bandRows) {
 		if b := ix.bands[key]; len(b) <= maxBandBucket {
-			forms = append(forms, b...)
+			buckets[i] = b
+			n += len(b)
 		}
 	}
-	slices.Sort(forms)
-	type hit struct{ form, bands int32 }
-	var hits []hit
-	for i := 0; i < len(forms); {
-		j := i + 1
-		for j < len(forms) && forms[j] == forms[i] {
-			j++
+	hp := ix.hits.Get().(*[]uint8)
+	hits := *hp
+	forms := make([]int32, 0, n)
+	for _, b := range buckets {
+		for _, f := range b {
+			if hits[f] == 0 && (!hasSelf || f != self) {
+				forms = append(forms, f)
+			}
+			hits[f]++
 		}
-		if !hasSelf || forms[i] != self {
-			hits = append(hits, hit{forms[i], int32(j - i)})
-		}
-		i = j
 	}
-	forms = forms[:0]
-	if len(hits) <= maxRescore {
-		for _, h := range hits {
-			forms = append(forms, h.form)
+	defer func() {
+		for _, b := range buckets {
+			for _, f := range b {
+				hits[f] = 0
+			}
 		}
+		ix.hits.Put(hp)
+	}()
+	if len(forms) <= maxRescore {
 		return forms
 	}
-	// Select by band count, counted rather than sorted: every form above the cut-off
-	// count, then the first forms at the cut-off.
+	// Every form above the cut-off count of bands, then the first ones at it.
 	var count [minHashes/bandRows + 1]int
-	for _, h := range hits {
-		count[h.bands]++
+	for _, f := range forms {
+		count[hits[f]]++
 	}
 	cut, above := len(count)-1, 0
 	for ; cut > 0 && above+count[cut] < maxRescore; cut-- {
 		above += count[cut]
 	}
 	room := maxRescore - above
-	for _, h := range hits {
-		switch {
-		case int(h.bands) > cut:
-			forms = append(forms, h.form)
-		case int(h.bands) == cut && room > 0:
-			forms = append(forms, h.form)
+	kept := forms[:0]
+	for _, f := range forms {
+		switch h := int(hits[f]); {
+		case h > cut:
+			kept = append(kept, f)
+		case h == cut && room > 0:
+			kept = append(kept, f)
 			room--
 		}
 	}
-	return forms
+	return kept
 }
 
 func idsAsExact(ids []ID) []Candidate {
