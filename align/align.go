@@ -197,10 +197,15 @@ func Align(ctx context.Context, kb1 Source, kb2 Reference, opts Options) (*Resul
 
 // loadKB1 reads every node of KB1 and its edges.
 func (a *aligner) loadKB1(ctx context.Context) error {
+	var ents []graph.ID
 	for id, err := range a.v1.kb.(EntityLister).Entities(ctx) {
 		if err != nil {
 			return fmt.Errorf("align: read the entities of KB1: %w", err)
 		}
+		ents = append(ents, id)
+	}
+	a.v1.reserve(3 * len(ents)) // entities, their literals and neighbours: a guess
+	for _, id := range ents {
 		a.v1.local(id)
 	}
 	// Reading a node gives local indices to its neighbours, which are read in turn.

@@ -47,13 +47,13 @@ func (a *aligner) instancePass(ctx context.Context) ([]cand, error) {
 		return nil, err
 	}
 	const unit = 128
-	var out []cand
+	parts := make([][]cand, (len(a.tgt)+unit-1)/unit)
 	grow := func(w *worker) {
 		for len(w.prod) < a.v2.size() {
 			w.prod = append(w.prod, 1)
 		}
 	}
-	err := runUnits(ctx, a, (len(a.tgt)+unit-1)/unit, grow,
+	err := runUnits(ctx, a, len(parts), grow,
 		func(w *worker, u int) []cand {
 			var cs []cand
 			for _, y := range a.tgt[u*unit : min((u+1)*unit, len(a.tgt))] {
@@ -61,8 +61,11 @@ func (a *aligner) instancePass(ctx context.Context) ([]cand, error) {
 			}
 			return cs
 		},
-		func(_ int, cs []cand) { out = append(out, cs...) })
-	return out, err
+		func(u int, cs []cand) { parts[u] = cs })
+	if err != nil {
+		return nil, err
+	}
+	return slices.Concat(parts...), nil
 }
 
 // candidates appends the best candidates of KB1 entity y to out.

@@ -14,8 +14,9 @@ import (
 //
 // KB2 is read lazily: a unit that needs the edges of a KB2 node not read yet records it
 // (reader.miss) and is done again after the aligner has read all such nodes of the
-// wave in one batch. A unit is done at most 1 + JoinLength times, as every redo starts
-// one step further out.
+// wave in one batch. The anchored nodes of KB2 are read before each pass, so only units
+// that follow joins (or look at candidates' values, with negative evidence) are redone,
+// once per step further out.
 
 // unitsPerWave is the number of units done between two reads of KB2. It does not
 // depend on the number of goroutines, so neither do the order of the reads nor the

@@ -66,6 +66,20 @@ func newView(kb viewKB, name string, maxDegree, workers int) *view {
 	return v
 }
 
+// reserve makes room for n nodes.
+func (v *view) reserve(n int) {
+	if len(v.ids) > 0 {
+		return
+	}
+	v.idx = make(map[graph.ID]int32, n)
+	v.ids = make([]graph.ID, 0, n)
+	v.lit = make([]bool, 0, n)
+	v.edges = make([][]ledge, 0, n)
+	v.byNode = make([][]ledge, 0, n)
+	v.fetched = make([]bool, 0, n)
+	v.hub = make([]bool, 0, n)
+}
+
 // local returns the local index of id, assigning one if needed.
 func (v *view) local(id graph.ID) int32 {
 	if i, ok := v.idx[id]; ok {
@@ -120,6 +134,16 @@ func (v *view) fetch(ctx context.Context, ns []int32) error {
 		}
 		return err
 	}
+	// The edges of all nodes share two allocations (capacities capped, so no append
+	// can reach a neighbour's edges).
+	total, large := 0, 0
+	for k := range todo {
+		total += len(got[k])
+		if len(got[k]) > byNodeMin {
+			large += len(got[k])
+		}
+	}
+	arena, byArena := make([]ledge, 0, total), make([]ledge, 0, large)
 	for k, i := range todo {
 		v.reads++
 		if hub[k] {
@@ -127,13 +151,16 @@ func (v *view) fetch(ctx context.Context, ns []int32) error {
 			v.hubs++
 			continue
 		}
-		out := make([]ledge, len(got[k]))
-		for j, e := range got[k] {
-			out[j] = ledge{rel: e.Rel, node: v.local(e.Node)}
+		start := len(arena)
+		for _, e := range got[k] {
+			arena = append(arena, ledge{rel: e.Rel, node: v.local(e.Node)})
 		}
+		out := arena[start:len(arena):len(arena)]
 		v.edges[i] = out
 		if len(out) > byNodeMin {
-			bn := slices.Clone(out)
+			start := len(byArena)
+			byArena = append(byArena, out...)
+			bn := byArena[start:len(byArena):len(byArena)]
 			slices.SortFunc(bn, func(a, b ledge) int { return cmp.Or(cmp.Compare(a.node, b.node), cmp.Compare(a.rel, b.rel)) })
 			v.byNode[i] = bn
 		}
