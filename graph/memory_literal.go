@@ -31,9 +31,10 @@ const (
 	// The aligner applies its own, stricter threshold (PARIS: 0.78).
 	MinApproxScore = 0.5
 	// maxRescore bounds the number of distinct normal forms re-scored per lookup: those
-	// sharing the most bands with the text, as the Badger store does (with 128, which
-	// loses recall among crowded phone numbers: TestCandidatesCrowded).
-	maxRescore = 512
+	// sharing the most bands with the text, as many as the Badger store re-scores. It
+	// bounds the cost of a lookup whatever the size of the index; among crowded phone
+	// numbers it finds as many as re-scoring all forms (TestCandidatesCrowded).
+	maxRescore = 128
 	// maxBandBucket is the largest band bucket a lookup reads. A larger one holds a
 	// band common to a large part of the index (the 2-grams of digit strings such as
 	// phone numbers) and tells little; without the bound the cost of a lookup would grow
