@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"context"
 	"slices"
+
+	"github.com/trawl-dev/trawl/graph"
 )
 
 // cand is a candidate equality between KB1 node y1 and KB2 node y2.
@@ -133,12 +135,10 @@ func (w *worker) bootEvidence(p1 Path, f1 float64, x2 anchor, learned []relEntry
 	b := a.bootstrap(p1.Len() - 1)
 	for lo := 0; lo < len(es); {
 		rel := es[lo].rel
-		hi := lo + 1
-		for hi < len(es) && es[hi].rel == rel {
-			hi++
-		}
-		block := es[lo:hi]
-		lo = hi
+		// The block's end by binary search: a shared value's skipped block costs log n.
+		n, _ := slices.BinarySearchFunc(es[lo:], rel+1, func(e ledge, r graph.Rel) int { return cmp.Compare(e.rel, r) })
+		block := es[lo : lo+n]
+		lo += n
 		p2 := NewPath(rel)
 		sub, super := b, b
 		if e, ok := findLearned(learned, p2); ok {
