@@ -170,63 +170,6 @@ func TestFunctionalityOracles(t *testing.T) {
 	}
 }
 
-func TestParseDate(t *testing.T) {
-	tests := []struct {
-		in   string
-		want string // "" = not a date
-	}{
-		{"1838", "1838-##-##"},
-		{"1838-05", "1838-05-##"},
-		{"1838-05-12", "1838-05-12"},
-		{"1838-##-##", "1838-##-##"},
-		{"18##-##-##", "18##-##-##"},
-		{"-0044-03-15", "-0044-03-15"},
-		{"1838-05-12T10:00:00Z", "1838-05-12"},
-		{"1838-05-12Z", "1838-05-12"},
-		{"1838-05-12-05:00", "1838-05-12"},
-		{"19690505", ""},
-		{"1942.0", ""},
-		{"1838-13-01", ""},
-		{"1838-05-32", ""},
-		{"12 km", ""},
-		{"183", ""},
-	}
-	for _, tc := range tests {
-		d, ok := ParseDate(tc.in)
-		got := ""
-		if ok {
-			got = d.String()
-		}
-		if got != tc.want {
-			t.Errorf("ParseDate(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
-func TestDateInclusion(t *testing.T) {
-	tests := []struct {
-		a, b string
-		want bool
-	}{
-		{"1838", "1838-05-12", true},
-		{"1838-##-##", "1838-05-12", true},
-		{"18##-##-##", "1838-05-12", true},
-		{"1838-05-12", "1838", true}, // either direction
-		{"1838-05-##", "1838-05-12", true},
-		{"1838-06-##", "1838-05-12", false},
-		{"1839", "1838-05-12", false},
-		{"1838-05-12", "1838-05-13", false},
-		{"-1838", "1838", false},
-	}
-	for _, tc := range tests {
-		a, _ := ParseDate(tc.a)
-		b, _ := ParseDate(tc.b)
-		if got := a.Overlaps(b); got != tc.want {
-			t.Errorf("%s ~ %s = %v, want %v", tc.a, tc.b, got, tc.want)
-		}
-	}
-}
-
 func TestCandidates(t *testing.T) {
 	m := mustMemory(t, `
 <http://example.org/b1> <http://example.org/label> "Hamlet" .

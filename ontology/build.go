@@ -728,7 +728,7 @@ func (l *loader) buildDates(ctx contextLike, sw *badger.StreamWriter) (err error
 			continue
 		}
 		last = r
-		if y := unpackDate(r[0]).yearKey(); y != year || count == 0 {
+		if y := yearKey(unpackDate(r[0])); y != year || count == 0 {
 			if err := flush(); err != nil {
 				return err
 			}

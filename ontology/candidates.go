@@ -51,7 +51,7 @@ func (s *Store) Candidates(ctx context.Context, text string, k int) ([]graph.Can
 		}
 		nExact = len(ids)
 	}
-	if d, ok := parseQueryDate(text); ok {
+	if d, ok := graph.ParseQueryDate(text); ok {
 		ids, err := s.dateIDs(ctx, txn, d)
 		if err != nil {
 			return nil, err
@@ -227,8 +227,8 @@ func (s *Store) approx(ctx context.Context, txn *badger.Txn, norm string, report
 }
 
 // dateIDs returns the date literals that include d or that d includes.
-func (s *Store) dateIDs(ctx context.Context, txn *badger.Txn, d datePattern) ([]graph.ID, error) {
-	year := d.yearKey()
+func (s *Store) dateIDs(ctx context.Context, txn *badger.Txn, d graph.Date) ([]graph.ID, error) {
+	year := yearKey(d)
 	known := 1 // sign
 	for known < 5 && year[known] != '#' {
 		known++
@@ -256,7 +256,7 @@ func (s *Store) dateIDs(ctx context.Context, txn *badger.Txn, d datePattern) ([]
 			}
 			err := it.Item().Value(func(v []byte) error {
 				for i := 0; i+16 <= len(v); i += 16 {
-					if d.matches(unpackDate(binary.BigEndian.Uint64(v[i+8:]))) {
+					if d.Overlaps(unpackDate(binary.BigEndian.Uint64(v[i+8:]))) {
 						out = append(out, graph.ID(binary.BigEndian.Uint64(v[i:])))
 					}
 				}

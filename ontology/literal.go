@@ -67,8 +67,8 @@ const (
 )
 
 func kindOf(t graph.Term) literalKind {
-	if dateTypes[t.Datatype] {
-		if _, ok := parseISODate(t.Value); ok {
+	if graph.DateTypes[t.Datatype] {
+		if _, ok := graph.DateOf(t); ok {
 			return litDate
 		}
 		return litOther

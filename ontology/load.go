@@ -645,8 +645,8 @@ func (e *encoder) term(x graph.Term) (graph.ID, bool) {
 func (e *encoder) literal(id graph.ID, x graph.Term) {
 	kind := kindOf(x)
 	if kind == litDate {
-		d, _ := parseISODate(x.Value)
-		e.dates = append(e.dates, rec2{d.pack(), uint64(id)})
+		d, _ := graph.DateOf(x)
+		e.dates = append(e.dates, rec2{packDate(d), uint64(id)})
 		return
 	}
 	norm := textnorm.Literal(x.Value)

@@ -282,7 +282,7 @@ func bareLiteral(s, pred string) (graph.Term, bool) {
 	}
 	isDateRel := strings.HasSuffix(local, "Date")
 	if isDateRel {
-		if _, ok := parseISODate(s); ok && strings.Contains(s, "-") {
+		if _, ok := graph.ParseDate(s); ok && strings.Contains(s, "-") {
 			return graph.NewTyped(s, graph.XSD+"date"), true
 		}
 		if d, ok := yearFloatDate(s); ok {
@@ -341,19 +341,19 @@ func numberKind(s string) string {
 
 // yearFloatDate reads the YYYY.MMDD float encoding of dates: the fraction, padded
 // with zeros to four digits, holds the month and the day, 00 meaning unknown.
-func yearFloatDate(s string) (datePattern, bool) {
+func yearFloatDate(s string) (graph.Date, bool) {
 	y, frac, _ := strings.Cut(s, ".")
 	if y == "" || len(y) > 4 || len(frac) > 4 {
-		return datePattern{}, false
+		return graph.Date{}, false
 	}
 	for i := 0; i < len(y); i++ {
 		if !isDigit(y[i]) {
-			return datePattern{}, false
+			return graph.Date{}, false
 		}
 	}
 	for i := 0; i < len(frac); i++ {
 		if !isDigit(frac[i]) {
-			return datePattern{}, false
+			return graph.Date{}, false
 		}
 	}
 	frac += strings.Repeat("0", 4-len(frac))
@@ -366,7 +366,7 @@ func yearFloatDate(s string) (datePattern, bool) {
 	default:
 		iso += "-" + mm + "-" + dd
 	}
-	return parseISODate(iso)
+	return graph.ParseDate(iso)
 }
 
 // labelFromName derives a label from a YAGO3 name (an English Wikipedia title):
