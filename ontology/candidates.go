@@ -406,13 +406,5 @@ func (s *Store) Label(ctx context.Context, n graph.ID) (string, error) {
 	if fallback != "" {
 		return fallback, nil
 	}
-	return localName(t.Value), nil
-}
-
-// localName returns the last segment of an IRI with underscores as spaces.
-func localName(iri string) string {
-	if i := strings.LastIndexAny(iri, "/#"); i >= 0 && i < len(iri)-1 {
-		iri = iri[i+1:]
-	}
-	return strings.ReplaceAll(iri, "_", " ")
+	return strings.ReplaceAll(cmp.Or(graph.LocalName(t.Value), t.Value), "_", " "), nil
 }

@@ -276,10 +276,7 @@ func tsvLiteral(b []byte) (graph.Term, error) {
 // ("1942.0" → "1942-##-##", "1943.0602" → "1943-06-02"); hasLatitude and hasLongitude
 // get YAGO's degrees; other numbers get xsd:integer, xsd:decimal or xsd:double.
 func bareLiteral(s, pred string) (graph.Term, bool) {
-	local := pred
-	if i := strings.LastIndexAny(pred, "/#"); i >= 0 {
-		local = pred[i+1:]
-	}
+	local := graph.LocalName(pred)
 	isDateRel := strings.HasSuffix(local, "Date")
 	if isDateRel {
 		if _, ok := graph.ParseDate(s); ok && strings.Contains(s, "-") {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -650,7 +651,7 @@ func summarize(dir, url string, st roundState) (*pipelineSummary, error) {
 		}
 		for _, r := range u.Relations {
 			if r.Aligned != nil {
-				sum.Relations = append(sum.Relations, fmt.Sprintf("%s ⊆ %s (%.2f, n=%.0f)", shortIRI(r.Relation), r.Aligned.Relation, r.Aligned.Confidence, r.Aligned.N))
+				sum.Relations = append(sum.Relations, fmt.Sprintf("%s ⊆ %s (%.2f, n=%.0f)", cmp.Or(graph.LocalName(r.Relation), r.Relation), r.Aligned.Relation, r.Aligned.Confidence, r.Aligned.N))
 			}
 		}
 		if u.Enrichment != nil {
@@ -660,12 +661,4 @@ func summarize(dir, url string, st roundState) (*pipelineSummary, error) {
 		return nil, err
 	}
 	return sum, nil
-}
-
-// shortIRI returns the last path segment of an IRI, for messages.
-func shortIRI(iri string) string {
-	if i := strings.LastIndexAny(iri, "/#"); i >= 0 && i < len(iri)-1 {
-		return iri[i+1:]
-	}
-	return iri
 }
