@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
-	"unicode/utf8"
 )
 
 // ParseError locates a bad line of an RDF file. It wraps the underlying cause.
@@ -170,44 +168,12 @@ func ParseTerm(s string) (Term, error) {
 	return t, nil
 }
 
-type syntaxError struct {
-	col int
-	err error
-}
-
-func (e *syntaxError) Error() string { return fmt.Sprintf("column %d: %v", e.col+1, e.err) }
-func (e *syntaxError) Unwrap() error { return e.err }
-
 // maxTripleTermDepth bounds nested triple terms, so that hostile input cannot exhaust the
 // stack.
 const maxTripleTermDepth = 32
 
-type parser struct {
-	b []byte
-	i int
-}
-
-func (p *parser) init(b []byte) { p.b, p.i = b, 0 }
-func (p *parser) done() bool    { return p.i >= len(p.b) }
-func (p *parser) peek() byte    { return p.b[p.i] }
-
-func (p *parser) rest(n int) string {
-	r := p.b[p.i:]
-	if len(r) > n {
-		r = r[:n]
-	}
-	return string(r)
-}
-
-func (p *parser) errorf(format string, args ...any) error {
-	return &syntaxError{col: p.i, err: fmt.Errorf(format, args...)}
-}
-
-func (p *parser) ws() {
-	for p.i < len(p.b) && (p.b[p.i] == ' ' || p.b[p.i] == '\t') {
-		p.i++
-	}
-}
+// parser reads the N-Triples grammar with the shared lexical rules of scanner.
+type parser struct{ scanner }
 
 func (p *parser) triple() (Triple, error) {
 	s, err := p.subject()
@@ -317,222 +283,26 @@ func (p *parser) tripleTerm(depth int) (Triple, error) {
 	return Triple{S: s, P: pr, O: o}, nil
 }
 
-// iri reads an IRIREF: '<' ([^#x00-#x20<>"{}|^`\] | UCHAR)* '>', and requires it to be
-// absolute.
+// iri reads an IRIREF and requires it to be absolute.
 func (p *parser) iri() (string, error) {
 	start := p.i
-	p.i++ // '<'
-	from := p.i
-	var sb *strings.Builder
-	for {
-		if p.done() {
-			p.i = start
-			return "", p.errorf("unterminated IRI %q", p.rest(40))
-		}
-		c := p.peek()
-		switch {
-		case c == '>':
-			var s string
-			if sb == nil {
-				s = string(p.b[from:p.i])
-			} else {
-				sb.Write(p.b[from:p.i])
-				s = sb.String()
-			}
-			p.i++
-			if !HasScheme(s) {
-				p.i = start
-				return "", p.errorf("relative IRI <%s> (N-Triples needs absolute IRIs)", s)
-			}
-			return s, nil
-		case c == '\\':
-			if sb == nil {
-				sb = &strings.Builder{}
-			}
-			sb.Write(p.b[from:p.i])
-			r, err := p.uchar()
-			if err != nil {
-				return "", err
-			}
-			if r <= 0x20 || strings.ContainsRune("<>\"{}|^`\\", r) {
-				return "", p.errorf("escape in IRI encodes the forbidden character %U", r)
-			}
-			sb.WriteRune(r)
-			from = p.i
-		case c <= 0x20 || c == '<' || c == '"' || c == '{' || c == '}' || c == '|' || c == '^' || c == '`':
-			return "", p.errorf("character %q is not allowed in an IRI", c)
-		case c >= utf8.RuneSelf:
-			r, size := utf8.DecodeRune(p.b[p.i:])
-			if r == utf8.RuneError && size == 1 {
-				return "", p.errorf("invalid UTF-8 in IRI")
-			}
-			p.i += size
-		default:
-			p.i++
-		}
+	s, err := p.iriRef(false)
+	if err != nil {
+		return "", err
 	}
-}
-
-// uchar reads \uXXXX or \UXXXXXXXX at p.i.
-func (p *parser) uchar() (rune, error) {
-	if p.i+1 >= len(p.b) {
-		return 0, p.errorf("incomplete escape")
+	if !HasScheme(s) {
+		p.i = start
+		return "", p.errorf("relative IRI <%s> (N-Triples needs absolute IRIs)", s)
 	}
-	var n int
-	switch p.b[p.i+1] {
-	case 'u':
-		n = 4
-	case 'U':
-		n = 8
-	default:
-		return 0, p.errorf("invalid escape %q in IRI (only \\u and \\U are allowed)", p.rest(2))
-	}
-	if p.i+2+n > len(p.b) {
-		return 0, p.errorf("incomplete escape %q", p.rest(2+n))
-	}
-	var r rune
-	for _, c := range p.b[p.i+2 : p.i+2+n] {
-		v, ok := hexVal(c)
-		if !ok {
-			return 0, p.errorf("invalid hex digit in escape %q", p.rest(2+n))
-		}
-		r = r<<4 | rune(v)
-	}
-	if r > utf8.MaxRune || (r >= 0xD800 && r <= 0xDFFF) {
-		return 0, p.errorf("escape %q is not a Unicode scalar value", p.rest(2+n))
-	}
-	p.i += 2 + n
-	return r, nil
-}
-
-func hexVal(c byte) (byte, bool) {
-	switch {
-	case c >= '0' && c <= '9':
-		return c - '0', true
-	case c >= 'a' && c <= 'f':
-		return c - 'a' + 10, true
-	case c >= 'A' && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
-}
-
-// blank reads a BLANK_NODE_LABEL: '_:' (PN_CHARS_U | [0-9]) ((PN_CHARS | '.')* PN_CHARS)?
-func (p *parser) blank() (string, error) {
-	if !bytes.HasPrefix(p.b[p.i:], []byte("_:")) {
-		return "", p.errorf("expected a blank node '_:', found %q", p.rest(8))
-	}
-	p.i += 2
-	start := p.i
-	end := start
-	first := true
-	for !p.done() {
-		r, size := utf8.DecodeRune(p.b[p.i:])
-		if first {
-			if !IsPNCharsU(r) && !(r >= '0' && r <= '9') {
-				return "", p.errorf("invalid first character %q in blank node label", r)
-			}
-			first = false
-			p.i += size
-			end = p.i
-			continue
-		}
-		if r == '.' {
-			p.i += size
-			continue
-		}
-		if !IsPNChars(r) {
-			break
-		}
-		p.i += size
-		end = p.i
-	}
-	if first {
-		return "", p.errorf("empty blank node label")
-	}
-	p.i = end // a trailing '.' belongs to the statement, not the label
-	if !p.done() && p.peek() == ':' {
-		return "", p.errorf("character ':' is not allowed in a blank node label")
-	}
-	return string(p.b[start:end]), nil
-}
-
-func validBlankLabel(s string) bool {
-	var p parser
-	p.init([]byte("_:" + s))
-	l, err := p.blank()
-	return err == nil && l == s && p.done()
+	return s, nil
 }
 
 // literal reads '"' ([^#x22#x5C#xA#xD] | ECHAR | UCHAR)* '"' then an optional
 // language tag (with direction) or datatype.
 func (p *parser) literal() (Term, error) {
-	p.i++ // '"'
-	from := p.i
-	var sb *strings.Builder
-	var value string
-loop:
-	for {
-		if p.done() {
-			return Term{}, p.errorf("unterminated string literal")
-		}
-		c := p.peek()
-		switch {
-		case c == '"':
-			if sb == nil {
-				value = string(p.b[from:p.i])
-			} else {
-				sb.Write(p.b[from:p.i])
-				value = sb.String()
-			}
-			p.i++
-			break loop
-		case c == '\\':
-			if sb == nil {
-				sb = &strings.Builder{}
-			}
-			sb.Write(p.b[from:p.i])
-			if p.i+1 >= len(p.b) {
-				return Term{}, p.errorf("incomplete escape at the end of the line")
-			}
-			e := p.b[p.i+1]
-			var rep byte
-			switch e {
-			case 't':
-				rep = '\t'
-			case 'b':
-				rep = '\b'
-			case 'n':
-				rep = '\n'
-			case 'r':
-				rep = '\r'
-			case 'f':
-				rep = '\f'
-			case '"', '\'', '\\':
-				rep = e
-			case 'u', 'U':
-				r, err := p.uchar()
-				if err != nil {
-					return Term{}, err
-				}
-				sb.WriteRune(r)
-				from = p.i
-				continue
-			default:
-				return Term{}, p.errorf("invalid escape %q in string literal", p.rest(2))
-			}
-			sb.WriteByte(rep)
-			p.i += 2
-			from = p.i
-		case c >= utf8.RuneSelf:
-			r, size := utf8.DecodeRune(p.b[p.i:])
-			if r == utf8.RuneError && size == 1 {
-				return Term{}, p.errorf("invalid UTF-8 in string literal")
-			}
-			p.i += size
-		default:
-			p.i++
-		}
+	value, err := p.quoted()
+	if err != nil {
+		return Term{}, err
 	}
 	// RDF 1.2 allows white space between the string and its tag or datatype.
 	afterQuote := p.i
@@ -543,22 +313,10 @@ loop:
 	}
 	switch p.peek() {
 	case '@':
-		start := p.i
-		p.i++
-		for !p.done() {
-			c := p.peek()
-			if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' {
-				p.i++
-				continue
-			}
-			break
+		lang, dir, err := p.langDir()
+		if err != nil {
+			return Term{}, err
 		}
-		tag := string(p.b[start:p.i])
-		if !validLangDir(tag) {
-			p.i = start
-			return Term{}, p.errorf("invalid language tag %q", tag)
-		}
-		lang, dir, _ := strings.Cut(strings.ToLower(tag[1:]), "--")
 		return Term{Kind: KindLiteral, Value: value, Lang: lang, Dir: dir}, nil
 	case '^':
 		if !bytes.HasPrefix(p.b[p.i:], []byte("^^")) {
@@ -577,32 +335,4 @@ loop:
 	}
 	p.i = afterQuote
 	return NewLiteral(value), nil
-}
-
-// validLangDir checks '@' [a-zA-Z]+ ('-' [a-zA-Z0-9]+)* ('--' ('ltr'|'rtl'))?.
-func validLangDir(tag string) bool {
-	if len(tag) < 2 || tag[0] != '@' {
-		return false
-	}
-	body, dir, hasDir := strings.Cut(tag[1:], "--")
-	if hasDir {
-		d := strings.ToLower(dir)
-		if d != "ltr" && d != "rtl" {
-			return false
-		}
-	}
-	for i, sub := range strings.Split(body, "-") {
-		if sub == "" {
-			return false
-		}
-		for j := 0; j < len(sub); j++ {
-			c := sub[j]
-			alpha := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-			digit := c >= '0' && c <= '9'
-			if !alpha && !(digit && i > 0) {
-				return false
-			}
-		}
-	}
-	return true
 }

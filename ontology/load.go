@@ -390,9 +390,7 @@ func (l *loader) readTurtle(ctx context.Context, idx int, src Source, r io.Reade
 		cur = make([]graph.Triple, 0, batch)
 		return nil
 	}
-	p := newTurtleParser(r, name, blankRenamer(idx))
-	p.base = src.Base
-	p.emit = func(ts []graph.Triple) error {
+	emit := func(ts []graph.Triple) error {
 		cur = append(cur, ts...)
 		if len(cur) >= batch {
 			if err := ctx.Err(); err != nil {
@@ -402,23 +400,23 @@ func (l *loader) readTurtle(ctx context.Context, idx int, src Source, r io.Reade
 		}
 		return nil
 	}
-	p.bad = func(perr *graph.ParseError) error { return l.badLine(rep, perr) }
-	if err := p.parse(); err != nil {
+	bad := func(perr *graph.ParseError) error { return l.badLine(rep, perr) }
+	opts := graph.TurtleOptions{Name: name, Base: src.Base, BlankPrefix: blankPrefix(idx), Check: checkTriple}
+	if err := graph.ReadTurtle(r, opts, emit, bad); err != nil {
 		return err
 	}
 	return send()
 }
 
-// blankRenamer scopes blank node labels to one file: "_:b" of file 3 becomes "f3_b",
-// and the Turtle parser's anonymous nodes (labels starting with NUL) become "f3-gN".
+// blankPrefix is the prefix that scopes the blank nodes of file idx: "_:b" of file 3
+// becomes "f3_b" (graph.TurtleOptions.BlankPrefix names the Turtle parser's anonymous
+// nodes "f3-gN" the same way).
+func blankPrefix(idx int) string { return "f" + strconv.Itoa(idx) }
+
+// blankRenamer scopes the blank node labels of a line-based file (N-Triples, TSV).
 func blankRenamer(idx int) func(string) string {
-	pfx := "f" + strconv.Itoa(idx)
-	return func(label string) string {
-		if len(label) > 0 && label[0] == 0 {
-			return pfx + "-g" + label[1:]
-		}
-		return pfx + "_" + label
-	}
+	pfx := blankPrefix(idx) + "_"
+	return func(label string) string { return pfx + label }
 }
 
 // encoder turns triples into sorter records; one per worker.
