@@ -147,8 +147,8 @@ func (l *loader) build(db *badger.DB) error {
 	}
 	st, stLit := newStats(), newStats()
 	var litInfo kbInfo
-	info := &kbInfo{Layout: LayoutVersion, Salt: l.salt, ShingleK: shingleK, MinHashes: minHashes,
-		BandRows: bandRows, Created: time.Now().UTC(), Sources: l.report.Sources,
+	info := &kbInfo{Layout: LayoutVersion, Salt: l.salt, ShingleK: graph.BandShingleK, MinHashes: graph.MinHashes,
+		BandRows: graph.BandRows, Created: time.Now().UTC(), Sources: l.report.Sources,
 		Parsed: l.parsed.Load(), BadLines: l.bad.Load(),
 		LiteralBits: bucketBits(l.lits.total), BandBits: bucketBits(l.bands.total)}
 
@@ -325,8 +325,8 @@ func (l *loader) buildNodes(ctx contextLike, sw *badger.StreamWriter, half int, 
 			if len(term) == 0 {
 				term = append(term, t.data...)
 			} else if !bytes.Equal(term, t.data) {
-				a, _, _ := decodeTerm(term)
-				b, _, _ := decodeTerm(t.data)
+				a, _, _ := graph.DecodeTermKey(term)
+				b, _, _ := graph.DecodeTermKey(t.data)
 				return fmt.Errorf("%w: %s and %s have the same identifier %016x; load again with another ID salt (--id-salt)", ErrIDCollision, a, b, id)
 			}
 			if t, tOK, err = tm.next(); err != nil {
@@ -607,12 +607,6 @@ func (l *loader) buildLiterals(ctx contextLike, sw *badger.StreamWriter, bits ui
 	return flushBucket()
 }
 
-// maxBandPostings bounds the normal forms of one band key: a band that many strings
-// share (the minimum hashes of the most common trigrams) discriminates nothing and
-// would make lookups slow, so it is left out of the index, as search engines leave out
-// stop words.
-const maxBandPostings = 1024
-
 // buildBands writes the MinHash band buckets ('K').
 func (l *loader) buildBands(ctx contextLike, sw *badger.StreamWriter, bits uint) (err error) {
 	w := newKVWriter(sw)
@@ -631,7 +625,7 @@ func (l *loader) buildBands(ctx contextLike, sw *badger.StreamWriter, bits uint)
 	var group []uint64 // the norm hashes of the current band key
 	var band uint64
 	flushGroup := func() error {
-		if len(group) == 0 || len(group) > maxBandPostings {
+		if len(group) == 0 || len(group) > graph.MaxBandPostings {
 			group = group[:0]
 			return nil
 		}

@@ -1,5 +1,7 @@
 package ontology
 
+import "github.com/trawl-dev/trawl/graph"
+
 // idSet is an open-addressing set of non-zero uint64 keys (node identifiers, normal
 // form hashes). The loader uses one per worker to emit each term's dictionary entry
 // about once; when it reaches maxLen it is cleared, which only costs duplicate entries
@@ -62,11 +64,4 @@ func (s *idSet) grow() {
 
 // mix64 is the splitmix64 finaliser (identifiers are hashes already; this guards
 // against structured keys such as packed dates).
-func mix64(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	x ^= x >> 31
-	return x
-}
+func mix64(x uint64) uint64 { return graph.Mix64(x) }

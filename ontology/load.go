@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/trawl-dev/trawl/graph"
-	"github.com/trawl-dev/trawl/internal/textnorm"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -641,22 +640,22 @@ func (e *encoder) term(x graph.Term) (graph.ID, bool) {
 }
 
 func (e *encoder) literal(id graph.ID, x graph.Term) {
-	kind := kindOf(x)
-	if kind == litDate {
+	cls := graph.ClassOf(x)
+	if cls == graph.LiteralDate {
 		d, _ := graph.DateOf(x)
 		e.dates = append(e.dates, rec2{packDate(d), uint64(id)})
 		return
 	}
-	norm := textnorm.Literal(x.Value)
-	if norm == "" || len(norm) > maxExactLen {
+	norm := graph.LiteralForm(x.Value)
+	if norm == "" || len(norm) > graph.MaxExactForm {
 		return
 	}
-	h := normHash(norm)
+	h := graph.FormHash(norm)
 	start := len(e.litArena)
 	e.litArena = append(e.litArena, norm...)
 	e.lits = append(e.lits, varItem{k1: h, k2: uint64(id), data: e.litArena[start:len(e.litArena):len(e.litArena)]})
-	if kind == litString && len(norm) <= maxApproxLen && e.normSeen.add(h) {
-		for _, b := range bandKeys(norm) {
+	if cls == graph.LiteralString && len(norm) <= graph.MaxApproxForm && e.normSeen.add(h) {
+		for _, b := range graph.BandKeys(norm) {
 			e.bands = append(e.bands, rec2{b, h})
 		}
 	}
