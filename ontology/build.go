@@ -238,207 +238,293 @@ func (l *loader) build(db *badger.DB) error {
 // ('E'). It also counts facts, distinct subjects and distinct objects per predicate.
 // It handles the nodes of one half of the identifier space (literals or not).
 func (l *loader) buildNodes(ctx contextLike, sw *badger.StreamWriter, half int, relOf []graph.Rel, typeIdx, subIdx int, st *relStats, info *kbInfo) (err error) {
-	w := newKVWriter(sw)
+	nw := &nodeWriter{w: newKVWriter(sw), stream: streamNode, relOf: relOf, typeIdx: typeIdx, subIdx: subIdx, st: st, info: info}
 	defer func() {
-		if cerr := w.close(); err == nil {
+		if cerr := nw.w.close(); err == nil {
 			err = cerr
 		}
 	}()
-	nodeStream := streamNode
 	if half == halfLit {
 		// Literals have no outgoing facts; an rdf:type fact to a literal (which is
 		// not a class) stays an edge, so that only the other half writes 'I' and 'E'.
-		nodeStream, typeIdx = streamNodeLit, -1
+		nw.stream, nw.typeIdx = streamNodeLit, -1
 	}
-	spo, err := l.triples.merge(0, half)
+	m, err := l.openNodeMerge(half)
 	if err != nil {
 		return err
 	}
-	defer func() { _ = spo.close() }()
-	ops, err := l.triples.merge(1, half)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = ops.close() }()
-	tm, err := l.terms.merge(half)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = tm.close() }()
-
-	sp, spOK, err := spo.next()
-	if err != nil {
-		return err
-	}
-	op, opOK, err := ops.next()
-	if err != nil {
-		return err
-	}
-	t, tOK, err := tm.next()
-	if err != nil {
-		return err
-	}
-
-	type pair struct{ p, n uint64 }
-	type group struct {
-		rel        graph.Rel
-		start, end int
-	}
-	var (
-		out, in  []pair
-		flat     []uint64
-		groups   []group
-		term     []byte
-		key, val []byte
-		entities []uint64
-		eChunk   uint32
-		count    int
-	)
-	flushEntities := func(force bool) error {
-		if len(entities) == 0 || !force && len(entities) < chunkIDs {
-			return nil
-		}
-		key = idChunkKey(key, pfxEntity, 0, eChunk)
-		eChunk++
-		val = appendIDs(val[:0], entities)
-		entities = entities[:0]
-		return w.put(streamEntity, key, val)
-	}
-	for spOK || opOK || tOK {
-		if count++; count&0xFFFF == 0 {
+	defer m.close()
+	for count := 1; ; count++ {
+		if count&0xFFFF == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		id := uint64(1<<64 - 1)
-		if spOK {
-			id = min(id, sp[0])
+		ok, err := m.next()
+		if err != nil || !ok {
+			if err == nil {
+				err = nw.flushEntities(true)
+			}
+			return err
 		}
-		if opOK {
-			id = min(id, op[0])
-		}
-		if tOK {
-			id = min(id, t.k1)
-		}
-		term = term[:0]
-		for tOK && t.k1 == id {
-			if len(term) == 0 {
-				term = append(term, t.data...)
-			} else if !bytes.Equal(term, t.data) {
-				a, _, _ := graph.DecodeTermKey(term)
-				b, _, _ := graph.DecodeTermKey(t.data)
-				return fmt.Errorf("%w: %s and %s have the same identifier %016x; load again with another ID salt (--id-salt)", ErrIDCollision, a, b, id)
-			}
-			if t, tOK, err = tm.next(); err != nil {
-				return err
-			}
-		}
-		out, in = out[:0], in[:0]
-		for spOK && sp[0] == id {
-			if n := len(out); n == 0 || out[n-1] != (pair{sp[1], sp[2]}) {
-				out = append(out, pair{sp[1], sp[2]})
-			}
-			if sp, spOK, err = spo.next(); err != nil {
-				return err
-			}
-		}
-		for opOK && op[0] == id {
-			if n := len(in); n == 0 || in[n-1] != (pair{op[1], op[2]}) {
-				in = append(in, pair{op[1], op[2]})
-			}
-			if op, opOK, err = ops.next(); err != nil {
-				return err
-			}
-		}
-		if len(term) == 0 {
-			return fmt.Errorf("ontology: internal error: node %016x has facts but no term", id)
-		}
-		info.Nodes++
-		if isLiteralID(graph.ID(id)) {
-			info.Literals++
-		}
-		// Edge groups, outgoing then incoming.
-		flat, groups = flat[:0], groups[:0]
-		isEntity, isClass := false, false
-		for i := 0; i < len(out); {
-			p := out[i].p
-			start := len(flat)
-			for ; i < len(out) && out[i].p == p; i++ {
-				flat = append(flat, out[i].n)
-			}
-			st.facts[p] += int64(len(flat) - start)
-			st.subjects[p]++
-			groups = append(groups, group{relOf[p], start, len(flat)})
-			if int(p) != typeIdx && int(p) != subIdx {
-				isEntity = true
-			}
-			if int(p) == subIdx {
-				isClass = true
-			}
-		}
-		for i := 0; i < len(in); {
-			p := in[i].p
-			start := len(flat)
-			for ; i < len(in) && in[i].p == p; i++ {
-				flat = append(flat, in[i].n)
-			}
-			st.objects[p]++
-			if int(p) == typeIdx {
-				// Instances of a class go to their own chunks, not into the record.
-				isClass = true
-				ids := flat[start:]
-				for c := 0; len(ids) > 0; c++ {
-					n := min(len(ids), chunkIDs)
-					key = idChunkKey(key, pfxInstance, graph.ID(id), uint32(c))
-					val = appendIDs(val[:0], ids[:n])
-					if err := w.put(streamInstance, key, val); err != nil {
-						return err
-					}
-					ids = ids[n:]
-				}
-				flat = flat[:start]
-				continue
-			}
-			if int(p) == subIdx {
-				isClass = true
-			}
-			groups = append(groups, group{relOf[p].Inverse(), start, len(flat)})
-		}
-		slices.SortFunc(groups, func(a, b group) int { return int(a.rel) - int(b.rel) })
-		if isEntity {
-			info.Entities++
-			entities = append(entities, id)
-			if err := flushEntities(false); err != nil {
-				return err
-			}
-		}
-		if isClass {
-			info.Classes++
-		}
-		// The record, split into parts of at most partIDs ids.
-		val = append(val[:0], term...)
-		part, inPart := uint32(0), 0
-		for _, g := range groups {
-			ids := flat[g.start:g.end]
-			for len(ids) > 0 {
-				if inPart == partIDs {
-					if err := w.put(nodeStream, nodeKey(key, graph.ID(id), part), val); err != nil {
-						return err
-					}
-					part++
-					val, inPart = val[:0], 0
-				}
-				n := min(partIDs-inPart, len(ids))
-				val = appendGroup(val, g.rel, ids[:n])
-				inPart += n
-				ids = ids[n:]
-			}
-		}
-		if err := w.put(nodeStream, nodeKey(key, graph.ID(id), part), val); err != nil {
+		if err := nw.write(&m.cur); err != nil {
 			return err
 		}
 	}
-	return flushEntities(true)
+}
+
+// edgePair is one fact seen from a node: the predicate index and the other node.
+type edgePair struct{ p, n uint64 }
+
+// nodeFacts is what the merge yields for one node: its term encoding and its distinct
+// facts as subject (out) and as object (in), sorted by predicate then node.
+type nodeFacts struct {
+	id      uint64
+	term    []byte
+	out, in []edgePair
+}
+
+// nodeMerge merges the SPO and OPS runs and the dictionary run of one half of the
+// identifier space into nodeFacts, node by node in identifier order.
+type nodeMerge struct {
+	spo, ops   *merger[rec3]
+	terms      *merger[varItem]
+	sp, op     rec3
+	t          varItem
+	spOK, opOK bool
+	tOK        bool
+	cur        nodeFacts
+}
+
+func (l *loader) openNodeMerge(half int) (*nodeMerge, error) {
+	m := &nodeMerge{}
+	var err error
+	if m.spo, err = l.triples.merge(0, half); err != nil {
+		return nil, err
+	}
+	if m.ops, err = l.triples.merge(1, half); err != nil {
+		_ = m.spo.close()
+		return nil, err
+	}
+	if m.terms, err = l.terms.merge(half); err != nil {
+		_ = m.spo.close()
+		_ = m.ops.close()
+		return nil, err
+	}
+	if m.sp, m.spOK, err = m.spo.next(); err == nil {
+		if m.op, m.opOK, err = m.ops.next(); err == nil {
+			m.t, m.tOK, err = m.terms.next()
+		}
+	}
+	if err != nil {
+		m.close()
+		return nil, err
+	}
+	return m, nil
+}
+
+func (m *nodeMerge) close() {
+	_ = m.spo.close()
+	_ = m.ops.close()
+	_ = m.terms.close()
+}
+
+// next fills m.cur with the next node; it returns false after the last one.
+func (m *nodeMerge) next() (bool, error) {
+	if !m.spOK && !m.opOK && !m.tOK {
+		return false, nil
+	}
+	id := uint64(1<<64 - 1)
+	if m.spOK {
+		id = min(id, m.sp[0])
+	}
+	if m.opOK {
+		id = min(id, m.op[0])
+	}
+	if m.tOK {
+		id = min(id, m.t.k1)
+	}
+	c := &m.cur
+	c.id, c.term, c.out, c.in = id, c.term[:0], c.out[:0], c.in[:0]
+	var err error
+	for m.tOK && m.t.k1 == id {
+		if len(c.term) == 0 {
+			c.term = append(c.term, m.t.data...)
+		} else if !bytes.Equal(c.term, m.t.data) {
+			a, _, _ := graph.DecodeTermKey(c.term)
+			b, _, _ := graph.DecodeTermKey(m.t.data)
+			return false, fmt.Errorf("%w: %s and %s have the same identifier %016x; load again with another ID salt (--id-salt)", ErrIDCollision, a, b, id)
+		}
+		if m.t, m.tOK, err = m.terms.next(); err != nil {
+			return false, err
+		}
+	}
+	for m.spOK && m.sp[0] == id {
+		if n := len(c.out); n == 0 || c.out[n-1] != (edgePair{m.sp[1], m.sp[2]}) {
+			c.out = append(c.out, edgePair{m.sp[1], m.sp[2]})
+		}
+		if m.sp, m.spOK, err = m.spo.next(); err != nil {
+			return false, err
+		}
+	}
+	for m.opOK && m.op[0] == id {
+		if n := len(c.in); n == 0 || c.in[n-1] != (edgePair{m.op[1], m.op[2]}) {
+			c.in = append(c.in, edgePair{m.op[1], m.op[2]})
+		}
+		if m.op, m.opOK, err = m.ops.next(); err != nil {
+			return false, err
+		}
+	}
+	if len(c.term) == 0 {
+		return false, fmt.Errorf("ontology: internal error: node %016x has facts but no term", id)
+	}
+	return true, nil
+}
+
+// nodeWriter turns nodeFacts into node records, instance chunks and entity chunks.
+type nodeWriter struct {
+	w                 *kvWriter
+	stream            uint32
+	relOf             []graph.Rel
+	typeIdx, subIdx   int
+	st                *relStats
+	info              *kbInfo
+	flat              []uint64 // the ids of all edge groups of the node
+	groups            []edgeGroup
+	key, val          []byte
+	entities          []uint64
+	eChunk            uint32
+	isEntity, isClass bool
+}
+
+// edgeGroup is the edges of one relation of a node: flat[start:end].
+type edgeGroup struct {
+	rel        graph.Rel
+	start, end int
+}
+
+// write writes one node.
+func (nw *nodeWriter) write(n *nodeFacts) error {
+	nw.info.Nodes++
+	if isLiteralID(graph.ID(n.id)) {
+		nw.info.Literals++
+	}
+	nw.flat, nw.groups = nw.flat[:0], nw.groups[:0]
+	nw.isEntity, nw.isClass = false, false
+	nw.outGroups(n.out)
+	if err := nw.inGroups(n.id, n.in); err != nil {
+		return err
+	}
+	slices.SortFunc(nw.groups, func(a, b edgeGroup) int { return int(a.rel) - int(b.rel) })
+	if nw.isEntity {
+		nw.info.Entities++
+		nw.entities = append(nw.entities, n.id)
+		if err := nw.flushEntities(false); err != nil {
+			return err
+		}
+	}
+	if nw.isClass {
+		nw.info.Classes++
+	}
+	return nw.writeRecord(n.id, n.term)
+}
+
+// outGroups groups the facts of which the node is the subject by predicate and counts
+// facts and distinct subjects.
+func (nw *nodeWriter) outGroups(out []edgePair) {
+	for i := 0; i < len(out); {
+		p := out[i].p
+		start := len(nw.flat)
+		for ; i < len(out) && out[i].p == p; i++ {
+			nw.flat = append(nw.flat, out[i].n)
+		}
+		nw.st.facts[p] += int64(len(nw.flat) - start)
+		nw.st.subjects[p]++
+		nw.groups = append(nw.groups, edgeGroup{nw.relOf[p], start, len(nw.flat)})
+		if int(p) != nw.typeIdx && int(p) != nw.subIdx {
+			nw.isEntity = true
+		}
+		if int(p) == nw.subIdx {
+			nw.isClass = true
+		}
+	}
+}
+
+// inGroups groups the facts of which the node is the object by inverse predicate and
+// counts distinct objects; rdf:type facts into a class go to its instance chunks.
+func (nw *nodeWriter) inGroups(id uint64, in []edgePair) error {
+	for i := 0; i < len(in); {
+		p := in[i].p
+		start := len(nw.flat)
+		for ; i < len(in) && in[i].p == p; i++ {
+			nw.flat = append(nw.flat, in[i].n)
+		}
+		nw.st.objects[p]++
+		switch int(p) {
+		case nw.typeIdx:
+			nw.isClass = true
+			if err := nw.writeInstances(id, nw.flat[start:]); err != nil {
+				return err
+			}
+			nw.flat = nw.flat[:start]
+			continue
+		case nw.subIdx:
+			nw.isClass = true
+		}
+		nw.groups = append(nw.groups, edgeGroup{nw.relOf[p].Inverse(), start, len(nw.flat)})
+	}
+	return nil
+}
+
+// writeInstances writes the instances of a class in chunks of chunkIDs ids.
+func (nw *nodeWriter) writeInstances(class uint64, ids []uint64) error {
+	for c := 0; len(ids) > 0; c++ {
+		n := min(len(ids), chunkIDs)
+		nw.key = idChunkKey(nw.key, pfxInstance, graph.ID(class), uint32(c))
+		nw.val = appendIDs(nw.val[:0], ids[:n])
+		if err := nw.w.put(streamInstance, nw.key, nw.val); err != nil {
+			return err
+		}
+		ids = ids[n:]
+	}
+	return nil
+}
+
+// flushEntities writes a chunk of entities when it is full (or, with force, when it
+// holds any).
+func (nw *nodeWriter) flushEntities(force bool) error {
+	if len(nw.entities) == 0 || !force && len(nw.entities) < chunkIDs {
+		return nil
+	}
+	nw.key = idChunkKey(nw.key, pfxEntity, 0, nw.eChunk)
+	nw.eChunk++
+	nw.val = appendIDs(nw.val[:0], nw.entities)
+	nw.entities = nw.entities[:0]
+	return nw.w.put(streamEntity, nw.key, nw.val)
+}
+
+// writeRecord writes the node's record: the term, then the edge groups, in parts of at
+// most partIDs ids.
+func (nw *nodeWriter) writeRecord(id uint64, term []byte) error {
+	nw.val = append(nw.val[:0], term...)
+	part, inPart := uint32(0), 0
+	for _, g := range nw.groups {
+		ids := nw.flat[g.start:g.end]
+		for len(ids) > 0 {
+			if inPart == partIDs {
+				if err := nw.w.put(nw.stream, nodeKey(nw.key, graph.ID(id), part), nw.val); err != nil {
+					return err
+				}
+				part++
+				nw.val, inPart = nw.val[:0], 0
+			}
+			n := min(partIDs-inPart, len(ids))
+			nw.val = appendGroup(nw.val, g.rel, ids[:n])
+			inPart += n
+			ids = ids[n:]
+		}
+	}
+	return nw.w.put(nw.stream, nodeKey(nw.key, graph.ID(id), part), nw.val)
 }
 
 // contextLike is the part of context.Context the builders use.
