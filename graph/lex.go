@@ -39,7 +39,9 @@ func IsPNChars(r rune) bool {
 
 // HasScheme reports whether s starts with a URI scheme followed by ':' (scheme = ALPHA
 // *( ALPHA / DIGIT / "+" / "-" / "." )), i.e. whether s is an absolute IRI.
-func HasScheme(s string) bool {
+func HasScheme(s string) bool { return hasScheme(s) }
+
+func hasScheme[T ~string | ~[]byte](s T) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -157,54 +159,55 @@ func (p *scanner) ws() {
 // An escape that decodes to a character IRIs may not contain is an error, or, with
 // lenient, is percent-encoded (YAGO3 writes \u0022 for '"').
 func (p *scanner) iriRef(lenient bool) (string, error) {
+	b, err := p.iriBytes(lenient)
+	return string(b), err
+}
+
+// iriBytes is iriRef returning a view of the input (or, when escapes were decoded, a
+// new slice).
+func (p *scanner) iriBytes(lenient bool) ([]byte, error) {
 	start := p.i
 	p.i++ // '<'
 	from := p.i
-	var sb *strings.Builder
+	var sb []byte // decoded copy, once an escape was seen
 	ascii := true
 	for {
 		if p.done() {
 			p.i = start
-			return "", p.errorf("unterminated IRI %q", p.rest(40))
+			return nil, p.errorf("unterminated IRI %q", p.rest(40))
 		}
 		c := p.peek()
 		switch {
 		case c == '>':
 			if !ascii && !utf8.Valid(p.b[from:p.i]) {
-				return "", p.errorAt(from, "invalid UTF-8 in IRI")
+				return nil, p.errorAt(from, "invalid UTF-8 in IRI")
 			}
-			var s string
-			if sb == nil {
-				s = string(p.b[from:p.i])
-			} else {
-				sb.Write(p.b[from:p.i])
-				s = sb.String()
+			v := p.b[from:p.i:p.i]
+			if sb != nil {
+				v = append(sb, v...)
 			}
 			p.i++
-			return s, nil
+			return v, nil
 		case c == '\\':
 			if !ascii && !utf8.Valid(p.b[from:p.i]) {
-				return "", p.errorAt(from, "invalid UTF-8 in IRI")
+				return nil, p.errorAt(from, "invalid UTF-8 in IRI")
 			}
-			if sb == nil {
-				sb = &strings.Builder{}
-			}
-			sb.Write(p.b[from:p.i])
+			sb = append(sb, p.b[from:p.i]...)
 			r, err := p.uchar()
 			if err != nil {
-				return "", err
+				return nil, err
 			}
 			switch {
 			case r >= utf8.RuneSelf || !badIRIByte(byte(r)) || r == 0x7f:
-				sb.WriteRune(r)
+				sb = utf8.AppendRune(sb, r)
 			case lenient:
-				pct(sb, byte(r))
+				sb = append(sb, '%', hexDigits[r>>4], hexDigits[r&0xF])
 			default:
-				return "", p.errorf("escape in IRI encodes the forbidden character %U", r)
+				return nil, p.errorf("escape in IRI encodes the forbidden character %U", r)
 			}
 			from, ascii = p.i, true
 		case c <= 0x20 || c == '<' || c == '"' || c == '{' || c == '}' || c == '|' || c == '^' || c == '`':
-			return "", p.errorf("character %q is not allowed in an IRI", c)
+			return nil, p.errorf("character %q is not allowed in an IRI", c)
 		default:
 			if c >= utf8.RuneSelf {
 				ascii = false
@@ -261,8 +264,14 @@ func hexVal(c byte) (byte, bool) {
 // blank reads a BLANK_NODE_LABEL: '_:' (PN_CHARS_U | [0-9]) ((PN_CHARS | '.')* PN_CHARS)?
 // A trailing '.' is left for the statement.
 func (p *scanner) blank() (string, error) {
+	b, err := p.blankBytes()
+	return string(b), err
+}
+
+// blankBytes is blank returning a view of the input.
+func (p *scanner) blankBytes() ([]byte, error) {
 	if !bytes.HasPrefix(p.b[p.i:], []byte("_:")) {
-		return "", p.errorf("expected a blank node '_:', found %q", p.rest(8))
+		return nil, p.errorf("expected a blank node '_:', found %q", p.rest(8))
 	}
 	p.i += 2
 	start := p.i
@@ -275,7 +284,7 @@ func (p *scanner) blank() (string, error) {
 		}
 		if first {
 			if !IsPNCharsU(r) && !(r >= '0' && r <= '9') {
-				return "", p.errorf("invalid first character %q in blank node label", r)
+				return nil, p.errorf("invalid first character %q in blank node label", r)
 			}
 			first = false
 			p.i += size
@@ -293,13 +302,13 @@ func (p *scanner) blank() (string, error) {
 		end = p.i
 	}
 	if first {
-		return "", p.errorf("empty blank node label")
+		return nil, p.errorf("empty blank node label")
 	}
 	p.i = end // a trailing '.' belongs to the statement, not the label
 	if !p.done() && p.peek() == ':' {
-		return "", p.errorf("character ':' is not allowed in a blank node label")
+		return nil, p.errorf("character ':' is not allowed in a blank node label")
 	}
-	return string(p.b[start:end]), nil
+	return p.b[start:end:end], nil
 }
 
 func validBlankLabel(s string) bool {
@@ -312,6 +321,13 @@ func validBlankLabel(s string) bool {
 // quoted reads a one-line string between quotes (the quote character at p.i, '"' or
 // '\”), decoding ECHAR and UCHAR escapes. Line breaks are not allowed inside.
 func (p *scanner) quoted() (string, error) {
+	b, err := p.quotedBytes()
+	return string(b), err
+}
+
+// quotedBytes is quoted returning a view of the input (or, when escapes were decoded,
+// a new slice).
+func (p *scanner) quotedBytes() ([]byte, error) {
 	q := p.peek()
 	p.i++
 	from := p.i
@@ -320,7 +336,7 @@ func (p *scanner) quoted() (string, error) {
 		case q:
 			s, err := p.unescape(from, j)
 			if err != nil {
-				return "", err
+				return nil, err
 			}
 			p.i = j + 1
 			return s, nil
@@ -328,25 +344,24 @@ func (p *scanner) quoted() (string, error) {
 			j++ // the escaped character cannot end the string
 		case '\n', '\r':
 			p.i = j
-			return "", p.errorf("line break in a string (use \"\"\" for long strings)")
+			return nil, p.errorf("line break in a string (use \"\"\" for long strings)")
 		}
 	}
 	p.i = len(p.b)
-	return "", p.errorf("unterminated string literal")
+	return nil, p.errorf("unterminated string literal")
 }
 
 // unescape decodes the string body b[from:to] with its ECHAR and UCHAR escapes and
-// checks that it is valid UTF-8.
-func (p *scanner) unescape(from, to int) (string, error) {
-	body := p.b[from:to]
+// checks that it is valid UTF-8. Without escapes it returns a view of the input.
+func (p *scanner) unescape(from, to int) ([]byte, error) {
+	body := p.b[from:to:to]
 	if bytes.IndexByte(body, '\\') < 0 {
 		if !utf8.Valid(body) {
-			return "", p.errorAt(from, "invalid UTF-8 in string literal")
+			return nil, p.errorAt(from, "invalid UTF-8 in string literal")
 		}
-		return string(body), nil
+		return body, nil
 	}
-	var sb strings.Builder
-	sb.Grow(len(body))
+	out := make([]byte, 0, len(body))
 	save := p.i
 	defer func() { p.i = save }()
 	p.i = from
@@ -356,48 +371,55 @@ func (p *scanner) unescape(from, to int) (string, error) {
 			k = to - p.i
 		}
 		if !utf8.Valid(p.b[p.i : p.i+k]) {
-			return "", p.errorf("invalid UTF-8 in string literal")
+			return nil, p.errorf("invalid UTF-8 in string literal")
 		}
-		sb.Write(p.b[p.i : p.i+k])
+		out = append(out, p.b[p.i:p.i+k]...)
 		p.i += k
 		if p.i >= to {
 			break
 		}
 		if p.i+1 >= to {
-			return "", p.errorf("incomplete escape at the end of the string")
+			return nil, p.errorf("incomplete escape at the end of the string")
 		}
 		switch e := p.b[p.i+1]; e {
 		case 't':
-			sb.WriteByte('\t')
+			out = append(out, '\t')
 		case 'b':
-			sb.WriteByte('\b')
+			out = append(out, '\b')
 		case 'n':
-			sb.WriteByte('\n')
+			out = append(out, '\n')
 		case 'r':
-			sb.WriteByte('\r')
+			out = append(out, '\r')
 		case 'f':
-			sb.WriteByte('\f')
+			out = append(out, '\f')
 		case '"', '\'', '\\':
-			sb.WriteByte(e)
+			out = append(out, e)
 		case 'u', 'U':
 			r, err := p.uchar()
 			if err != nil {
-				return "", err
+				return nil, err
 			}
-			sb.WriteRune(r)
+			out = utf8.AppendRune(out, r)
 			continue
 		default:
-			return "", p.errorf("invalid escape %q in string literal", p.rest(2))
+			return nil, p.errorf("invalid escape %q in string literal", p.rest(2))
 		}
 		p.i += 2
 	}
-	return sb.String(), nil
+	return out, nil
 }
 
 // langDir reads a language tag with an optional base direction at '@':
 // '@' [a-zA-Z]+ ('-' [a-zA-Z0-9]+)* ('--' ('ltr'|'rtl'))?. The language is returned in
 // lower case (RDF compares tags case-insensitively), the direction as "ltr" or "rtl".
 func (p *scanner) langDir() (lang, dir string, err error) {
+	l, d, err := p.langDirBytes()
+	return string(l), string(d), err
+}
+
+// langDirBytes is langDir returning views of the input, or a lower-cased copy when the
+// tag has upper-case letters.
+func (p *scanner) langDirBytes() (lang, dir []byte, err error) {
 	start := p.i
 	p.i++ // '@'
 	for !p.done() {
@@ -408,39 +430,43 @@ func (p *scanner) langDir() (lang, dir string, err error) {
 		}
 		break
 	}
-	tag := string(p.b[start:p.i])
+	tag := p.b[start+1 : p.i : p.i]
 	if !validLangDir(tag) {
 		p.i = start
-		return "", "", p.errorf("invalid language tag %s", tag)
+		return nil, nil, p.errorf("invalid language tag @%s", tag)
 	}
-	lang, dir, _ = strings.Cut(strings.ToLower(tag[1:]), "--")
+	for _, c := range tag {
+		if c >= 'A' && c <= 'Z' {
+			tag = bytes.ToLower(tag)
+			break
+		}
+	}
+	lang, dir, _ = bytes.Cut(tag, []byte("--"))
 	return lang, dir, nil
 }
 
-// validLangDir checks '@' [a-zA-Z]+ ('-' [a-zA-Z0-9]+)* ('--' ('ltr'|'rtl'))?.
-func validLangDir(tag string) bool {
-	if len(tag) < 2 || tag[0] != '@' {
+// validLangDir checks a language tag without its '@':
+// [a-zA-Z]+ ('-' [a-zA-Z0-9]+)* ('--' ('ltr'|'rtl'))?.
+func validLangDir(tag []byte) bool {
+	body, dir, hasDir := bytes.Cut(tag, []byte("--"))
+	if hasDir && !bytes.EqualFold(dir, []byte("ltr")) && !bytes.EqualFold(dir, []byte("rtl")) {
 		return false
 	}
-	body, dir, hasDir := strings.Cut(tag[1:], "--")
-	if hasDir {
-		d := strings.ToLower(dir)
-		if d != "ltr" && d != "rtl" {
-			return false
-		}
-	}
-	for i, sub := range strings.Split(body, "-") {
-		if sub == "" {
-			return false
-		}
-		for j := 0; j < len(sub); j++ {
-			c := sub[j]
-			alpha := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-			digit := c >= '0' && c <= '9'
-			if !alpha && !(digit && i > 0) {
+	sub, n := 0, 0 // subtag number, its length so far
+	for _, c := range body {
+		switch {
+		case c == '-':
+			if n == 0 {
 				return false
 			}
+			sub, n = sub+1, 0
+			continue
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		case c >= '0' && c <= '9' && sub > 0:
+		default:
+			return false
 		}
+		n++
 	}
-	return true
+	return n > 0
 }

@@ -179,7 +179,7 @@ func (t Term) Validate() error {
 		}
 	case KindLiteral:
 		if t.Lang != "" {
-			if !validLangDir("@" + t.Lang + dirSuffix(t.Dir)) {
+			if !validLangDir([]byte(t.Lang + dirSuffix(t.Dir))) {
 				return fmt.Errorf("graph: invalid language tag %q", t.Lang)
 			}
 			if t.Datatype != "" {

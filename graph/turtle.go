@@ -1045,7 +1045,7 @@ func (p *turtle) stringLit() (string, error) {
 			return "", p.errorAt(se.col, "%w", se.err)
 		}
 		p.advanceTo(end + 3)
-		return v, err
+		return string(v), err
 	}
 }
 

@@ -57,10 +57,14 @@ const maxTermBytes = 256 << 10
 func checkTriple(t graph.Triple) error {
 	for _, x := range [...]graph.Term{t.S, t.P, t.O} {
 		if n := len(x.Value) + len(x.Datatype); n > maxTermBytes {
-			return fmt.Errorf("a term of %d bytes is longer than the %d KiB limit", n, maxTermBytes>>10)
+			return termTooLong(n)
 		}
 	}
 	return nil
+}
+
+func termTooLong(n int) error {
+	return fmt.Errorf("a term of %d bytes is longer than the %d KiB limit", n, maxTermBytes>>10)
 }
 
 type loader struct {
@@ -412,20 +416,13 @@ func (l *loader) readTurtle(ctx context.Context, idx int, src Source, r io.Reade
 // nodes "f3-gN" the same way).
 func blankPrefix(idx int) string { return "f" + strconv.Itoa(idx) }
 
-// blankRenamer scopes the blank node labels of a line-based file (N-Triples, TSV).
-func blankRenamer(idx int) func(string) string {
-	pfx := blankPrefix(idx) + "_"
-	return func(label string) string { return pfx + label }
-}
-
 // encoder turns triples into sorter records; one per worker.
 type encoder struct {
 	l         *loader
 	seen      *idSet
 	normSeen  *idSet
-	buf       []byte
-	rename    map[int]func(string) string
-	predCache map[uint64]uint64
+	keys      []byte // the term keys of the current triple
+	predCache map[graph.ID]uint64
 	triples   []rec3
 	terms     []varItem
 	termArena []byte
@@ -439,8 +436,7 @@ type encoder struct {
 func (l *loader) newEncoder() *encoder {
 	// Each worker's sets hold up to about 1/16 of the sort memory.
 	maxIDs := int(l.opts.SortMemoryMB<<20/16/16) / max(l.opts.Workers, 1)
-	return &encoder{l: l, seen: newIDSet(maxIDs), normSeen: newIDSet(maxIDs / 2),
-		rename: map[int]func(string) string{}, predCache: map[uint64]uint64{}}
+	return &encoder{l: l, seen: newIDSet(maxIDs), normSeen: newIDSet(maxIDs / 2), predCache: map[graph.ID]uint64{}}
 }
 
 const encoderBatch = 1 << 15
@@ -479,31 +475,36 @@ func (e *encoder) do(ctx context.Context, j job) error {
 	return nil
 }
 
-func (e *encoder) renamer(idx int) func(string) string {
-	f, ok := e.rename[idx]
-	if !ok {
-		f = blankRenamer(idx)
-		e.rename[idx] = f
-	}
-	return f
-}
-
+// ntChunk encodes a chunk of N-Triples lines. It works on the term keys of each line
+// (graph.AppendLineKeys), so that a term is decoded only the first time this worker
+// meets it.
 func (e *encoder) ntChunk(j job) error {
-	rn := e.renamer(j.fileIdx)
+	pfx := blankPrefix(j.fileIdx) + "_"
 	var count int64
 	err := eachLine(j.data, j.firstLine, func(line []byte, n int) error {
-		t, ok, err := graph.ParseLine(line)
+		var ends [3]int
+		var ok bool
+		var err error
+		e.keys, ends, ok, err = graph.AppendLineKeys(e.keys[:0], line, pfx)
 		if err != nil {
-			return e.l.badLine(j.src, ntError(j.name, line, n, err))
+			pe, isPE := err.(*graph.ParseError)
+			if !isPE {
+				pe = &graph.ParseError{Err: err}
+			}
+			pe.File, pe.Line = j.name, n
+			return e.l.badLine(j.src, pe)
 		}
 		if !ok {
 			return nil
 		}
-		if err := checkTriple(t); err != nil {
-			return e.l.badLine(j.src, &graph.ParseError{File: j.name, Line: n, Err: err})
+		for i, start := range [3]int{0, ends[0], ends[1]} {
+			if size := ends[i] - start; size > maxTermBytes {
+				return e.l.badLine(j.src, &graph.ParseError{File: j.name, Line: n, Err: termTooLong(size)})
+			}
 		}
 		count++
-		return e.add(renameBlanks(t, rn))
+		_, _, err = e.addKeys(e.keys, ends)
+		return err
 	})
 	e.l.errMu.Lock()
 	j.src.Triples += count
@@ -511,20 +512,8 @@ func (e *encoder) ntChunk(j job) error {
 	return err
 }
 
-// ntError re-reads a bad line with graph.Reader to get its column.
-func ntError(name string, line []byte, n int, cause error) *graph.ParseError {
-	r := graph.NewReader(bytes.NewReader(line), name)
-	_, err := r.Read()
-	var pe *graph.ParseError
-	if errors.As(err, &pe) {
-		pe.Line = n
-		return pe
-	}
-	return &graph.ParseError{File: name, Line: n, Err: cause}
-}
-
 func (e *encoder) tsvChunk(j job) error {
-	rn := e.renamer(j.fileIdx)
+	pfx := blankPrefix(j.fileIdx) + "_"
 	var count int64
 	err := eachLine(j.data, j.firstLine, func(line []byte, n int) error {
 		f, ok, terr := parseTSVLine(line)
@@ -538,7 +527,7 @@ func (e *encoder) tsvChunk(j job) error {
 			return e.l.badLine(j.src, &graph.ParseError{File: j.name, Line: n, Err: err})
 		}
 		count++
-		t := renameBlanks(f.T, rn)
+		t := f.T.WithBlankPrefix(pfx)
 		sNew, oNew, err := e.addNew(t)
 		if err != nil {
 			return err
@@ -572,28 +561,6 @@ func (e *encoder) addLabel(s graph.Term, name string) error {
 	return err
 }
 
-// renameBlanks scopes the blank nodes of t to its file, also inside triple terms.
-func renameBlanks(t graph.Triple, rn func(string) string) graph.Triple {
-	t.S = renameTerm(t.S, rn)
-	t.O = renameTerm(t.O, rn)
-	return t
-}
-
-func renameTerm(x graph.Term, rn func(string) string) graph.Term {
-	switch x.Kind {
-	case graph.KindBlank:
-		return graph.NewBlank(rn(x.Value))
-	case graph.KindTriple:
-		if !bytes.Contains([]byte(x.Value), []byte("_:")) {
-			return x
-		}
-		if tt, err := x.Triple(); err == nil {
-			return graph.NewTripleTerm(renameBlanks(tt, rn))
-		}
-	}
-	return x
-}
-
 func (e *encoder) add(t graph.Triple) error {
 	_, _, err := e.addNew(t)
 	return err
@@ -602,17 +569,34 @@ func (e *encoder) add(t graph.Triple) error {
 // addNew encodes one triple and reports whether its subject and object were new to
 // this worker.
 func (e *encoder) addNew(t graph.Triple) (sNew, oNew bool, err error) {
+	var ends [3]int
+	e.keys = e.keys[:0]
+	for i, x := range [3]graph.Term{t.S, t.P, t.O} {
+		e.keys = graph.AppendTermKey(e.keys, x)
+		ends[i] = len(e.keys)
+	}
+	return e.addKeys(e.keys, ends)
+}
+
+// addKeys encodes the triple whose term keys are keys[:ends[0]], keys[ends[0]:ends[1]]
+// and keys[ends[1]:ends[2]], and reports whether its subject and object were new to
+// this worker.
+func (e *encoder) addKeys(keys []byte, ends [3]int) (sNew, oNew bool, err error) {
 	var sid, oid graph.ID
-	sid, sNew = e.term(t.S)
-	oid, oNew = e.term(t.O)
-	var pid graph.ID
-	pid, e.buf = termID(t.P, e.l.salt, e.buf)
-	pi, ok := e.predCache[uint64(pid)]
+	sid, sNew = e.term(keys[:ends[0]])
+	oid, oNew = e.term(keys[ends[1]:ends[2]])
+	pkey := keys[ends[0]:ends[1]]
+	pid := graph.HashTermKey(pkey, e.l.salt)
+	pi, ok := e.predCache[pid]
 	if !ok {
-		if pi, err = e.l.preds.index(uint64(pid), t.P.Value); err != nil {
+		p, _, derr := graph.DecodeTermKey(pkey)
+		if derr != nil {
+			return false, false, derr
+		}
+		if pi, err = e.l.preds.index(uint64(pid), p.Value); err != nil {
 			return false, false, err
 		}
-		e.predCache[uint64(pid)] = pi
+		e.predCache[pid] = pi
 	}
 	e.triples = append(e.triples, rec3{uint64(sid), pi, uint64(oid)})
 	e.parsed++
@@ -622,19 +606,20 @@ func (e *encoder) addNew(t graph.Triple) (sNew, oNew bool, err error) {
 	return sNew, oNew, err
 }
 
-// term returns the identifier of x and, the first time this worker sees it, emits its
-// dictionary entry and its literal index entries.
-func (e *encoder) term(x graph.Term) (graph.ID, bool) {
-	var id graph.ID
-	id, e.buf = termID(x, e.l.salt, e.buf)
+// term returns the identifier of the term with the given key and, the first time this
+// worker sees it, emits its dictionary entry and its literal index entries.
+func (e *encoder) term(key []byte) (graph.ID, bool) {
+	id := graph.HashTermKey(key, e.l.salt)
 	if !e.seen.add(uint64(id)) {
 		return id, false
 	}
 	start := len(e.termArena)
-	e.termArena = append(e.termArena, e.buf...)
+	e.termArena = append(e.termArena, key...)
 	e.terms = append(e.terms, varItem{k1: uint64(id), data: e.termArena[start:len(e.termArena):len(e.termArena)]})
-	if x.Kind == graph.KindLiteral {
-		e.literal(id, x)
+	if isLiteralID(id) {
+		if x, _, err := graph.DecodeTermKey(key); err == nil {
+			e.literal(id, x)
+		}
 	}
 	return id, true
 }
