@@ -41,7 +41,7 @@ func TestClassOf(t *testing.T) {
 	}{
 		{NewLiteral("Hamlet"), LiteralString},
 		{NewLangString("Hamlet", "en"), LiteralString},
-		{NewLiteral("40"), LiteralPlain},        // a number in a plain string
+		{NewLiteral("40"), LiteralPlain},         // a number in a plain string
 		{NewLiteral("1838-05-12"), LiteralPlain}, // reads as a date, but is not typed as one
 		{NewTyped("1838-05-12", XSD+"date"), LiteralDate},
 		{NewTyped("969-##-##", XSD+"date"), LiteralDate},
