@@ -159,12 +159,18 @@ func (l *loader) build(db *badger.DB) error {
 	defer sw.Cancel()
 	g, ctx := errgroup.WithContext(l.ctx)
 	// Nodes below and above the literal bit are written in parallel, as two streams.
-	g.Go(func() error { return l.buildNodes(ctx, sw, halfLow, relOf, typeIdx, subIdx, st, info) })
-	g.Go(func() error { return l.buildNodes(ctx, sw, halfLit, relOf, typeIdx, subIdx, stLit, &litInfo) })
+	// The subjects (and so the pairs of the 'P' index, collected in a spool) are all in
+	// the lower half.
+	spool := newPairSpool(l.tmp, l.opts.SortMemoryMB<<20/10, len(preds))
+	defer func() { _ = spool.close() }()
 	g.Go(func() error {
-		if err := l.buildPairs(ctx, sw, relOf, st); err != nil {
+		if err := l.buildNodes(ctx, sw, halfLow, relOf, typeIdx, subIdx, st, info, spool); err != nil {
 			return err
 		}
+		return l.buildPairs(ctx, sw, relOf, st, spool)
+	})
+	g.Go(func() error { return l.buildNodes(ctx, sw, halfLit, relOf, typeIdx, subIdx, stLit, &litInfo, nil) })
+	g.Go(func() error {
 		if err := l.buildLiterals(ctx, sw, info.LiteralBits); err != nil {
 			return err
 		}
@@ -237,8 +243,8 @@ func (l *loader) build(db *badger.DB) error {
 // one record per node ('N'), the instances of each class ('I') and the entity list
 // ('E'). It also counts facts, distinct subjects and distinct objects per predicate.
 // It handles the nodes of one half of the identifier space (literals or not).
-func (l *loader) buildNodes(ctx contextLike, sw *badger.StreamWriter, half int, relOf []graph.Rel, typeIdx, subIdx int, st *relStats, info *kbInfo) (err error) {
-	nw := &nodeWriter{w: newKVWriter(sw), stream: streamNode, relOf: relOf, typeIdx: typeIdx, subIdx: subIdx, st: st, info: info}
+func (l *loader) buildNodes(ctx contextLike, sw *badger.StreamWriter, half int, relOf []graph.Rel, typeIdx, subIdx int, st *relStats, info *kbInfo, spool *pairSpool) (err error) {
+	nw := &nodeWriter{w: newKVWriter(sw), stream: streamNode, relOf: relOf, typeIdx: typeIdx, subIdx: subIdx, st: st, info: info, spool: spool}
 	defer func() {
 		if cerr := nw.w.close(); err == nil {
 			err = cerr
@@ -395,6 +401,7 @@ type nodeWriter struct {
 	entities          []uint64
 	eChunk            uint32
 	isEntity, isClass bool
+	spool             *pairSpool // receives the facts of the node as subject
 }
 
 // edgeGroup is the edges of one relation of a node: flat[start:end].
@@ -412,6 +419,13 @@ func (nw *nodeWriter) write(n *nodeFacts) error {
 	nw.flat, nw.groups = nw.flat[:0], nw.groups[:0]
 	nw.isEntity, nw.isClass = false, false
 	nw.outGroups(n.out)
+	if nw.spool != nil {
+		for _, e := range n.out {
+			if err := nw.spool.add(int(e.p), n.id, e.n); err != nil {
+				return err
+			}
+		}
+	}
 	if err := nw.inGroups(n.id, n.in); err != nil {
 		return err
 	}
@@ -531,79 +545,57 @@ func (nw *nodeWriter) writeRecord(id uint64, term []byte) error {
 type contextLike interface{ Err() error }
 
 // buildPairs writes the (subject, object) pairs of each relation in blocks ('P'), one
-// stream per relation.
-func (l *loader) buildPairs(ctx contextLike, sw *badger.StreamWriter, relOf []graph.Rel, st *relStats) (err error) {
+// stream per relation, from the spool that buildNodes filled.
+func (l *loader) buildPairs(ctx contextLike, sw *badger.StreamWriter, relOf []graph.Rel, st *relStats, spool *pairSpool) (err error) {
 	w := newKVWriter(sw)
 	defer func() {
 		if cerr := w.close(); err == nil {
 			err = cerr
 		}
 	}()
-	m, err := l.triples.merge(2, halfAll)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = m.close() }()
 	var key, val []byte
-	cur := int64(-1)
-	var block uint32
-	var n int
-	var last rec3
-	flushBlock := func() error {
-		if n == 0 {
-			return nil
-		}
-		key = relBlockKey(key, relOf[cur], block)
-		if err := w.put(streamPairs+uint32(cur), key, val); err != nil {
+	for p := range relOf {
+		if err := ctx.Err(); err != nil {
 			return err
 		}
-		block++
-		val, n = val[:0], 0
-		return nil
-	}
-	endRel := func() error {
-		if cur < 0 {
-			return nil
-		}
-		if err := flushBlock(); err != nil {
-			return err
-		}
-		st.blocks[cur] = block
-		return w.done(streamPairs + uint32(cur))
-	}
-	first := true
-	for count := 0; ; count++ {
-		if count&0xFFFF == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
+		var block uint32
+		n := 0
+		flush := func() error {
+			if n == 0 {
+				return nil
 			}
+			key = relBlockKey(key, relOf[p], block)
+			block++
+			err := w.put(streamPairs+uint32(p), key, val)
+			val, n = val[:0], 0
+			return err
 		}
-		r, ok, err := m.next()
+		err := spool.each(p, func(words []uint64) error {
+			for i := 0; i+1 < len(words); i += 2 {
+				val = binary.BigEndian.AppendUint64(val, words[i])
+				val = binary.BigEndian.AppendUint64(val, words[i+1])
+				if n++; n == blockLen {
+					if err := flush(); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		})
+		if err == nil {
+			err = flush()
+		}
 		if err != nil {
 			return err
 		}
-		if !ok {
-			break
-		}
-		if !first && r == last {
-			continue
-		}
-		first, last = false, r
-		if p := int64(psoPred(r)); p != cur {
-			if err := endRel(); err != nil {
-				return err
-			}
-			cur, block = p, 0
-		}
-		val = binary.BigEndian.AppendUint64(val, r[1])
-		val = binary.BigEndian.AppendUint64(val, r[2])
-		if n++; n == blockLen {
-			if err := flushBlock(); err != nil {
+		st.blocks[p] = block
+		if block > 0 {
+			if err := w.done(streamPairs + uint32(p)); err != nil {
 				return err
 			}
 		}
 	}
-	return endRel()
+	return nil
 }
 
 // buildLiterals writes the exact literal index ('L'): buckets of normal forms with the

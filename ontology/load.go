@@ -127,7 +127,7 @@ func (t *predTable) index(pid uint64, iri string) (uint64, error) {
 func newLoader(ctx context.Context, opts LoadOptions, tmp string) *loader {
 	l := &loader{ctx: ctx, opts: opts, log: opts.logger(), salt: opts.IDSalt, tmp: tmp}
 	mem := opts.SortMemoryMB << 20
-	l.triples = newFixedSorter("triples", tmp, mem*40/100, 3, permuteTriple,
+	l.triples = newFixedSorter("triples", tmp, mem*40/100, 2, permuteTriple,
 		func(_ int, rs, tmp []rec3) { sortWords(rs, tmp) }, cmp3)
 	l.terms = newVarSorter("terms", tmp, mem*25/100)
 	l.lits = newVarSorter("literals", tmp, mem*15/100)
@@ -140,13 +140,12 @@ func newLoader(ctx context.Context, opts LoadOptions, tmp string) *loader {
 }
 
 // permuteTriple rearranges a buffer record for order o, from the layout of order o-1
-// (the input layout (s, p, o) for order 0); see fixedSorter.spill.
+// (the input layout (s, p, o) for order 0); see fixedSorter.spill. The triples are
+// sorted by subject (SPO) and by object (OPS); the pairs of each relation come out of
+// the SPO walk in order (pairSpool).
 func permuteTriple(o int, r rec3) rec3 {
-	switch o {
-	case 1: // (s,p,o) → (o,p,s)
+	if o == 1 { // (s,p,o) → (o,p,s)
 		return rec3{r[2], r[1], r[0]}
-	case 2: // (o,p,s) → PSO
-		return psoKey(r[2], r[1], r[0])
 	}
 	return r
 }

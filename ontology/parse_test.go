@@ -157,3 +157,39 @@ func TestAppendKV(t *testing.T) {
 		want.Release()
 	}
 }
+
+// TestPairSpool checks that the pairs of each predicate come back in the order they
+// were added, from memory and from the spill file alike.
+func TestPairSpool(t *testing.T) {
+	for _, limit := range []int64{0, 1 << 12, 1 << 30} {
+		sp := newPairSpool(t.TempDir(), limit, 3)
+		want := make([][]uint64, 3)
+		r := rand.New(rand.NewPCG(3, uint64(limit)))
+		for i := range 20_000 {
+			p := r.IntN(3)
+			if p == 2 && i%50 != 0 {
+				p = 0 // a rare predicate
+			}
+			s, o := uint64(i), r.Uint64()
+			if err := sp.add(p, s, o); err != nil {
+				t.Fatal(err)
+			}
+			want[p] = append(want[p], s, o)
+		}
+		for p := range want {
+			var got []uint64
+			if err := sp.each(p, func(w []uint64) error { got = append(got, w...); return nil }); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, want[p]) {
+				t.Errorf("limit %d, predicate %d: %d words back, want %d (or a different order)", limit, p, len(got), len(want[p]))
+			}
+		}
+		if (limit < 1<<20) != (sp.file != nil) {
+			t.Errorf("limit %d: spill file %v", limit, sp.file != nil)
+		}
+		if err := sp.close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -117,10 +117,3 @@ func lessFrom[R words](a, b R, w int) bool {
 	}
 	return false
 }
-
-// psoKey builds the PSO record of (s, p, o): its first word combines the predicate with
-// the top bits of the subject, so that the radix sort spreads a relation's facts.
-func psoKey(s, p, o uint64) rec3 { return rec3{p<<40 | s>>24, s, o} }
-
-// psoPred returns the predicate index of a PSO record.
-func psoPred(r rec3) uint64 { return r[0] >> 40 }
