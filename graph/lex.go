@@ -56,6 +56,18 @@ func hasScheme[T ~string | ~[]byte](s T) bool {
 	return false
 }
 
+// iriStop marks the bytes at which the IRI scanner must look closer: the end '>', an
+// escape, a forbidden character, or the start of a multi-byte character.
+var iriStop = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c <= 0x20 || c >= utf8.RuneSelf || strings.IndexByte(`<>"{}|^`+"`\\", byte(c)) >= 0
+	}
+	return t
+}()
+
+// strStop marks the bytes at which the string scanner must look closer.
+var strStop = [256]bool{'"': true, '\'': true, '\\': true, '\n': true, '\r': true}
+
 // badIRIByte reports the ASCII characters that an IRIREF may not contain: controls,
 // space and <>"{}|^`\ (and DEL, which N-Triples allows but no IRI should hold).
 func badIRIByte(c byte) bool {
@@ -172,6 +184,12 @@ func (p *scanner) iriBytes(lenient bool) ([]byte, error) {
 	var sb []byte // decoded copy, once an escape was seen
 	ascii := true
 	for {
+		// Skip the ordinary characters at once.
+		j := p.i
+		for j < len(p.b) && !iriStop[p.b[j]] {
+			j++
+		}
+		p.i = j
 		if p.done() {
 			p.i = start
 			return nil, p.errorf("unterminated IRI %q", p.rest(40))
@@ -332,6 +350,12 @@ func (p *scanner) quotedBytes() ([]byte, error) {
 	p.i++
 	from := p.i
 	for j := from; j < len(p.b); j++ {
+		for j < len(p.b) && !strStop[p.b[j]] {
+			j++
+		}
+		if j == len(p.b) {
+			break
+		}
 		switch p.b[j] {
 		case q:
 			s, err := p.unescape(from, j)

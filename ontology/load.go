@@ -139,6 +139,15 @@ func newLoader(ctx context.Context, opts LoadOptions, tmp string) *loader {
 	return l
 }
 
+// release frees the sort buffers and in-memory runs (after the load, or when it failed).
+func (l *loader) release() {
+	l.triples.release()
+	l.terms.release()
+	l.lits.release()
+	l.bands.release()
+	l.dates.release()
+}
+
 // permuteTriple rearranges a buffer record for order o, from the layout of order o-1
 // (the input layout (s, p, o) for order 0); see fixedSorter.spill. The triples are
 // sorted by subject (SPO) and by object (OPS); the pairs of each relation come out of
@@ -419,6 +428,7 @@ func blankPrefix(idx int) string { return "f" + strconv.Itoa(idx) }
 type encoder struct {
 	l         *loader
 	seen      *idSet
+	recent    [recentSlots]graph.ID // the terms met last, by hash slot: most repeats stop here
 	normSeen  *idSet
 	keys      []byte // the term keys of the current triple
 	predCache map[graph.ID]uint64
@@ -439,6 +449,11 @@ func (l *loader) newEncoder() *encoder {
 }
 
 const encoderBatch = 1 << 15
+
+// recentSlots is the size of an encoder's direct-mapped cache of recently met terms
+// (32 KiB, within the processor's first-level cache): the subject of the previous
+// line, classes, countries, languages. Only the other terms probe the larger idSet.
+const recentSlots = 4096
 
 func (e *encoder) do(ctx context.Context, j job) error {
 	if err := ctx.Err(); err != nil {
@@ -609,6 +624,11 @@ func (e *encoder) addKeys(keys []byte, ends [3]int) (sNew, oNew bool, err error)
 // worker sees it, emits its dictionary entry and its literal index entries.
 func (e *encoder) term(key []byte) (graph.ID, bool) {
 	id := graph.HashTermKey(key, e.l.salt)
+	slot := &e.recent[uint64(id)%recentSlots]
+	if *slot == id {
+		return id, false
+	}
+	*slot = id
 	if !e.seen.add(uint64(id)) {
 		return id, false
 	}
@@ -666,7 +686,7 @@ func (e *encoder) flush() error {
 		return err
 	}
 	e.triples, e.terms, e.lits, e.bands, e.dates = e.triples[:0], e.terms[:0], e.lits[:0], e.bands[:0], e.dates[:0]
-	e.termArena, e.litArena = nil, nil // the sorters copied the bytes; new arenas
+	e.termArena, e.litArena = e.termArena[:0], e.litArena[:0] // the sorters copied the bytes
 	return nil
 }
 
