@@ -249,6 +249,43 @@ func openMerger[R words](srcs []runSource[R], half int, compare func(a, b R) int
 	return newMerger(cs, compare)
 }
 
+// background runs the spill of one full buffer at a time while the parsers fill the
+// next; the buffer comes back as the spare one once written.
+type background[B any] struct {
+	wg    sync.WaitGroup
+	err   error
+	spare B
+}
+
+// rotate waits for the spill in flight, starts spill(full) in the background, and
+// returns an empty buffer to fill next, made from the spare one by fresh.
+func (g *background[B]) rotate(full B, fresh func(B) (B, error), spill func(B) error) (B, error) {
+	var zero B
+	if err := g.wait(); err != nil {
+		return zero, err
+	}
+	next, err := fresh(g.spare)
+	if err != nil {
+		return zero, err
+	}
+	g.spare = zero
+	g.wg.Add(1)
+	go func() {
+		defer g.wg.Done()
+		if err := spill(full); err != nil {
+			g.err = err
+		}
+		g.spare = full
+	}()
+	return next, nil
+}
+
+// wait waits for the spill in flight and returns its error.
+func (g *background[B]) wait() error {
+	g.wg.Wait()
+	return g.err
+}
+
 // fixedSorter collects fixed-size records and sorts them into runs, in one or two
 // orders (the triple sorter keeps each buffer in SPO and OPS order). It owns three
 // buffers of limit records, outside the Go heap: one that the parsers fill, one that a
@@ -260,13 +297,11 @@ type fixedSorter[R words] struct {
 	buf   []R
 	total int64
 
-	spilling sync.WaitGroup // the spill in flight; it owns tmp, runs, nrun, spare, err
-	tmp      []R
-	spare    []R
-	err      error
-	runs     [][]runSource[R] // per order
-	nrun     int
-	kept     [][]R // buffers that hold in-memory runs, freed by release
+	bg   background[[]R] // the spill in flight; it owns tmp, runs and nrun
+	tmp  []R
+	runs [][]runSource[R] // per order
+	nrun int
+	kept [][]R // buffers that hold in-memory runs, freed by release
 
 	name    string
 	dir     string
@@ -317,24 +352,11 @@ func (s *fixedSorter[R]) add(rs []R) error {
 		if len(s.buf) < s.limit {
 			continue
 		}
-		full := s.buf
-		s.spilling.Wait()
-		if s.err != nil {
-			return s.err
-		}
-		b, err := s.buffer(s.spare)
+		b, err := s.bg.rotate(s.buf, s.buffer, s.spill)
 		if err != nil {
 			return err
 		}
-		s.buf, s.spare = b, nil
-		s.spilling.Add(1)
-		go func() {
-			defer s.spilling.Done()
-			if err := s.spill(full); err != nil {
-				s.err = err
-			}
-			s.spare = full[:0]
-		}()
+		s.buf = b
 	}
 	return nil
 }
@@ -372,17 +394,16 @@ func (s *fixedSorter[R]) spill(buf []R) error {
 func (s *fixedSorter[R]) finish() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.spilling.Wait()
-	if s.err != nil {
-		return s.err
+	if err := s.bg.wait(); err != nil {
+		return err
 	}
 	buf := s.buf
 	s.buf = nil
 	if len(buf) == 0 {
 		freeRecords(buf)
-		freeRecords(s.spare)
+		freeRecords(s.bg.spare)
 		freeRecords(s.tmp)
-		s.spare, s.tmp = nil, nil
+		s.bg.spare, s.tmp = nil, nil
 		return nil
 	}
 	if s.tmp == nil {
@@ -394,7 +415,7 @@ func (s *fixedSorter[R]) finish() error {
 	tmp := s.tmp[:len(buf)]
 	bufs := [][]R{buf}
 	if s.orders == 2 {
-		second := s.spare
+		second := s.bg.spare
 		if cap(second) < len(buf) {
 			freeRecords(second)
 			var err error
@@ -408,9 +429,9 @@ func (s *fixedSorter[R]) finish() error {
 		}
 		bufs = append(bufs, second)
 	} else {
-		freeRecords(s.spare)
+		freeRecords(s.bg.spare)
 	}
-	s.spare = nil
+	s.bg.spare = nil
 	for o, b := range bufs {
 		if o == 0 {
 			for i, r := range b {
@@ -433,14 +454,14 @@ func (s *fixedSorter[R]) merge(order, half int) (*merger[R], error) {
 
 // release frees the buffers of the in-memory runs; no merger may be open.
 func (s *fixedSorter[R]) release() {
-	s.spilling.Wait()
+	_ = s.bg.wait()
 	for _, b := range s.kept {
 		freeRecords(b)
 	}
 	freeRecords(s.buf)
-	freeRecords(s.spare)
+	freeRecords(s.bg.spare)
 	freeRecords(s.tmp)
-	s.kept, s.buf, s.spare, s.tmp = nil, nil, nil, nil
+	s.kept, s.buf, s.bg.spare, s.tmp = nil, nil, nil, nil
 	for o := range s.runs {
 		s.runs[o] = nil
 	}

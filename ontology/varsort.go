@@ -41,13 +41,11 @@ type varSorter struct {
 	cur   varBuf
 	total int64
 
-	spilling sync.WaitGroup // the spill in flight; it owns tmp, runs, nrun, spare, err
-	tmp      []rec3
-	spare    varBuf
-	err      error
-	runs     []varRun
-	nrun     int
-	kept     []varBuf
+	bg   background[varBuf] // the spill in flight; it owns tmp, runs and nrun
+	tmp  []rec3
+	runs []varRun
+	nrun int
+	kept []varBuf
 
 	name     string
 	dir      string
@@ -133,25 +131,11 @@ func (s *varSorter) add(items []varItem) error {
 
 // rotate hands the full current buffer to a background spill.
 func (s *varSorter) rotate() error {
-	full := s.cur
-	s.spilling.Wait()
-	if s.err != nil {
-		return s.err
+	b, err := s.bg.rotate(s.cur, s.buffer, s.spill)
+	if err == nil {
+		s.cur = b
 	}
-	b, err := s.buffer(s.spare)
-	if err != nil {
-		return err
-	}
-	s.cur, s.spare = b, varBuf{}
-	s.spilling.Add(1)
-	go func() {
-		defer s.spilling.Done()
-		if err := s.spill(full); err != nil {
-			s.err = err
-		}
-		s.spare = full
-	}()
-	return nil
+	return err
 }
 
 // sortBuffer sorts b.recs by (k1, k2, payload bytes).
@@ -236,14 +220,13 @@ func writeVarRun(path string, b varBuf) (split, size int64, err error) {
 func (s *varSorter) finish() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.spilling.Wait()
-	if s.err != nil {
-		return s.err
+	if err := s.bg.wait(); err != nil {
+		return err
 	}
 	b := s.cur
 	s.cur = varBuf{}
-	s.spare.free()
-	s.spare = varBuf{}
+	s.bg.spare.free()
+	s.bg.spare = varBuf{}
 	defer func() {
 		freeRecords(s.tmp)
 		s.tmp = nil
@@ -263,14 +246,14 @@ func (s *varSorter) finish() error {
 
 // release frees the buffers of the in-memory runs; no merger may be open.
 func (s *varSorter) release() {
-	s.spilling.Wait()
+	_ = s.bg.wait()
 	for _, b := range s.kept {
 		b.free()
 	}
 	s.cur.free()
-	s.spare.free()
+	s.bg.spare.free()
 	freeRecords(s.tmp)
-	s.kept, s.runs, s.cur, s.spare, s.tmp = nil, nil, varBuf{}, varBuf{}, nil
+	s.kept, s.runs, s.cur, s.bg.spare, s.tmp = nil, nil, varBuf{}, varBuf{}, nil
 }
 
 // varMemCursor reads an in-memory run.
