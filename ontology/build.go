@@ -161,7 +161,7 @@ func (l *loader) build(db *badger.DB) error {
 	// Nodes below and above the literal bit are written in parallel, as two streams.
 	// The subjects (and so the pairs of the 'P' index, collected in a spool) are all in
 	// the lower half.
-	spool := newPairSpool(l.tmp, l.opts.SortMemoryMB<<20/10, len(preds))
+	spool := newPairSpool(l.tmp, l.pairBytes, len(preds))
 	defer func() { _ = spool.close() }()
 	g.Go(func() error {
 		if err := l.buildNodes(ctx, sw, halfLow, relOf, typeIdx, subIdx, st, info, spool); err != nil {

@@ -81,6 +81,9 @@ type loader struct {
 	dates   *fixedSorter[rec2]
 	preds   predTable
 
+	pairBytes int64 // memory of the pair spool before it spills
+	setBytes  int64 // memory of the workers' term sets
+
 	read, parsed, bad atomic.Int64
 	errMu             sync.Mutex
 	errs              []string
@@ -126,18 +129,36 @@ func (t *predTable) index(pid uint64, iri string) (uint64, error) {
 
 func newLoader(ctx context.Context, opts LoadOptions, tmp string) *loader {
 	l := &loader{ctx: ctx, opts: opts, log: opts.logger(), salt: opts.IDSalt, tmp: tmp}
+	// The memory budget (SortMemoryMB) is shared out once: each sorter's buffers and
+	// in-memory runs, the pairs of the 'P' index, the workers' term sets.
 	mem := opts.SortMemoryMB << 20
-	l.triples = newFixedSorter("triples", tmp, mem*40/100, 2, permuteTriple,
+	share := func(percent int64) int64 { return mem * percent / 100 }
+	l.triples = newFixedSorter("triples", tmp, share(shareTriples), 2, permuteTriple,
 		func(_ int, rs, tmp []rec3) { sortWords(rs, tmp) }, cmp3)
-	l.terms = newVarSorter("terms", tmp, mem*25/100)
-	l.lits = newVarSorter("literals", tmp, mem*15/100)
-	l.bands = newFixedSorter("bands", tmp, mem*15/100, 1, func(_ int, r rec2) rec2 { return r },
+	l.terms = newVarSorter("terms", tmp, share(shareTerms))
+	l.lits = newVarSorter("literals", tmp, share(shareLiterals))
+	l.bands = newFixedSorter("bands", tmp, share(shareBands), 1, func(_ int, r rec2) rec2 { return r },
 		func(_ int, rs, tmp []rec2) { sortWords(rs, tmp) }, cmp2)
-	l.dates = newFixedSorter("dates", tmp, mem*5/100, 1, func(_ int, r rec2) rec2 { return r },
+	l.dates = newFixedSorter("dates", tmp, share(shareDates), 1, func(_ int, r rec2) rec2 { return r },
 		func(_ int, rs, tmp []rec2) { sortWords(rs, tmp) }, cmp2)
+	l.pairBytes = share(sharePairs)
+	l.setBytes = share(shareSets)
 	l.file.Store("")
 	return l
 }
+
+// Shares of the memory budget, in percent. The triples are sorted in two orders (33 %
+// holds 16.6 M triples in memory per GiB); the band records (16 per distinct string)
+// and the term dictionary come next.
+const (
+	shareTriples  = 33
+	shareTerms    = 18
+	shareLiterals = 10
+	shareBands    = 18
+	shareDates    = 4
+	sharePairs    = 9
+	shareSets     = 8
+)
 
 // release frees the sort buffers and in-memory runs (after the load, or when it failed).
 func (l *loader) release() {
@@ -443,9 +464,8 @@ type encoder struct {
 }
 
 func (l *loader) newEncoder() *encoder {
-	// Each worker's sets hold up to about 1/16 of the sort memory.
-	maxIDs := int(l.opts.SortMemoryMB<<20/16/16) / max(l.opts.Workers, 1)
-	return &encoder{l: l, seen: newIDSet(maxIDs), normSeen: newIDSet(maxIDs / 2), predCache: map[graph.ID]uint64{}}
+	per := l.setBytes / int64(max(l.opts.Workers, 1))
+	return &encoder{l: l, seen: newIDSet(per * 3 / 4), normSeen: newIDSet(per / 4), predCache: map[graph.ID]uint64{}}
 }
 
 const encoderBatch = 1 << 15
