@@ -1,15 +1,12 @@
-package ontology
+package graph
 
-import (
-	"strings"
+import "strings"
 
-	"github.com/trawl-dev/trawl/graph"
-)
-
-// resolveIRI resolves a reference against a base IRI (RFC 3986 §5.2.2, on strings, so
-// that non-ASCII characters stay as they are). An absolute reference is returned as is.
-func resolveIRI(base, ref string) string {
-	if graph.HasScheme(ref) || base == "" {
+// ResolveIRI resolves a reference against a base IRI (RFC 3986 §5.2.2, on strings, so
+// that non-ASCII characters stay as they are). An absolute reference, or any reference
+// when base is "", is returned as is.
+func ResolveIRI(base, ref string) string {
+	if HasScheme(ref) || base == "" {
 		return ref
 	}
 	// Fast path for the common YAGO case: @base ends with '/', the reference is a name.
@@ -72,7 +69,7 @@ func splitIRI(s string) iriParts {
 	if i := strings.IndexByte(s, '?'); i >= 0 {
 		s, p.query, p.hasQuery = s[:i], s[i+1:], true
 	}
-	if graph.HasScheme(s) {
+	if HasScheme(s) {
 		i := strings.IndexByte(s, ':')
 		p.scheme, s = s[:i], s[i+1:]
 	}
@@ -136,36 +133,4 @@ func removeDots(in string) string {
 		}
 	}
 	return strings.Join(out, "")
-}
-
-// escapeIRIChars percent-encodes the characters that an N-Triples IRI may not contain
-// (controls, space and <>"{}|^`\), so that every stored IRI can be written back.
-func escapeIRIChars(s string) string {
-	need := false
-	for i := 0; i < len(s); i++ {
-		if badIRIByte(s[i]) {
-			need = true
-			break
-		}
-	}
-	if !need {
-		return s
-	}
-	const hex = "0123456789ABCDEF"
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if badIRIByte(c) {
-			b.WriteByte('%')
-			b.WriteByte(hex[c>>4])
-			b.WriteByte(hex[c&15])
-			continue
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
-}
-
-func badIRIByte(c byte) bool {
-	return c <= 0x20 || c == '<' || c == '>' || c == '"' || c == '{' || c == '}' || c == '|' || c == '^' || c == '`' || c == '\\' || c == 0x7f
 }

@@ -1,26 +1,58 @@
-package ontology
+package graph
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/trawl-dev/trawl/graph"
 )
 
-// turtleParser reads Turtle (RDF 1.1, with the RDF 1.2 triple terms <<( s p o )>>,
+// TurtleOptions configures ReadTurtle.
+type TurtleOptions struct {
+	// Name is the file name used in errors.
+	Name string
+	// Base is the base IRI against which relative IRIs are resolved (RFC 3986); a
+	// @base or BASE directive replaces it.
+	Base string
+	// Check, if set, vets every triple of a statement before it is emitted; an error
+	// drops the statement and is reported like a syntax error (a loader refuses terms
+	// it cannot store this way).
+	Check func(Triple) error
+	// BlankPrefix scopes the file's blank nodes: the label "_:x" becomes
+	// BlankPrefix + "_x", and the n-th anonymous node ([], collections, reifiers)
+	// BlankPrefix + "-gn", so that the nodes of two files (or of a file and generated
+	// ones) never share a label. The default is "b".
+	BlankPrefix string
+}
+
+// ReadTurtle reads Turtle (RDF 1.1, with the RDF 1.2 triple terms <<( s p o )>>,
 // reified triples << s p o >>, annotations {| … |} and reifiers ~), as YAGO 4.5 writes
-// it: @prefix/@base and PREFIX/BASE directives, 'a', ';' and ',' lists, blank node
-// property lists, collections, any layout of statements over lines. It streams: only
-// the current statement is held in memory.
+// it: @prefix/@base and PREFIX/BASE/VERSION directives, 'a', ';' and ',' lists, blank
+// node property lists, collections, any layout of statements over lines. It streams:
+// only the current statement is held in memory. The lexical rules (IRIs, strings and
+// their escapes, blank node labels, language tags) are those of the N-Triples reader.
 //
-// A syntax error drops the statement it occurs in (none of its triples is emitted),
-// is reported with file:line:col, and parsing resumes after the next '.' that ends a
-// line or is followed by white space.
-type turtleParser struct {
+// emit receives the triples of each complete statement (the slice is reused; copy what
+// you keep). A syntax error drops the statement it occurs in, is passed to bad as a
+// *ParseError with file:line:col, and parsing resumes after the first line, from the
+// error on, whose content ends with '.' (so a bad line of a one-statement-per-line
+// dump costs only itself). A non-nil error from emit or bad stops parsing and is
+// returned, as is an error reading r.
+func ReadTurtle(r io.Reader, opts TurtleOptions, emit func([]Triple) error, bad func(*ParseError) error) error {
+	pfx := opts.BlankPrefix
+	if pfx == "" {
+		pfx = "b"
+	}
+	p := &turtle{src: r, name: opts.Name, buf: make([]byte, 0, 256<<10), line: 1, nl: -1,
+		base: opts.Base, prefixes: map[string]string{}, blankPfx: pfx, check: opts.Check, emit: emit, bad: bad}
+	return p.parse()
+}
+
+// turtle is the state of ReadTurtle.
+type turtle struct {
 	src  io.Reader
 	name string
 	buf  []byte
@@ -30,45 +62,44 @@ type turtleParser struct {
 
 	line      int // line of buf[pos]
 	lineStart int // offset in buf of the start of that line
+	nl        int // offset of the first '\n' at or after pos, if ≥ pos
+	clean     int // no '\n' in buf[pos:clean] (when nl < pos)
 
 	base     string
 	prefixes map[string]string
-	blank    func(label string) string // renames a blank node label (file scope)
+	blankPfx string
 	anon     int
 
-	pending []graph.Triple
-	// emit receives the triples of each complete statement.
-	emit func([]graph.Triple) error
-	// bad receives each syntax error; a non-nil return stops parsing.
-	bad func(*graph.ParseError) error
+	pending []Triple
+	check   func(Triple) error
+	emit    func([]Triple) error
+	bad     func(*ParseError) error
 }
 
 const (
-	rdfFirst   = graph.RDF + "first"
-	rdfRest    = graph.RDF + "rest"
-	rdfNil     = graph.RDF + "nil"
-	rdfReifies = graph.RDF + "reifies"
+	rdfFirst   = RDF + "first"
+	rdfRest    = RDF + "rest"
+	rdfNil     = RDF + "nil"
+	rdfReifies = RDF + "reifies"
 )
 
-func newTurtleParser(r io.Reader, name string, blank func(string) string) *turtleParser {
-	return &turtleParser{src: r, name: name, buf: make([]byte, 0, 256<<10), line: 1,
-		prefixes: map[string]string{}, blank: blank}
+// errorAt returns the syntax error at buffer offset off.
+func (p *turtle) errorAt(off int, format string, args ...any) error {
+	line, start := p.line, p.lineStart
+	if off > p.lineStart {
+		seg := p.buf[p.lineStart:min(off, len(p.buf))]
+		if n := bytes.Count(seg, []byte{'\n'}); n > 0 {
+			line += n
+			start = p.lineStart + bytes.LastIndexByte(seg, '\n') + 1
+		}
+	}
+	return &ParseError{File: p.name, Line: line, Col: off - start + 1, Err: fmt.Errorf(format, args...)}
 }
 
-// syntaxErr is a Turtle syntax error at a position.
-type syntaxErr struct {
-	line, col int
-	msg       string
-}
-
-func (e *syntaxErr) Error() string { return e.msg }
-
-func (p *turtleParser) errorf(format string, args ...any) error {
-	return &syntaxErr{line: p.line, col: p.pos - p.lineStart + 1, msg: fmt.Sprintf(format, args...)}
-}
+func (p *turtle) errorf(format string, args ...any) error { return p.errorAt(p.pos, format, args...) }
 
 // fill reads more input; it returns false at the end of the input.
-func (p *turtleParser) fill() bool {
+func (p *turtle) fill() bool {
 	if p.eof {
 		return false
 	}
@@ -95,18 +126,20 @@ func (p *turtleParser) fill() bool {
 
 // compact drops the consumed input (called between statements only, so that no slice
 // of the current statement is invalidated).
-func (p *turtleParser) compact() {
+func (p *turtle) compact() {
 	if p.pos > len(p.buf)/2 || p.pos > 1<<20 {
 		n := copy(p.buf, p.buf[p.pos:])
 		p.lineStart -= p.pos
+		p.nl -= p.pos
+		p.clean = max(p.clean-p.pos, 0)
 		p.buf = p.buf[:n]
 		p.pos = 0
 	}
 }
 
-func (p *turtleParser) more() bool { return p.pos < len(p.buf) || p.fill() }
+func (p *turtle) more() bool { return p.pos < len(p.buf) || p.fill() }
 
-func (p *turtleParser) peek() byte {
+func (p *turtle) peek() byte {
 	if p.pos < len(p.buf) || p.fill() {
 		return p.buf[p.pos]
 	}
@@ -114,7 +147,7 @@ func (p *turtleParser) peek() byte {
 }
 
 // peekAt returns the byte i positions ahead, or 0.
-func (p *turtleParser) peekAt(i int) byte {
+func (p *turtle) peekAt(i int) byte {
 	for p.pos+i >= len(p.buf) {
 		if !p.fill() {
 			return 0
@@ -123,7 +156,7 @@ func (p *turtleParser) peekAt(i int) byte {
 	return p.buf[p.pos+i]
 }
 
-func (p *turtleParser) hasPrefix(s string) bool {
+func (p *turtle) hasPrefix(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if p.peekAt(i) != s[i] {
 			return false
@@ -132,7 +165,39 @@ func (p *turtleParser) hasPrefix(s string) bool {
 	return true
 }
 
-func (p *turtleParser) advance() {
+// window returns the end of the input that a one-line token starting at pos may use:
+// just after the next line break, or the end of the input, reading more as needed (but
+// no further than MaxLineBytes from pos).
+func (p *turtle) window() int {
+	if p.nl >= p.pos {
+		return p.nl + 1
+	}
+	from := max(p.pos, p.clean)
+	for {
+		if i := bytes.IndexByte(p.buf[from:], '\n'); i >= 0 {
+			p.nl = from + i
+			return p.nl + 1
+		}
+		p.clean = len(p.buf)
+		from = len(p.buf)
+		if len(p.buf)-p.pos > MaxLineBytes || !p.fill() {
+			return len(p.buf)
+		}
+	}
+}
+
+// scanToken runs a token rule of the shared scanner at pos, within the current line.
+func scanToken[T any](p *turtle, rule func(*scanner) (T, error)) (T, error) {
+	sc := scanner{b: p.buf[:p.window()], i: p.pos}
+	v, err := rule(&sc)
+	p.pos = sc.i
+	if se, ok := errors.AsType[*syntaxError](err); ok {
+		return v, p.errorAt(se.col, "%w", se.err)
+	}
+	return v, err
+}
+
+func (p *turtle) advance() {
 	if p.buf[p.pos] == '\n' {
 		p.line++
 		p.lineStart = p.pos + 1
@@ -141,7 +206,7 @@ func (p *turtleParser) advance() {
 }
 
 // ws skips white space and comments.
-func (p *turtleParser) ws() {
+func (p *turtle) ws() {
 	for p.more() {
 		switch p.buf[p.pos] {
 		case ' ', '\t', '\r', '\n':
@@ -157,7 +222,7 @@ func (p *turtleParser) ws() {
 }
 
 // parse reads the whole input.
-func (p *turtleParser) parse() error {
+func (p *turtle) parse() error {
 	for {
 		p.compact()
 		p.ws()
@@ -167,10 +232,10 @@ func (p *turtleParser) parse() error {
 		p.pending = p.pending[:0]
 		err := p.statement()
 		consumed := err == nil // the statement was read to its end
-		if err == nil {
+		if err == nil && p.check != nil {
 			for _, t := range p.pending {
-				if cerr := checkTriple(t); cerr != nil {
-					err = &syntaxErr{line: p.line, col: p.pos - p.lineStart + 1, msg: cerr.Error()}
+				if cerr := p.check(t); cerr != nil {
+					err = p.errorAt(p.pos, "%w", cerr)
 					break
 				}
 			}
@@ -178,9 +243,7 @@ func (p *turtleParser) parse() error {
 		if p.rerr != nil {
 			return fmt.Errorf("read %s: %w", p.name, p.rerr)
 		}
-		var se *syntaxErr
-		if errors.As(err, &se) {
-			perr := &graph.ParseError{File: p.name, Line: se.line, Col: se.col, Err: errors.New(se.msg)}
+		if perr, ok := errors.AsType[*ParseError](err); ok {
 			if err := p.bad(perr); err != nil {
 				return err
 			}
@@ -204,7 +267,7 @@ func (p *turtleParser) parse() error {
 // the error on, whose content ends with '.' (before an optional comment). Statements
 // of YAGO dumps are one per line, so a bad line costs only itself; a multi-line
 // statement is skipped up to its last line.
-func (p *turtleParser) recover() {
+func (p *turtle) recover() {
 	for {
 		// Find the end of the current line.
 		for p.more() && p.buf[p.pos] != '\n' {
@@ -236,7 +299,7 @@ func endsStatement(line []byte) bool {
 	return false
 }
 
-func (p *turtleParser) statement() error {
+func (p *turtle) statement() error {
 	c := p.peek()
 	if c == '@' {
 		return p.directive(true)
@@ -260,7 +323,7 @@ func (p *turtleParser) statement() error {
 
 // sparqlDirective reports whether a SPARQL-style PREFIX, BASE or VERSION keyword starts
 // here.
-func (p *turtleParser) sparqlDirective() bool {
+func (p *turtle) sparqlDirective() bool {
 	for _, kw := range []string{"prefix", "base", "version"} {
 		ok := true
 		for i := 0; i < len(kw); i++ {
@@ -280,7 +343,7 @@ func (p *turtleParser) sparqlDirective() bool {
 	return false
 }
 
-func (p *turtleParser) context() string {
+func (p *turtle) context() string {
 	end := min(p.pos+16, len(p.buf))
 	s := string(p.buf[p.pos:end])
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -289,7 +352,7 @@ func (p *turtleParser) context() string {
 	return s
 }
 
-func (p *turtleParser) word() string {
+func (p *turtle) word() string {
 	start := p.pos
 	for p.more() {
 		c := p.buf[p.pos]
@@ -302,7 +365,7 @@ func (p *turtleParser) word() string {
 	return string(p.buf[start:p.pos])
 }
 
-func (p *turtleParser) directive(at bool) error {
+func (p *turtle) directive(at bool) error {
 	kw := strings.ToLower(strings.TrimPrefix(p.word(), "@"))
 	p.ws()
 	switch kw {
@@ -356,14 +419,14 @@ func (p *turtleParser) directive(at bool) error {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
-func (p *turtleParser) add(s, pr, o graph.Term) {
-	p.pending = append(p.pending, graph.Triple{S: s, P: pr, O: o})
+func (p *turtle) add(s, pr, o Term) {
+	p.pending = append(p.pending, Triple{S: s, P: pr, O: o})
 }
 
 // triples parses subject predicateObjectList, or a blank node property list or
 // reified triple standing alone.
-func (p *turtleParser) triples() error {
-	var subj graph.Term
+func (p *turtle) triples() error {
+	var subj Term
 	var err error
 	switch c := p.peek(); {
 	case c == '[':
@@ -394,28 +457,28 @@ func (p *turtleParser) triples() error {
 	return p.predicateObjectList(subj)
 }
 
-func (p *turtleParser) subject() (graph.Term, error) {
+func (p *turtle) subject() (Term, error) {
 	switch c := p.peek(); {
 	case c == '<':
 		if p.peekAt(1) == '<' {
-			return graph.Term{}, p.errorf("a triple term <<( … )>> cannot be a subject")
+			return Term{}, p.errorf("a triple term <<( … )>> cannot be a subject")
 		}
 		iri, err := p.iriRef()
-		return graph.NewIRI(iri), err
+		return NewIRI(iri), err
 	case c == '_':
 		return p.blankLabel()
 	case c == '(':
 		return p.collection()
 	case c == 0:
-		return graph.Term{}, p.errorf("missing subject")
+		return Term{}, p.errorf("missing subject")
 	case c == '"' || c == '\'' || c == '+' || c == '-' || isDigit(c):
-		return graph.Term{}, p.errorf("a literal cannot be a subject")
+		return Term{}, p.errorf("a literal cannot be a subject")
 	}
 	iri, err := p.prefixedName()
-	return graph.NewIRI(iri), err
+	return NewIRI(iri), err
 }
 
-func (p *turtleParser) predicateObjectList(subj graph.Term) error {
+func (p *turtle) predicateObjectList(subj Term) error {
 	for {
 		pred, err := p.verb()
 		if err != nil {
@@ -439,29 +502,29 @@ func (p *turtleParser) predicateObjectList(subj graph.Term) error {
 	}
 }
 
-func (p *turtleParser) verb() (graph.Term, error) {
+func (p *turtle) verb() (Term, error) {
 	c := p.peek()
 	if c == 'a' {
 		n := p.peekAt(1)
 		if isSpace(n) || n == '<' || n == '"' || n == '[' || n == '(' || n == '_' || n == '\'' {
 			p.pos++
-			return graph.NewIRI(graph.RDFType), nil
+			return NewIRI(RDFType), nil
 		}
 	}
 	switch {
 	case c == '<':
 		iri, err := p.iriRef()
-		return graph.NewIRI(iri), err
+		return NewIRI(iri), err
 	case c == 0 || c == '.' || c == ',' || c == ';':
-		return graph.Term{}, p.errorf("missing predicate")
+		return Term{}, p.errorf("missing predicate")
 	case c == '_' || c == '[' || c == '"' || c == '(':
-		return graph.Term{}, p.errorf("a predicate must be an IRI")
+		return Term{}, p.errorf("a predicate must be an IRI")
 	}
 	iri, err := p.prefixedName()
-	return graph.NewIRI(iri), err
+	return NewIRI(iri), err
 }
 
-func (p *turtleParser) objectList(subj, pred graph.Term) error {
+func (p *turtle) objectList(subj, pred Term) error {
 	for {
 		obj, err := p.object()
 		if err != nil {
@@ -482,8 +545,8 @@ func (p *turtleParser) objectList(subj, pred graph.Term) error {
 
 // annotations handles the RDF 1.2 reifier '~ id' and annotation blocks '{| … |}'
 // after an object: each names a reifier of the triple just asserted.
-func (p *turtleParser) annotations(s, pr, o graph.Term) error {
-	var reifier graph.Term
+func (p *turtle) annotations(s, pr, o Term) error {
+	var reifier Term
 	for {
 		switch {
 		case p.peek() == '~':
@@ -494,7 +557,7 @@ func (p *turtleParser) annotations(s, pr, o graph.Term) error {
 			case c == '<':
 				var iri string
 				iri, err = p.iriRef()
-				reifier = graph.NewIRI(iri)
+				reifier = NewIRI(iri)
 			case c == '_':
 				reifier, err = p.blankLabel()
 			case c == '{' || c == ',' || c == ';' || c == '.' || c == ']':
@@ -502,19 +565,19 @@ func (p *turtleParser) annotations(s, pr, o graph.Term) error {
 			default:
 				var iri string
 				iri, err = p.prefixedName()
-				reifier = graph.NewIRI(iri)
+				reifier = NewIRI(iri)
 			}
 			if err != nil {
 				return err
 			}
-			p.add(reifier, graph.NewIRI(rdfReifies), graph.NewTripleTerm(graph.Triple{S: s, P: pr, O: o}))
+			p.add(reifier, NewIRI(rdfReifies), NewTripleTerm(Triple{S: s, P: pr, O: o}))
 			p.ws()
 		case p.peek() == '{' && p.peekAt(1) == '|':
 			p.pos += 2
 			p.ws()
 			if reifier.IsZero() {
 				reifier = p.newAnon()
-				p.add(reifier, graph.NewIRI(rdfReifies), graph.NewTripleTerm(graph.Triple{S: s, P: pr, O: o}))
+				p.add(reifier, NewIRI(rdfReifies), NewTripleTerm(Triple{S: s, P: pr, O: o}))
 			}
 			if err := p.predicateObjectList(reifier); err != nil {
 				return err
@@ -525,14 +588,14 @@ func (p *turtleParser) annotations(s, pr, o graph.Term) error {
 			}
 			p.pos += 2
 			p.ws()
-			reifier = graph.Term{}
+			reifier = Term{}
 		default:
 			return nil
 		}
 	}
 }
 
-func (p *turtleParser) object() (graph.Term, error) {
+func (p *turtle) object() (Term, error) {
 	c := p.peek()
 	switch {
 	case c == '<':
@@ -543,7 +606,7 @@ func (p *turtleParser) object() (graph.Term, error) {
 			return p.reifiedTriple()
 		}
 		iri, err := p.iriRef()
-		return graph.NewIRI(iri), err
+		return NewIRI(iri), err
 	case c == '_':
 		return p.blankLabel()
 	case c == '[':
@@ -555,30 +618,30 @@ func (p *turtleParser) object() (graph.Term, error) {
 	case c == '+' || c == '-' || c == '.' || isDigit(c):
 		return p.numeric()
 	case c == 0:
-		return graph.Term{}, p.errorf("missing object")
+		return Term{}, p.errorf("missing object")
 	}
 	if p.hasPrefix("true") && !isNameChar(p.peekAt(4)) && p.peekAt(4) != ':' {
 		p.pos += 4
-		return graph.NewTyped("true", graph.XSD+"boolean"), nil
+		return NewTyped("true", XSD+"boolean"), nil
 	}
 	if p.hasPrefix("false") && !isNameChar(p.peekAt(5)) && p.peekAt(5) != ':' {
 		p.pos += 5
-		return graph.NewTyped("false", graph.XSD+"boolean"), nil
+		return NewTyped("false", XSD+"boolean"), nil
 	}
 	iri, err := p.prefixedName()
-	return graph.NewIRI(iri), err
+	return NewIRI(iri), err
 }
 
 func isNameChar(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c >= 0x80
 }
 
-func (p *turtleParser) newAnon() graph.Term {
+func (p *turtle) newAnon() Term {
 	p.anon++
-	return graph.NewBlank(p.blank("\x00" + strconv.Itoa(p.anon)))
+	return NewBlank(p.blankPfx + "-g" + strconv.Itoa(p.anon))
 }
 
-func (p *turtleParser) blankPropertyList() (graph.Term, error) {
+func (p *turtle) blankPropertyList() (Term, error) {
 	p.pos++ // '['
 	p.ws()
 	b := p.newAnon()
@@ -587,44 +650,44 @@ func (p *turtleParser) blankPropertyList() (graph.Term, error) {
 		return b, nil
 	}
 	if err := p.predicateObjectList(b); err != nil {
-		return graph.Term{}, err
+		return Term{}, err
 	}
 	p.ws()
 	if p.peek() != ']' {
-		return graph.Term{}, p.errorf("expected ']' to close the blank node, found %q", p.context())
+		return Term{}, p.errorf("expected ']' to close the blank node, found %q", p.context())
 	}
 	p.pos++
 	return b, nil
 }
 
-func (p *turtleParser) collection() (graph.Term, error) {
+func (p *turtle) collection() (Term, error) {
 	p.pos++ // '('
 	p.ws()
-	var items []graph.Term
+	var items []Term
 	for p.peek() != ')' {
 		if !p.more() {
-			return graph.Term{}, p.errorf("unterminated collection")
+			return Term{}, p.errorf("unterminated collection")
 		}
 		o, err := p.object()
 		if err != nil {
-			return graph.Term{}, err
+			return Term{}, err
 		}
 		items = append(items, o)
 		p.ws()
 	}
 	p.pos++
 	if len(items) == 0 {
-		return graph.NewIRI(rdfNil), nil
+		return NewIRI(rdfNil), nil
 	}
 	head := p.newAnon()
 	cur := head
 	for i, it := range items {
-		p.add(cur, graph.NewIRI(rdfFirst), it)
+		p.add(cur, NewIRI(rdfFirst), it)
 		if i == len(items)-1 {
-			p.add(cur, graph.NewIRI(rdfRest), graph.NewIRI(rdfNil))
+			p.add(cur, NewIRI(rdfRest), NewIRI(rdfNil))
 		} else {
 			next := p.newAnon()
-			p.add(cur, graph.NewIRI(rdfRest), next)
+			p.add(cur, NewIRI(rdfRest), next)
 			cur = next
 		}
 	}
@@ -632,31 +695,31 @@ func (p *turtleParser) collection() (graph.Term, error) {
 }
 
 // tripleTerm parses <<( s p o )>>.
-func (p *turtleParser) tripleTerm() (graph.Term, error) {
+func (p *turtle) tripleTerm() (Term, error) {
 	p.pos += 3
 	p.ws()
 	t, err := p.innerTriple()
 	if err != nil {
-		return graph.Term{}, err
+		return Term{}, err
 	}
 	p.ws()
 	if !p.hasPrefix(")>>") {
-		return graph.Term{}, p.errorf("expected ')>>' to close the triple term")
+		return Term{}, p.errorf("expected ')>>' to close the triple term")
 	}
 	p.pos += 3
-	return graph.NewTripleTerm(t), nil
+	return NewTripleTerm(t), nil
 }
 
 // reifiedTriple parses << s p o [~ id] >>: a reifier node of the (not asserted) triple.
-func (p *turtleParser) reifiedTriple() (graph.Term, error) {
+func (p *turtle) reifiedTriple() (Term, error) {
 	p.pos += 2
 	p.ws()
 	t, err := p.innerTriple()
 	if err != nil {
-		return graph.Term{}, err
+		return Term{}, err
 	}
 	p.ws()
-	var reifier graph.Term
+	var reifier Term
 	if p.peek() == '~' {
 		p.pos++
 		p.ws()
@@ -664,42 +727,42 @@ func (p *turtleParser) reifiedTriple() (graph.Term, error) {
 		case c == '<':
 			iri, err := p.iriRef()
 			if err != nil {
-				return graph.Term{}, err
+				return Term{}, err
 			}
-			reifier = graph.NewIRI(iri)
+			reifier = NewIRI(iri)
 		case c == '_':
 			if reifier, err = p.blankLabel(); err != nil {
-				return graph.Term{}, err
+				return Term{}, err
 			}
 		case c == '>':
 		default:
 			iri, err := p.prefixedName()
 			if err != nil {
-				return graph.Term{}, err
+				return Term{}, err
 			}
-			reifier = graph.NewIRI(iri)
+			reifier = NewIRI(iri)
 		}
 		p.ws()
 	}
 	if !p.hasPrefix(">>") {
-		return graph.Term{}, p.errorf("expected '>>' to close the reified triple")
+		return Term{}, p.errorf("expected '>>' to close the reified triple")
 	}
 	p.pos += 2
 	if reifier.IsZero() {
 		reifier = p.newAnon()
 	}
-	p.add(reifier, graph.NewIRI(rdfReifies), graph.NewTripleTerm(t))
+	p.add(reifier, NewIRI(rdfReifies), NewTripleTerm(t))
 	return reifier, nil
 }
 
 // innerTriple parses the s p o of a triple term or reified triple.
-func (p *turtleParser) innerTriple() (graph.Triple, error) {
-	var s graph.Term
+func (p *turtle) innerTriple() (Triple, error) {
+	var s Term
 	var err error
 	switch c := p.peek(); {
 	case c == '<' && p.peekAt(1) == '<':
 		if p.peekAt(2) == '(' {
-			return graph.Triple{}, p.errorf("a triple term cannot be a subject")
+			return Triple{}, p.errorf("a triple term cannot be a subject")
 		}
 		s, err = p.reifiedTriple()
 	case c == '[':
@@ -715,15 +778,15 @@ func (p *turtleParser) innerTriple() (graph.Triple, error) {
 		s, err = p.subject()
 	}
 	if err != nil {
-		return graph.Triple{}, err
+		return Triple{}, err
 	}
 	p.ws()
 	pr, err := p.verb()
 	if err != nil {
-		return graph.Triple{}, err
+		return Triple{}, err
 	}
 	p.ws()
-	var o graph.Term
+	var o Term
 	switch p.peek() {
 	case '[':
 		if p.peekAt(1) == ']' {
@@ -737,47 +800,19 @@ func (p *turtleParser) innerTriple() (graph.Triple, error) {
 	default:
 		o, err = p.object()
 	}
-	return graph.Triple{S: s, P: pr, O: o}, err
+	return Triple{S: s, P: pr, O: o}, err
 }
 
-func (p *turtleParser) blankLabel() (graph.Term, error) {
-	if p.peekAt(1) != ':' {
-		return graph.Term{}, p.errorf("expected '_:' to start a blank node")
+func (p *turtle) blankLabel() (Term, error) {
+	label, err := scanToken(p, (*scanner).blank)
+	if err != nil {
+		return Term{}, err
 	}
-	p.pos += 2
-	start := p.pos
-	end := start
-	first := true
-	for p.more() {
-		r, size := p.runeAt()
-		if first {
-			if !graph.IsPNCharsU(r) && !(r >= '0' && r <= '9') {
-				return graph.Term{}, p.errorf("invalid blank node label")
-			}
-			first = false
-			p.pos += size
-			end = p.pos
-			continue
-		}
-		if r == '.' {
-			p.pos += size
-			continue
-		}
-		if !graph.IsPNChars(r) {
-			break
-		}
-		p.pos += size
-		end = p.pos
-	}
-	if first {
-		return graph.Term{}, p.errorf("empty blank node label")
-	}
-	p.pos = end
-	return graph.NewBlank(p.blank(string(p.buf[start:end]))), nil
+	return NewBlank(p.blankPfx + "_" + label), nil
 }
 
 // runeAt decodes the rune at p.pos, reading more input for multi-byte runes.
-func (p *turtleParser) runeAt() (rune, int) {
+func (p *turtle) runeAt() (rune, int) {
 	c := p.peek()
 	if c < utf8.RuneSelf {
 		return rune(c), 1
@@ -792,80 +827,16 @@ func (p *turtleParser) runeAt() (rune, int) {
 
 // iriRef parses <…> and resolves it against the base. Escapes that decode to
 // characters not allowed in IRIs are percent-encoded (YAGO3 writes \u0022).
-func (p *turtleParser) iriRef() (string, error) {
-	p.pos++ // '<'
-	var sb strings.Builder
-	start := p.pos
-	for {
-		if !p.more() {
-			return "", p.errorf("unterminated IRI")
-		}
-		c := p.buf[p.pos]
-		switch {
-		case c == '>':
-			sb.Write(p.buf[start:p.pos])
-			p.pos++
-			return resolveIRI(p.base, sb.String()), nil
-		case c == '\\':
-			sb.Write(p.buf[start:p.pos])
-			r, err := p.uchar()
-			if err != nil {
-				return "", err
-			}
-			if r < utf8.RuneSelf && badIRIByte(byte(r)) {
-				sb.WriteString(escapeIRIChars(string(rune(r))))
-			} else {
-				sb.WriteRune(r)
-			}
-			start = p.pos
-		case c == '\n' || c <= 0x20 || c == '<' || c == '"' || c == '{' || c == '}' || c == '|' || c == '^' || c == '`':
-			return "", p.errorf("character %q is not allowed in an IRI", c)
-		default:
-			p.pos++
-		}
+func (p *turtle) iriRef() (string, error) {
+	ref, err := scanToken(p, func(s *scanner) (string, error) { return s.iriRef(true) })
+	if err != nil {
+		return "", err
 	}
-}
-
-// uchar reads \uXXXX or \UXXXXXXXX.
-func (p *turtleParser) uchar() (rune, error) {
-	n := 0
-	switch p.peekAt(1) {
-	case 'u':
-		n = 4
-	case 'U':
-		n = 8
-	default:
-		return 0, p.errorf("invalid escape \\%c (only \\u and \\U are allowed here)", p.peekAt(1))
-	}
-	var r rune
-	for i := 0; i < n; i++ {
-		v, ok := hexVal(p.peekAt(2 + i))
-		if !ok {
-			return 0, p.errorf("invalid hex digit in a \\%c escape", p.peekAt(1))
-		}
-		r = r<<4 | rune(v)
-	}
-	if r > utf8.MaxRune || (r >= 0xD800 && r <= 0xDFFF) {
-		return 0, p.errorf("escape is not a Unicode scalar value")
-	}
-	p.pos += 2 + n
-	return r, nil
-}
-
-func hexVal(c byte) (byte, bool) {
-	switch {
-	case c >= '0' && c <= '9':
-		return c - '0', true
-	case c >= 'a' && c <= 'f':
-		return c - 'a' + 10, true
-	case c >= 'A' && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
+	return ResolveIRI(p.base, ref), nil
 }
 
 // prefixedName parses PNAME_NS or PNAME_LN and expands it.
-func (p *turtleParser) prefixedName() (string, error) {
+func (p *turtle) prefixedName() (string, error) {
 	start := p.pos
 	// PN_PREFIX up to ':'
 	for p.more() {
@@ -874,7 +845,7 @@ func (p *turtleParser) prefixedName() (string, error) {
 			break
 		}
 		r, size := p.runeAt()
-		if !(graph.IsPNChars(r) || r == '.') {
+		if !(IsPNChars(r) || r == '.') {
 			break
 		}
 		p.pos += size
@@ -904,7 +875,7 @@ func (p *turtleParser) prefixedName() (string, error) {
 }
 
 // localName parses PN_LOCAL (possibly empty) with its escapes; %HH stays encoded.
-func (p *turtleParser) localName() (string, error) {
+func (p *turtle) localName() (string, error) {
 	// Fast path: ASCII letters, digits, '_' and '-' up to a delimiter, in the buffer.
 	start := p.pos
 	i := start
@@ -958,8 +929,8 @@ func (p *turtleParser) localName() (string, error) {
 			dots++
 		default:
 			r, size := p.runeAt()
-			ok := graph.IsPNChars(r) || (n == 0 && r >= '0' && r <= '9')
-			if n == 0 && !(graph.IsPNCharsU(r) || r >= '0' && r <= '9') {
+			ok := IsPNChars(r) || (n == 0 && r >= '0' && r <= '9')
+			if n == 0 && !(IsPNCharsU(r) || r >= '0' && r <= '9') {
 				ok = false
 			}
 			if !ok {
@@ -981,49 +952,37 @@ done:
 func validPrefixName(s string) bool {
 	for i, r := range s {
 		if i == 0 {
-			if !graph.IsPNCharsBase(r) {
+			if !IsPNCharsBase(r) {
 				return false
 			}
 			continue
 		}
-		if !graph.IsPNChars(r) && r != '.' {
+		if !IsPNChars(r) && r != '.' {
 			return false
 		}
 	}
 	return !strings.HasSuffix(s, ".")
 }
 
-func (p *turtleParser) rdfLiteral() (graph.Term, error) {
+func (p *turtle) rdfLiteral() (Term, error) {
 	s, err := p.stringLit()
 	if err != nil {
-		return graph.Term{}, err
+		return Term{}, err
 	}
 	switch p.peek() {
 	case '@':
-		p.pos++
-		start := p.pos
-		for p.more() {
-			c := p.buf[p.pos]
-			if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' {
-				p.pos++
-				continue
-			}
-			break
+		type tag struct{ lang, dir string }
+		t, err := scanToken(p, func(sc *scanner) (tag, error) {
+			lang, dir, err := sc.langDir()
+			return tag{lang, dir}, err
+		})
+		if err != nil {
+			return Term{}, err
 		}
-		tag := string(p.buf[start:p.pos])
-		lang, dir, hasDir := strings.Cut(tag, "--")
-		if lang == "" || !validLang(lang) || hasDir && dir != "ltr" && dir != "rtl" {
-			p.pos = start - 1
-			return graph.Term{}, p.errorf("invalid language tag @%s", tag)
-		}
-		t := graph.NewLangString(s, lang)
-		if hasDir {
-			t.Dir = dir
-		}
-		return t, nil
+		return Term{Kind: KindLiteral, Value: s, Lang: t.lang, Dir: t.dir}, nil
 	case '^':
 		if p.peekAt(1) != '^' {
-			return graph.Term{}, p.errorf("expected '^^' before a datatype")
+			return Term{}, p.errorf("expected '^^' before a datatype")
 		}
 		p.pos += 2
 		var dt string
@@ -1033,104 +992,85 @@ func (p *turtleParser) rdfLiteral() (graph.Term, error) {
 			dt, err = p.prefixedName()
 		}
 		if err != nil {
-			return graph.Term{}, err
+			return Term{}, err
 		}
-		return graph.NewTyped(s, dt), nil
+		return NewTyped(s, dt), nil
 	}
-	return graph.NewLiteral(s), nil
+	return NewLiteral(s), nil
 }
 
-func validLang(s string) bool {
-	for i, sub := range strings.Split(s, "-") {
-		if sub == "" {
-			return false
-		}
-		for j := 0; j < len(sub); j++ {
-			c := sub[j]
-			alpha := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-			if !alpha && !(i > 0 && c >= '0' && c <= '9') {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// stringLit parses "…", '…', """…""" or ”'…”' with escapes.
-func (p *turtleParser) stringLit() (string, error) {
+// stringLit parses "…" or '…' (with the shared rules of N-Triples strings), or
+// """…""" or ”'…”', which may span lines.
+func (p *turtle) stringLit() (string, error) {
 	q := p.peek()
 	if q != '"' && q != '\'' {
 		return "", p.errorf("expected a string")
 	}
-	long := p.peekAt(1) == q && p.peekAt(2) == q
-	if long {
-		p.pos += 3
-	} else {
-		p.pos++
+	if p.peekAt(1) != q || p.peekAt(2) != q {
+		return scanToken(p, (*scanner).quoted)
 	}
-	var sb strings.Builder
-	start := p.pos
-	for {
-		if !p.more() {
-			return "", p.errorf("unterminated string")
-		}
-		c := p.buf[p.pos]
+	open := p.pos
+	start := p.pos + 3
+	for j := start; ; {
+		c, ok := p.byteAt(j)
 		switch {
-		case c == q && !long:
-			sb.Write(p.buf[start:p.pos])
-			p.pos++
-			return sb.String(), nil
-		case c == q && long && p.peekAt(1) == q && p.peekAt(2) == q:
-			// A long string may end with up to two more quotes: """a"""" is a" + '"'.
-			sb.Write(p.buf[start:p.pos])
-			for p.peekAt(3) == q {
-				sb.WriteByte(q)
-				p.pos++
-			}
-			p.pos += 3
-			return sb.String(), nil
-		case c == '\n' || c == '\r':
-			if !long {
-				return "", p.errorf("line break in a string (use \"\"\" for long strings)")
-			}
-			p.advance()
+		case !ok:
+			return "", p.errorAt(open, "unterminated long string")
 		case c == '\\':
-			sb.Write(p.buf[start:p.pos])
-			e := p.peekAt(1)
-			switch e {
-			case 't':
-				sb.WriteByte('\t')
-			case 'b':
-				sb.WriteByte('\b')
-			case 'n':
-				sb.WriteByte('\n')
-			case 'r':
-				sb.WriteByte('\r')
-			case 'f':
-				sb.WriteByte('\f')
-			case '"', '\'', '\\':
-				sb.WriteByte(e)
-			case 'u', 'U':
-				r, err := p.uchar()
-				if err != nil {
-					return "", err
-				}
-				sb.WriteRune(r)
-				start = p.pos
-				continue
-			default:
-				return "", p.errorf("invalid escape \\%c in a string", e)
-			}
-			p.pos += 2
-			start = p.pos
-		default:
-			p.pos++
+			j += 2
+			continue
+		case c != q:
+			j++
+			continue
 		}
+		if c1, _ := p.byteAt(j + 1); c1 != q {
+			j++
+			continue
+		}
+		if c2, _ := p.byteAt(j + 2); c2 != q {
+			j++
+			continue
+		}
+		// A long string may end with up to two more quotes: """a"""" is a" + '"'.
+		end := j
+		for n := 0; n < 2; n++ {
+			if c, _ := p.byteAt(end + 3); c != q {
+				break
+			}
+			end++
+		}
+		sc := scanner{b: p.buf}
+		v, err := sc.unescape(start, end)
+		if se, ok := errors.AsType[*syntaxError](err); ok {
+			return "", p.errorAt(se.col, "%w", se.err)
+		}
+		p.advanceTo(end + 3)
+		return string(v), err
 	}
 }
 
+// byteAt returns buf[i], reading more input as needed; false past the end of the input.
+func (p *turtle) byteAt(i int) (byte, bool) {
+	for i >= len(p.buf) {
+		if !p.fill() {
+			return 0, false
+		}
+	}
+	return p.buf[i], true
+}
+
+// advanceTo moves pos forward to k, counting the line breaks passed.
+func (p *turtle) advanceTo(k int) {
+	seg := p.buf[p.pos:k]
+	if n := bytes.Count(seg, []byte{'\n'}); n > 0 {
+		p.line += n
+		p.lineStart = p.pos + bytes.LastIndexByte(seg, '\n') + 1
+	}
+	p.pos = k
+}
+
 // numeric parses INTEGER, DECIMAL or DOUBLE.
-func (p *turtleParser) numeric() (graph.Term, error) {
+func (p *turtle) numeric() (Term, error) {
 	start := p.pos
 	if c := p.peek(); c == '+' || c == '-' {
 		p.pos++
@@ -1166,11 +1106,11 @@ func (p *turtleParser) numeric() (graph.Term, error) {
 	switch {
 	case intDigits == 0 && fracDigits <= 0:
 		p.pos = start
-		return graph.Term{}, p.errorf("invalid number %q", p.context())
+		return Term{}, p.errorf("invalid number %q", p.context())
 	case exp:
-		return graph.NewTyped(lex, graph.XSD+"double"), nil
+		return NewTyped(lex, XSD+"double"), nil
 	case fracDigits > 0:
-		return graph.NewTyped(lex, graph.XSD+"decimal"), nil
+		return NewTyped(lex, XSD+"decimal"), nil
 	}
-	return graph.NewTyped(lex, graph.XSD+"integer"), nil
+	return NewTyped(lex, XSD+"integer"), nil
 }
