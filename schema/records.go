@@ -184,15 +184,21 @@ func featureValues(locs []Location, split []SplitStep, r *rec) []string {
 	if len(split) > 0 {
 		vals := raw[:0:0]
 		for _, v := range raw {
+			cur := []string{v}
 			for _, st := range split {
-				v = r.segmentOf(st, v)
-				if v == "" {
+				var next []string
+				for _, x := range cur {
+					if st.Segment == SegmentList {
+						next = append(next, splitList(x, st.Markers)...)
+					} else if y := r.segmentOf(st, x); y != "" {
+						next = append(next, y)
+					}
+				}
+				if cur = next; len(cur) == 0 {
 					break
 				}
 			}
-			if v != "" {
-				vals = append(vals, v)
-			}
+			vals = append(vals, cur...)
 		}
 		raw = vals
 	}
@@ -213,7 +219,7 @@ func featureValues(locs []Location, split []SplitStep, r *rec) []string {
 // Values returns the values of each feature (in schema order) in a record: what the
 // labeled graph writes. Values are cleaned as during alignment.
 func (s *Schema) Values(r records.Record) [][]string {
-	rs, _ := prepare([]records.Record{r}, nil)
+	rs, _ := prepare([]records.Record{joinRecord(r, s.Joins)}, nil)
 	out := make([][]string, len(s.Features))
 	for i := range s.Features {
 		f := &s.Features[i]
@@ -227,7 +233,7 @@ func (s *Schema) Values(r records.Record) [][]string {
 // volatile locations (rank, query echo). Links are left out: they often carry session
 // or query parameters. The same record found by two probes has the same identity text.
 func (s *Schema) IdentityText(r records.Record) string {
-	rs, _ := prepare([]records.Record{r}, nil)
+	rs, _ := prepare([]records.Record{joinRecord(r, s.Joins)}, nil)
 	var b strings.Builder
 	for i := range rs[0].leaves {
 		lf := &rs[0].leaves[i]
