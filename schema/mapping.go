@@ -57,7 +57,7 @@ func (s *Schema) mapOptions(form rundir.Form, rs []rec, probes []rundir.Probe, o
 			continue
 		}
 		opts := map[string]bool{}
-		numeric := true // every option a number: a count, a limit, a rating
+		numeric := true               // every option a number: a count, a limit, a rating
 		textOf := map[string]string{} // option value → text
 		for _, op := range fd.Options {
 			t, _ := Clean(op.Text)
