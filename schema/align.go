@@ -137,6 +137,9 @@ func Build(ctx context.Context, recs []records.Record, in Input, o Options) (*Sc
 				all = append(all, v...)
 			}
 			c.typ, c.tshare, c.cur, c.dord = typeOf(all, o.TypeShare)
+			if c.typ == TypeDate && yearOnly(all, c.dord) {
+				c.typ = TypeYear
+			}
 		}
 	}
 	if in.Page != nil {
