@@ -540,10 +540,6 @@ func filter(cands []*cand, rs []rec, o Options) {
 			c.dropped = DropPageConstant
 			continue
 		}
-		if c.locs[0].Attr == "" && noText(c) {
-			c.dropped = DropNoText
-			continue
-		}
 		if c.locs[0].Attr == "" && echoed(c, rs) {
 			c.dropped = DropEcho
 			continue
@@ -593,21 +589,6 @@ func pageConstant(c *cand, rs []rec) bool {
 	// page's query terms in it. A homogeneous attribute (each page filtered on one
 	// language) takes few values.
 	return pages >= 2 && (float64(len(distinct)) >= 0.8*float64(pages) || float64(echo) >= 0.5*float64(pages))
-}
-
-// noText reports whether (almost) no value of the candidate has a letter or a digit:
-// punctuation, brackets, arrows or icons between the attributes.
-func noText(c *cand) bool {
-	n, bare := 0, 0
-	for _, v := range c.vals {
-		for _, x := range v {
-			n++
-			if strings.IndexFunc(x, isWordRune) < 0 {
-				bare++
-			}
-		}
-	}
-	return n > 0 && float64(bare) >= 0.9*float64(n)
 }
 
 // echoed reports whether the candidate's values are, in most records of probes with

@@ -160,16 +160,19 @@ func lookupPage(idx map[string]probeOf, page string) probeOf {
 	return probeOf{}
 }
 
-// read returns the values of a location in a record.
+// read returns the values of a location in a record. A text without a letter or a
+// digit ("…", "-", "|") is a placeholder or punctuation, no value.
 func (l Location) read(r *rec, out []string) []string {
 	for i := range r.leaves {
 		lf := &r.leaves[i]
 		if lf.path != l.Path || l.Nth != 0 && lf.nth != l.Nth {
 			continue
 		}
-		if v := lf.value(l.Attr); v != "" {
-			out = append(out, v)
+		v := lf.value(l.Attr)
+		if v == "" || l.Attr == "" && strings.IndexFunc(v, isWordRune) < 0 {
+			continue
 		}
+		out = append(out, v)
 	}
 	return out
 }

@@ -215,7 +215,6 @@ const (
 	DropDuplicate    = "duplicate"     // the same values as an earlier feature
 	DropLabel        = "label"         // a label of another feature ("Author:")
 	DropComposite    = "composite"     // a composite leaf whose segments became features
-	DropNoText       = "no-text"       // no letter or digit: punctuation, arrows, icons
 	DropEcho         = "echo"          // the query's own words, highlighted or listed
 )
 

@@ -475,7 +475,9 @@ func dokuwiki() site {
 				return out
 			},
 			shown:   map[string]string{"title": "equal", "hits": "equal"},
-			labels:  []string{"Hits", "Last modified"},
+			// "Last modified" labels a feature only when the sample holds pages of
+			// several ages; the hit count is always there.
+			labels:  []string{"Hits"},
 			mapped:  []string{"title"},
 			snippet: true,
 		},
