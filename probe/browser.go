@@ -280,6 +280,9 @@ func (b *Browser) Close() {
 // leftovers returns the processes still running with this browser's profile (none
 // after Close).
 func (b *Browser) leftovers() []int {
+	if b.dataDir == "" {
+		return nil // a remote browser (Connect): not this process's to kill
+	}
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil // not Linux: chromedp's own clean-up applies

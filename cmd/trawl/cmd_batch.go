@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,12 +17,13 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/sync/errgroup"
 
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/queue"
 	"github.com/trawl-dev/trawl/probe"
 )
 
-const batchLong = `Run the pipeline of 'trawl run' on many forms, several at a time, in one Chromium.
+const batchLong = `Run the pipeline of 'trawl run' on many forms, several at a time, on one machine or
+on many.
 
 JOBS.txt has one job per line: a URL, then optional per-source settings as key=value
 (blank lines and lines starting with # are ignored):
@@ -30,11 +32,23 @@ JOBS.txt has one job per line: a URL, then optional per-source settings as key=v
   https://example.org/search     rounds=0  delay=2s  force-form=1
 
 Keys: max-probes, max-pages, pages-per-probe, rounds, guided-values, delay,
-ignore-robots, allow-post, force-form, kb, resubmit. Flags set the defaults of every job.
+ignore-robots, allow-post, force-form, kb, resubmit, tabs, no-report. Flags set the
+defaults of every job.
+
+The jobs go through a NATS JetStream work queue, one message per job. Without --queue,
+trawl starts an embedded NATS server (its store in <out>/.queue) and --concurrency
+workers in this process, sharing one Chromium: one machine needs nothing else. With
+--listen HOST:PORT the embedded server also takes workers of other processes or
+machines ('trawl worker --queue nats://HOST:PORT'). With --queue nats://HOST:4222 (a
+NATS server or cluster with JetStream) the batch only enqueues its jobs and follows
+them; 'trawl worker' processes on any machines run them. Jobs of one origin run one
+at a time across all workers (--origin-limit), each waiting the job's delay after the
+one before. 'trawl batch status' shows queued/running/done/failed with reasons;
+'trawl batch collect' fetches the results that workers sent to the object store.
 
 Each source goes to <out>/<source>/ as with 'trawl run'. The batch is resumable: kill it
 at any moment (even with kill -9) and run the same command again; finished stages and
-finished sources are not redone, and nothing already written is lost. One failing source
+finished sources are not redone (a job is enqueued once, by its run directory's name), and nothing already written is lost. One failing source
 does not stop the others; the batch then exits with code 3. A status table is printed at
 the end, and <out>/batch.json holds the state of every job.`
 
@@ -45,6 +59,10 @@ type batchOptions struct {
 	Concurrency int
 	JSON        bool
 	defaults    pipelineOptions
+	// settings are the job settings (key=value) the flags changed: remote workers
+	// apply them to their own defaults.
+	settings []string
+	queueFlags
 }
 
 func newBatchCommand(g *globalOptions) *cobra.Command {
@@ -59,6 +77,10 @@ func newBatchCommand(g *globalOptions) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Jobs = args[0]
 			o.defaults.Probe.Delay = delay
+			o.settings = changedSettings(cmd)
+			if o.Queue != "" && !cmd.Flags().Changed("concurrency") {
+				o.Concurrency = 0 // the workers elsewhere run the jobs
+			}
 			gg := *g
 			if gg.stderr == nil {
 				gg.stderr = cmd.ErrOrStderr()
@@ -79,15 +101,18 @@ func newBatchCommand(g *globalOptions) *cobra.Command {
 	f.StringVar(&o.defaults.Probe.ChromePath, "chrome", "", "Chromium binary (default: $TRAWL_CHROME, then /usr/bin/chromium)")
 	f.BoolVar(&o.defaults.NoReport, "no-report", false, "do not write report.html")
 	f.BoolVar(&o.JSON, "json", false, "print the final status as JSON on stdout")
+	o.queueFlags.register(cmd)
+	cmd.AddCommand(newBatchStatusCommand(g), newBatchCollectCommand(g))
 	return cmd
 }
 
 // batchJob is one line of the jobs file.
 type batchJob struct {
-	Line int    `json:"line"`
-	URL  string `json:"url"`
-	Dir  string `json:"dir"`
-	opts pipelineOptions
+	Line     int    `json:"line"`
+	URL      string `json:"url"`
+	Dir      string `json:"dir"`
+	opts     pipelineOptions
+	settings []string // the line's key=value settings
 }
 
 // batchStatus is the state of one job, in batch.json and the final table.
@@ -95,7 +120,9 @@ type batchStatus struct {
 	Line     int              `json:"line"`
 	URL      string           `json:"url"`
 	Dir      string           `json:"dir"`
-	State    string           `json:"state"` // pending, running, done, failed
+	State    string           `json:"state"` // queued, running, done, failed
+	Worker   string           `json:"worker,omitempty"`
+	Attempts int              `json:"attempts,omitempty"`
 	Stage    string           `json:"stage,omitempty"`
 	Error    string           `json:"error,omitempty"`
 	Seconds  float64          `json:"seconds,omitempty"`
@@ -134,6 +161,7 @@ func readJobs(path string, defaults pipelineOptions, out string) ([]batchJob, er
 			if err := setJobOption(&job.opts, k, v); err != nil {
 				return nil, usageError("%s:%d: %s: %v", path, n, k, err)
 			}
+			job.settings = append(job.settings, kv)
 		}
 		job.opts.URL = job.URL
 		job.Dir = filepath.Join(out, probe.Source(job.URL))
@@ -197,20 +225,23 @@ func setJobOption(o *pipelineOptions, k, v string) error {
 		return bool_(&o.Probe.AllowPOST)
 	case "resubmit":
 		return bool_(&o.Resubmit)
+	case "no-report":
+		return bool_(&o.NoReport)
+	case "tabs":
+		if err := atoi(&o.Probe.Tabs); err != nil || o.Probe.Tabs < 1 {
+			return fmt.Errorf("want a whole number ≥ 1, got %q", v)
+		}
 	case "force-form":
 		o.Probe.ForceForm = v
 	case "kb":
 		o.KB = v
 	default:
-		return fmt.Errorf("unknown key (known: max-probes, max-pages, pages-per-probe, rounds, guided-values, delay, ignore-robots, allow-post, resubmit, force-form, kb)")
+		return fmt.Errorf("unknown key (known: max-probes, max-pages, pages-per-probe, rounds, guided-values, delay, ignore-robots, allow-post, resubmit, force-form, kb, tabs, no-report)")
 	}
 	return nil
 }
 
 func runBatch(ctx context.Context, g globalOptions, o batchOptions, stdout io.Writer) error {
-	if o.Concurrency < 1 {
-		return usageError("trawl batch: --concurrency must be ≥ 1")
-	}
 	jobs, err := readJobs(o.Jobs, o.defaults, o.Out)
 	if err != nil {
 		return err
@@ -218,115 +249,88 @@ func runBatch(ctx context.Context, g globalOptions, o batchOptions, stdout io.Wr
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return err
 	}
+	q, err := o.queueFlags.open(ctx, g, o.Out, o.Concurrency)
+	if err != nil {
+		return err
+	}
+	defer q.Close()
 	log := g.logger()
 	stderr := g.stderr
-
-	status := make([]batchStatus, len(jobs))
-	for i, j := range jobs {
-		status[i] = batchStatus{Line: j.Line, URL: j.URL, Dir: j.Dir, State: "pending"}
+	if url := q.ClientURL(); o.Listen != "" && !g.Quiet {
+		fmt.Fprintf(stderr, "trawl batch: the queue listens at %s: trawl worker --queue %s --batch %s --out DIR\n", url, url, o.Batch)
 	}
-	var mu sync.Mutex
-	save := func() error {
-		mu.Lock()
-		b, err := json.MarshalIndent(status, "", "  ")
-		mu.Unlock()
+	qjobs := make([]queue.Job, len(jobs))
+	keys := make([]string, len(jobs))
+	for i, j := range jobs {
+		keys[i] = filepath.Base(j.Dir)
+		qjobs[i] = queue.Job{Key: keys[i], Line: j.Line, URL: j.URL, Settings: append(slices.Clone(o.settings), j.settings...), Delay: j.opts.Probe.Delay}
+	}
+	n, err := q.Enqueue(ctx, qjobs)
+	if err != nil {
+		return err
+	}
+	if !g.Quiet {
+		fmt.Fprintf(stderr, "trawl batch %s: %d jobs enqueued, %d already queued, %d already done\n", o.Batch, n.Added, n.Duplicate, n.Done)
+	}
+	if o.Detach {
+		return nil
+	}
+
+	// Local workers, sharing one browser.
+	wctx, stopWorkers := context.WithCancel(ctx)
+	defer stopWorkers()
+	var (
+		wg   sync.WaitGroup
+		werr error
+	)
+	if o.Concurrency > 0 {
+		base := o.defaults
+		jr, err := newJobRunner(q, base, o.Out, "", splitList(o.Browsers), log)
+		if err != nil {
+			return err
+		}
+		defer jr.close()
+		wo := queue.DefaultWorkOptions()
+		wo.Concurrency, wo.Poll = o.Concurrency, 500*time.Millisecond
+		wg.Go(func() {
+			if err := q.Work(wctx, wo, jr.run); err != nil && !errors.Is(err, context.Canceled) {
+				werr = err
+				stopWorkers()
+			}
+		})
+	}
+
+	// Follow the jobs until all ended, keeping batch.json current.
+	shown := map[string]string{}
+	save := func(ss []queue.Status) error {
+		b, err := json.MarshalIndent(batchStatuses(o.Out, ss), "", "  ")
 		if err != nil {
 			return err
 		}
 		return writeFileAtomic(filepath.Join(o.Out, "batch.json"), append(b, '\n'))
 	}
-	if err := save(); err != nil {
-		return err
-	}
-
-	// One Chromium for the whole batch, started when the first job needs it.
-	var (
-		browserOnce sync.Once
-		browser     *probe.Browser
-		browserErr  error
-	)
-	startBrowser := func() (*probe.Browser, error) {
-		browserOnce.Do(func() {
-			po := o.defaults.Probe
-			po.Logger = log
-			browser, browserErr = probe.Start(ctx, po)
-		})
-		return browser, browserErr
-	}
-	defer func() {
-		if browser != nil {
-			browser.Close()
+	final, ferr := q.Follow(wctx, keys, func(ss []queue.Status) {
+		if err := save(ss); err != nil {
+			log.Warn("write batch.json", "err", err)
 		}
-	}()
-
-	eg := errgroup.Group{}
-	eg.SetLimit(o.Concurrency)
-	var done, failed int
-	for i, j := range jobs {
-		if ctx.Err() != nil {
-			break
+		if !g.Quiet {
+			printProgress(stderr, o.Out, ss, shown)
 		}
-		eg.Go(func() error {
-			start := time.Now()
-			mu.Lock()
-			status[i].State = "running"
-			mu.Unlock()
-			_ = save()
-			jo := j.opts
-			if needsBrowser(j.Dir, jo) {
-				b, err := startBrowser()
-				if err != nil {
-					return err // no browser: no job can run
-				}
-				jo.Browser = b
-			}
-			jo.Progress = func(ev stageEvent) {
-				mu.Lock()
-				status[i].Stage = ev.Stage
-				mu.Unlock()
-				if !g.Quiet && !ev.Skipped && ev.Err == nil {
-					fmt.Fprintf(stderr, "[%s] %s done in %v\n", j.Dir, ev.Stage, ev.Elapsed.Round(time.Millisecond))
-				}
-			}
-			p := newPipeline(jo, log.With("source", j.Dir))
-			sum, err := p.run(ctx)
-			p.close()
-			now := time.Now().UTC()
-			mu.Lock()
-			status[i].Seconds = time.Since(start).Seconds()
-			status[i].Finished = &now
-			if err != nil {
-				status[i].State, status[i].Error = "failed", err.Error()
-				failed++
-			} else {
-				status[i].State, status[i].Summary = "done", sum
-				done++
-			}
-			counts := fmt.Sprintf("%d done, %d failed, %d total", done, failed, len(jobs))
-			mu.Unlock()
-			if !g.Quiet {
-				if err != nil {
-					fmt.Fprintf(stderr, "[%s] failed: %v (%s)\n", j.Dir, err, counts)
-				} else {
-					fmt.Fprintf(stderr, "[%s] done: %d records, %d links (%s)\n", j.Dir, sum.Records, sum.Links, counts)
-				}
-			}
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			return save()
-		})
+	})
+	stopWorkers()
+	wg.Wait()
+	if err := save(final); err != nil && ferr == nil {
+		ferr = err
 	}
-	werr := eg.Wait()
-	if err := save(); err != nil && werr == nil {
-		werr = err
-	}
-	if werr == nil && ctx.Err() != nil {
-		werr = ctx.Err()
-	}
-	if werr != nil {
+	switch {
+	case werr != nil:
 		return werr
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case ferr != nil:
+		return ferr
 	}
+	status := batchStatuses(o.Out, final)
 	if o.JSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -336,6 +340,12 @@ func runBatch(ctx context.Context, g globalOptions, o batchOptions, stdout io.Wr
 		}
 	} else {
 		printBatchTable(stdout, status)
+	}
+	failed := 0
+	for _, s := range status {
+		if s.State == queue.StateFailed {
+			failed++
+		}
 	}
 	if failed > 0 {
 		return fmt.Errorf("%w: %d of %d sources failed (see %s)", errPartial, failed, len(jobs), filepath.Join(o.Out, "batch.json"))

@@ -2,6 +2,7 @@ package queue
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -22,6 +23,7 @@ const (
 	StatusBucket  = "trawl_status"
 	LeaseBucket   = "trawl_leases"
 	ResultsBucket = "trawl_results"
+	BatchBucket   = "trawl_batches"
 )
 
 // Options configures Open. Start from DefaultOptions.
@@ -47,6 +49,11 @@ type Options struct {
 	// OriginLimit is the most jobs of one origin (scheme://host:port) that run at the
 	// same time across all workers.
 	OriginLimit int
+	// Configure makes this client set the batch's AckWait, MaxAttempts and
+	// OriginLimit on the server ('trawl batch' does). Other clients (workers) take
+	// the batch's values from the server, and use their own only for a batch that
+	// nobody configured yet.
+	Configure bool
 	// Logger receives progress and diagnostics. Nil discards them.
 	Logger *slog.Logger
 }
@@ -235,7 +242,10 @@ func (q *Queue) setup(ctx context.Context) error {
 		}
 		_ = js.DeleteKeyValue(ctx, LeaseBucket) // may not exist yet
 	}
-	if _, err := js.CreateOrUpdateConsumer(ctx, JobsStream, jetstream.ConsumerConfig{
+	if err := q.batchConfig(ctx); err != nil {
+		return err
+	}
+	cc := jetstream.ConsumerConfig{
 		Durable:       q.consumerName(),
 		Description:   "workers of batch " + q.o.Batch,
 		FilterSubject: q.subject(),
@@ -243,8 +253,13 @@ func (q *Queue) setup(ctx context.Context) error {
 		AckWait:       q.o.AckWait,
 		MaxDeliver:    -1,
 		MaxAckPending: 10000,
-	}); err != nil {
-		return fmt.Errorf("queue: create the consumer of batch %s: %w", q.o.Batch, err)
+	}
+	_, err = js.Consumer(ctx, JobsStream, q.consumerName())
+	if q.o.Configure || errors.Is(err, jetstream.ErrConsumerNotFound) {
+		_, err = js.CreateOrUpdateConsumer(ctx, JobsStream, cc)
+	}
+	if err != nil {
+		return fmt.Errorf("queue: the consumer of batch %s: %w", q.o.Batch, err)
 	}
 	if q.status, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
 		Bucket: StatusBucket, Description: "state of every trawl job", History: 1, Storage: jetstream.FileStorage,
@@ -256,6 +271,46 @@ func (q *Queue) setup(ctx context.Context) error {
 	}); err != nil {
 		return fmt.Errorf("queue: create the bucket %s: %w", LeaseBucket, err)
 	}
+	return nil
+}
+
+// batchParams are the parameters every worker of a batch must share.
+type batchParams struct {
+	AckWait     time.Duration `json:"ack_wait_ns"`
+	MaxAttempts int           `json:"max_attempts"`
+	OriginLimit int           `json:"origin_limit"`
+}
+
+// batchConfig writes the batch's parameters (Configure) or reads them.
+func (q *Queue) batchConfig(ctx context.Context) error {
+	kv, err := q.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+		Bucket: BatchBucket, Description: "parameters of trawl batches", History: 1, Storage: jetstream.FileStorage,
+	})
+	if err != nil {
+		return fmt.Errorf("queue: create the bucket %s: %w", BatchBucket, err)
+	}
+	if q.o.Configure {
+		b, _ := json.Marshal(batchParams{AckWait: q.o.AckWait, MaxAttempts: q.o.MaxAttempts, OriginLimit: q.o.OriginLimit})
+		if _, err := kv.Put(ctx, q.o.Batch, b); err != nil {
+			return fmt.Errorf("queue: write the parameters of batch %s: %w", q.o.Batch, err)
+		}
+		return nil
+	}
+	e, err := kv.Get(ctx, q.o.Batch)
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("queue: read the parameters of batch %s: %w", q.o.Batch, err)
+	}
+	var p batchParams
+	if err := json.Unmarshal(e.Value(), &p); err != nil || p.AckWait < time.Second || p.MaxAttempts < 1 || p.OriginLimit < 1 {
+		return fmt.Errorf("queue: bad parameters of batch %s in %s: %q", q.o.Batch, BatchBucket, e.Value())
+	}
+	if p.AckWait != q.o.AckWait || p.OriginLimit != q.o.OriginLimit {
+		q.log.Info("queue: the batch's parameters apply", "batch", q.o.Batch, "ack_wait", p.AckWait, "origin_limit", p.OriginLimit, "max_attempts", p.MaxAttempts)
+	}
+	q.o.AckWait, q.o.MaxAttempts, q.o.OriginLimit = p.AckWait, p.MaxAttempts, p.OriginLimit
 	return nil
 }
 
