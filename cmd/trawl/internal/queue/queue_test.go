@@ -4,14 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/queue/natstest"
 )
 
 // natsServer is a NATS server for a test: the embedded one (listening on a free port, so
@@ -41,7 +41,7 @@ func servers(t *testing.T, only ...string) []natsServer {
 	if len(only) > 0 {
 		return ss
 	}
-	if url := ExternalServer(t, 18141); url != "" {
+	if url := natstest.Server(t, 18141); url != "" {
 		ss = append(ss, natsServer{name: "nats-server", open: func(t *testing.T, o Options) *Queue {
 			t.Helper()
 			o.URL = url
@@ -59,47 +59,6 @@ func openQueue(t *testing.T, o Options) *Queue {
 	}
 	t.Cleanup(q.Close)
 	return q
-}
-
-// ExternalServer starts Debian's nats-server with JetStream on 127.0.0.1:port for the
-// test and returns its URL; "" (the test goes on with the embedded server only) when
-// nats-server is not installed, unless TRAWL_REQUIRE_NATS is set.
-func ExternalServer(t *testing.T, port int) string {
-	t.Helper()
-	bin, err := exec.LookPath("nats-server")
-	if err != nil {
-		if os.Getenv("TRAWL_REQUIRE_NATS") != "" {
-			t.Fatalf("TRAWL_REQUIRE_NATS is set but nats-server is missing (scripts/sites/nats.sh installs it): %v", err)
-		}
-		t.Log("nats-server not installed (scripts/sites/nats.sh): testing the embedded server only")
-		return ""
-	}
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	cmd := exec.Command(bin, "-a", "127.0.0.1", "-p", fmt.Sprint(port), "-js", "-sd", t.TempDir())
-	var log strings.Builder
-	cmd.Stdout, cmd.Stderr = &log, &log
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-		if t.Failed() {
-			t.Logf("nats-server log:\n%s", log.String())
-		}
-	})
-	for i := 0; ; i++ {
-		c, err := net.Dial("tcp", addr)
-		if err == nil {
-			_ = c.Close()
-			break
-		}
-		if i > 100 {
-			t.Fatalf("nats-server did not listen on %s: %v", addr, err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	return "nats://" + addr
 }
 
 func testOptions(batch string) Options {
