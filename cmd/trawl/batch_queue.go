@@ -73,7 +73,7 @@ func batchStatuses(out string, ss []queue.Status) []batchStatus {
 	rows := make([]batchStatus, 0, len(ss))
 	for _, s := range ss {
 		r := batchStatus{Line: s.Line, URL: s.URL, Dir: filepath.Join(out, s.Key), State: s.State, Stage: s.Stage,
-			Worker: s.Worker, Attempts: s.Attempts, Error: s.Error, Seconds: s.Seconds, Finished: s.Finished}
+			Worker: s.Worker, Attempts: s.Attempts, Completions: s.Completions, Error: s.Error, Seconds: s.Seconds, Finished: s.Finished}
 		if len(s.Summary) > 0 {
 			var sum pipelineSummary
 			if json.Unmarshal(s.Summary, &sum) == nil {

@@ -117,17 +117,19 @@ type batchJob struct {
 
 // batchStatus is the state of one job, in batch.json and the final table.
 type batchStatus struct {
-	Line     int              `json:"line"`
-	URL      string           `json:"url"`
-	Dir      string           `json:"dir"`
-	State    string           `json:"state"` // queued, running, done, failed
-	Worker   string           `json:"worker,omitempty"`
-	Attempts int              `json:"attempts,omitempty"`
-	Stage    string           `json:"stage,omitempty"`
-	Error    string           `json:"error,omitempty"`
-	Seconds  float64          `json:"seconds,omitempty"`
-	Summary  *pipelineSummary `json:"summary,omitempty"`
-	Finished *time.Time       `json:"finished,omitempty"`
+	Line     int    `json:"line"`
+	URL      string `json:"url"`
+	Dir      string `json:"dir"`
+	State    string `json:"state"` // queued, running, done, failed
+	Worker   string `json:"worker,omitempty"`
+	Attempts int    `json:"attempts,omitempty"`
+	// Completions counts the job's successful ends (1: done exactly once).
+	Completions int              `json:"completions,omitempty"`
+	Stage       string           `json:"stage,omitempty"`
+	Error       string           `json:"error,omitempty"`
+	Seconds     float64          `json:"seconds,omitempty"`
+	Summary     *pipelineSummary `json:"summary,omitempty"`
+	Finished    *time.Time       `json:"finished,omitempty"`
 }
 
 // readJobs parses a jobs file. Errors name the file and line.
