@@ -72,6 +72,7 @@ type tab struct {
 	dialogs    []string // dialogs closed through the protocol
 	mainReqs   map[network.RequestID]string
 	broken     bool
+	docHeaders map[string]any // request headers of the last main-frame document
 }
 
 // newTab opens a tab with trawl's instrumentation: request interception (origin,
@@ -260,6 +261,7 @@ func (t *tab) onPaused(ev *fetch.EventRequestPaused) {
 	if main {
 		t.mu.Lock()
 		t.docSeq++
+		t.docHeaders = ev.Request.Headers
 		t.pendingURL = ev.Request.URL
 		t.mu.Unlock()
 	}

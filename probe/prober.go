@@ -92,6 +92,7 @@ type Prober struct {
 	pol  *policy
 	pool *pool
 	log  *slog.Logger
+	http *httpPath // nil: every page comes from the browser
 }
 
 // NewProber returns a prober over the browser with its own tabs (opts.Tabs), robots.txt
@@ -105,7 +106,11 @@ func NewProber(b *Browser, opts Options) (*Prober, error) {
 	if !opts.IgnoreRobots {
 		pol.robots = newRobotsCache(b.ua, log)
 	}
-	return &Prober{b: b, opts: opts, pol: pol, pool: newPool(b, pol, opts.Tabs), log: log}, nil
+	p := &Prober{b: b, opts: opts, pol: pol, pool: newPool(b, pol, opts.Tabs), log: log}
+	if opts.HTTPCompare != nil {
+		p.http = newHTTPPath(p, opts.HTTPCompare())
+	}
+	return p, nil
 }
 
 // Close closes the prober's tabs.
@@ -407,7 +412,8 @@ func (p *Prober) runOne(ctx context.Context, t *tab, f Form, a Assignment, num, 
 		}
 	}
 	p.log.Info("probe", "probe", num, "kind", a.Kind, "method", f.Method, "action", f.Action, "values", a.Values)
-	sub, err := p.submit(ctx, t, f, a.Values, maxPages, shot)
+	sub, note, err := p.submitVia(ctx, t, f, a.Values, maxPages, shot)
+	pr.HTTP = note
 	pr.Duration = time.Since(pr.Started)
 	pr.Trigger = sub.Trigger
 	pr.Navigated = sub.Navigated

@@ -60,7 +60,7 @@ func (qf *queueFlags) open(ctx context.Context, g globalOptions, out string, con
 // key=value, for workers that start from their own defaults.
 func changedSettings(cmd *cobra.Command) []string {
 	var out []string
-	for _, name := range []string{"max-probes", "rounds", "tabs", "delay", "ignore-robots", "no-report"} {
+	for _, name := range []string{"max-probes", "rounds", "tabs", "delay", "ignore-robots", "no-report", "http-pages"} {
 		if f := cmd.Flags().Lookup(name); f != nil && f.Changed {
 			out = append(out, name+"="+f.Value.String())
 		}

@@ -32,8 +32,8 @@ JOBS.txt has one job per line: a URL, then optional per-source settings as key=v
   https://example.org/search     rounds=0  delay=2s  force-form=1
 
 Keys: max-probes, max-pages, pages-per-probe, rounds, guided-values, delay,
-ignore-robots, allow-post, force-form, kb, resubmit, tabs, no-report. Flags set the
-defaults of every job.
+ignore-robots, allow-post, force-form, kb, resubmit, tabs, no-report, http-pages. Flags
+set the defaults of every job.
 
 The jobs go through a NATS JetStream work queue, one message per job. Without --queue,
 trawl starts an embedded NATS server (its store in <out>/.queue) and --concurrency
@@ -68,6 +68,7 @@ type batchOptions struct {
 func newBatchCommand(g *globalOptions) *cobra.Command {
 	o := batchOptions{defaults: defaultPipelineOptions()}
 	var delay time.Duration
+	var httpPages bool
 	cmd := &cobra.Command{
 		Use:     "batch JOBS.txt [--out DIR] [--concurrency N]",
 		Short:   "Run the pipeline on many forms, concurrently and resumably",
@@ -78,6 +79,7 @@ func newBatchCommand(g *globalOptions) *cobra.Command {
 			o.Jobs = args[0]
 			o.defaults.Probe.Delay = delay
 			o.settings = changedSettings(cmd)
+			_ = setJobOption(&o.defaults, "http-pages", strconv.FormatBool(httpPages))
 			if o.Queue != "" && !cmd.Flags().Changed("concurrency") {
 				o.Concurrency = 0 // the workers elsewhere run the jobs
 			}
@@ -101,6 +103,7 @@ func newBatchCommand(g *globalOptions) *cobra.Command {
 	f.StringVar(&o.defaults.Probe.ChromePath, "chrome", "", "Chromium binary (default: $TRAWL_CHROME, then /usr/bin/chromium)")
 	f.BoolVar(&o.defaults.NoReport, "no-report", false, "do not write report.html")
 	f.BoolVar(&o.JSON, "json", false, "print the final status as JSON on stdout")
+	f.BoolVar(&httpPages, "http-pages", false, "fetch GET result pages over plain HTTP once the first probes show them equal to the browser's")
 	o.queueFlags.register(cmd)
 	cmd.AddCommand(newBatchStatusCommand(g), newBatchCollectCommand(g))
 	return cmd
@@ -229,6 +232,15 @@ func setJobOption(o *pipelineOptions, k, v string) error {
 		return bool_(&o.Resubmit)
 	case "no-report":
 		return bool_(&o.NoReport)
+	case "http-pages":
+		var on bool
+		if err := bool_(&on); err != nil {
+			return err
+		}
+		o.Probe.HTTPCompare = nil
+		if on {
+			o.Probe.HTTPCompare = newForestComparer(nil)
+		}
 	case "tabs":
 		if err := atoi(&o.Probe.Tabs); err != nil || o.Probe.Tabs < 1 {
 			return fmt.Errorf("want a whole number ≥ 1, got %q", v)
@@ -238,7 +250,7 @@ func setJobOption(o *pipelineOptions, k, v string) error {
 	case "kb":
 		o.KB = v
 	default:
-		return fmt.Errorf("unknown key (known: max-probes, max-pages, pages-per-probe, rounds, guided-values, delay, ignore-robots, allow-post, resubmit, force-form, kb, tabs, no-report)")
+		return fmt.Errorf("unknown key (known: max-probes, max-pages, pages-per-probe, rounds, guided-values, delay, ignore-robots, allow-post, resubmit, force-form, kb, tabs, no-report, http-pages)")
 	}
 	return nil
 }

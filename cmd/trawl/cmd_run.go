@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -50,7 +51,7 @@ type runOptions struct {
 func newRunCommand(g *globalOptions) *cobra.Command {
 	o := runOptions{pipeline: defaultPipelineOptions()}
 	var delay, timeout time.Duration
-	var noShots bool
+	var noShots, httpPages bool
 	cmd := &cobra.Command{
 		Use:   "run URL [--kb DIR] [--out DIR]",
 		Short: "Run the whole pipeline on one search form",
@@ -63,6 +64,7 @@ func newRunCommand(g *globalOptions) *cobra.Command {
 			o.pipeline.URL = args[0]
 			o.pipeline.Probe.Delay, o.pipeline.Probe.StepTimeout = delay, timeout
 			o.pipeline.Probe.Screenshots = !noShots
+			_ = setJobOption(&o.pipeline, "http-pages", strconv.FormatBool(httpPages))
 			gg := *g
 			if gg.stderr == nil {
 				gg.stderr = cmd.ErrOrStderr()
@@ -93,6 +95,7 @@ func newRunCommand(g *globalOptions) *cobra.Command {
 	f.BoolVar(&o.pipeline.Force, "force", false, "redo every stage, even those already done")
 	f.BoolVar(&o.pipeline.NoReport, "no-report", false, "do not write report.html")
 	f.BoolVar(&o.JSON, "json", false, "print the summary as JSON on stdout")
+	f.BoolVar(&httpPages, "http-pages", false, "fetch GET result pages over plain HTTP once the first probes show them equal to the browser's")
 	return cmd
 }
 
