@@ -2,8 +2,8 @@ package probe
 
 import (
 	"bufio"
-	"cmp"
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"

@@ -36,7 +36,7 @@ var (
 
 // buildTrawl builds bin/trawl once per test run (without -race: the worker processes
 // are many and the race detector tests the packages themselves).
-func buildTrawl(t *testing.T) string {
+func buildTrawl(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "trawl-bin-")
@@ -57,7 +57,7 @@ func buildTrawl(t *testing.T) string {
 }
 
 // queueJobs serves the local test sites and writes a jobs file with small budgets.
-func queueJobs(t *testing.T) string {
+func queueJobs(t testing.TB) string {
 	t.Helper()
 	var lines []string
 	for _, s := range testsites.All() {
@@ -83,7 +83,7 @@ type proc struct {
 	name string // the worker's name in statuses
 }
 
-func startTrawl(t *testing.T, bin string, args ...string) *proc {
+func startTrawl(t testing.TB, bin string, args ...string) *proc {
 	t.Helper()
 	p := &proc{cmd: exec.Command(bin, args...), out: &strings.Builder{}}
 	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
@@ -99,7 +99,7 @@ func startTrawl(t *testing.T, bin string, args ...string) *proc {
 	return p
 }
 
-func waitPort(t *testing.T, addr string) {
+func waitPort(t testing.TB, addr string) {
 	t.Helper()
 	for i := 0; ; i++ {
 		if c, err := net.Dial("tcp", addr); err == nil {
