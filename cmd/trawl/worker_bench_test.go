@@ -60,4 +60,3 @@ func readFileB(b *testing.B, path string) string {
 	}
 	return string(data)
 }
-
