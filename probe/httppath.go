@@ -500,7 +500,7 @@ func isNextText(s string) bool {
 	}
 	s = strings.Trim(s, " »›>→")
 	switch s {
-	case "", "next", "next page", "suivant", "suivante", "page suivante", "weiter", "nächste", "siguiente", "successivo", "volgende", "próxima", "następna":
+	case "", "next", "next page", "suivant", "suivante", "page suivante", "weiter", "nächste", "siguiente", "volgende", "próxima", "następna":
 		return true
 	}
 	return false
