@@ -18,6 +18,9 @@ import (
 // digits alone would leave "results-cfa" and "results-bed", and a wrapper learnt on one
 // page would find nothing on the next.
 func tolerantForm(v string) string {
+	if t, ok := tolerantASCII(v); ok {
+		return t
+	}
 	v = strings.TrimLeftFunc(v, unicode.IsSpace)
 	if i := strings.IndexFunc(v, unicode.IsSpace); i >= 0 {
 		v = v[:i]
@@ -32,6 +35,37 @@ func tolerantForm(v string) string {
 		}, v)
 	}
 	return strings.Trim(v, "-_")
+}
+
+// tolerantASCII is tolerantForm of a value whose first token is ASCII without digits
+// (most class and id values), without the Unicode tables; ok is false for any other
+// value, which tolerantForm then reduces the general way.
+func tolerantASCII(v string) (string, bool) {
+	i := 0
+	for i < len(v) && asciiSpace(v[i]) {
+		i++
+	}
+	j := i
+	for j < len(v) && !asciiSpace(v[j]) {
+		c := v[j]
+		if c >= 0x80 || (c >= '0' && c <= '9') {
+			return "", false
+		}
+		j++
+	}
+	t := v[i:j]
+	for len(t) > 0 && (t[0] == '-' || t[0] == '_') {
+		t = t[1:]
+	}
+	for len(t) > 0 && (t[len(t)-1] == '-' || t[len(t)-1] == '_') {
+		t = t[:len(t)-1]
+	}
+	return t, true
+}
+
+// asciiSpace reports the ASCII white space of unicode.IsSpace.
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }
 
 // dropHexParts removes the parts of an identifier that are hexadecimal numbers with a
