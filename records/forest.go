@@ -82,7 +82,7 @@ type sample struct {
 // representative.
 type cluster struct {
 	rep     int32
-	repAtts string
+	repAtts [][2]string
 	members []int32
 }
 
@@ -96,7 +96,7 @@ const (
 // siblingGroups splits the content children of element parent into groups of similar
 // siblings: same tag, and a shape (tag paths below them) similar to the group's first
 // member.
-func siblingGroups(s *sample, parent int32, names []string, shapes map[int32][]shapeItem) [][]int32 {
+func siblingGroups(s *sample, parent int32, names []string, shapes *shapeTable) [][]int32 {
 	p := s.p
 	var clusters []*cluster
 	for _, k := range p.elems[parent].kids {
@@ -104,21 +104,17 @@ func siblingGroups(s *sample, parent int32, names []string, shapes map[int32][]s
 		if e.skipped || e.leafEnd == e.leafStart {
 			continue
 		}
-		sh, ok := shapes[k]
-		if !ok {
-			sh = shape(p, k)
-			shapes[k] = sh
-		}
-		atts := attrPredicate(typeAttrs(e.n, names))
+		sh := shapes.of(k)
+		atts := typeAttrs(e.n, names)
 		var best *cluster
 		bestSim := -1.0
 		for _, c := range clusters {
 			if p.elems[c.rep].tag != e.tag {
 				continue
 			}
-			sim := similarity(shapes[c.rep], sh)
+			sim := similarity(shapes.of(c.rep), sh)
 			need := shapeDiff
-			if atts == c.repAtts && atts != "" {
+			if len(atts) > 0 && slices.Equal(atts, c.repAtts) {
 				need = shapeSame
 			}
 			if sim >= need && sim > bestSim {
@@ -138,6 +134,20 @@ func siblingGroups(s *sample, parent int32, names []string, shapes map[int32][]s
 		}
 	}
 	return out
+}
+
+// shapeTable computes the shapes of a page's elements once.
+type shapeTable struct {
+	p      *page
+	shapes [][]shapeItem // by element; nil: not computed yet
+	buf    []uint64
+}
+
+func (t *shapeTable) of(i int32) []shapeItem {
+	if t.shapes[i] == nil {
+		t.shapes[i], t.buf = shapeBuf(t.p, i, t.buf)
+	}
+	return t.shapes[i]
 }
 
 // commonAttrs returns the tolerant attributes shared by all members.
@@ -172,7 +182,7 @@ func findLists(s *sample) {
 	if body < 0 {
 		return
 	}
-	shapes := map[int32][]shapeItem{}
+	shapes := &shapeTable{p: p, shapes: make([][]shapeItem, len(p.elems))}
 	for i := body; i < int32(len(p.elems)); i++ {
 		e := &p.elems[i]
 		if e.skipped || len(e.kids) < 2 || (i != body && !p.isAncestor(body, i)) {

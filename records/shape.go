@@ -1,7 +1,6 @@
 package records
 
 import (
-	"hash/fnv"
 	"slices"
 	"strings"
 
@@ -124,7 +123,14 @@ type shapeItem struct {
 // descendants of element i, up to shapeDepth levels below it, sorted by hash. A bare
 // span wrapper (bareWrapper) is no step of the paths: its child takes its place.
 func shape(p *page, i int32) []shapeItem {
-	var hs []uint64
+	out, _ := shapeBuf(p, i, nil)
+	return out
+}
+
+// shapeBuf is shape with a scratch buffer for the tag-path hashes, returned for the
+// next call. An empty shape is a non-nil empty slice.
+func shapeBuf(p *page, i int32, hs []uint64) ([]shapeItem, []uint64) {
+	hs = hs[:0]
 	var walk func(j int32, h uint64, d int)
 	walk = func(j int32, h uint64, d int) {
 		for _, k := range p.elems[j].kids {
@@ -135,16 +141,22 @@ func shape(p *page, i int32) []shapeItem {
 				walk(k, h, d) // no level of the shape
 				continue
 			}
-			hk := h*1099511628211 ^ strHash(p.elems[k].tag)
+			hk := h*fnvPrime ^ strHash(p.elems[k].tag)
 			hs = append(hs, hk)
 			if d+1 < shapeDepth {
 				walk(k, hk, d+1)
 			}
 		}
 	}
-	walk(i, 14695981039346656037, 0)
+	walk(i, fnvOffset, 0)
 	slices.Sort(hs)
-	var out []shapeItem
+	distinct := 0
+	for k, h := range hs {
+		if k == 0 || hs[k-1] != h {
+			distinct++
+		}
+	}
+	out := make([]shapeItem, 0, distinct)
 	for _, h := range hs {
 		if n := len(out); n > 0 && out[n-1].h == h {
 			out[n-1].n++
@@ -152,7 +164,7 @@ func shape(p *page, i int32) []shapeItem {
 		}
 		out = append(out, shapeItem{h, 1})
 	}
-	return out
+	return out, hs
 }
 
 // bareWrapper reports an element that only wraps another: a span without any
@@ -183,11 +195,8 @@ func bareWrapper(p *page, i int32) bool {
 	return true
 }
 
-func strHash(s string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(s))
-	return h.Sum64()
-}
+// strHash is the 64-bit FNV-1a hash of s (hash/fnv's New64a).
+func strHash(s string) uint64 { return fnvString(fnvOffset, s) }
 
 // similarity is the weighted Jaccard coefficient of two shapes, Σ min / Σ max over
 // the tag paths: 1 for identical structures, low for elements of different size or
