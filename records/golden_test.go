@@ -32,13 +32,19 @@ const goldenFile = "testdata/nexteval_golden.txt"
 // TestNextEvalGolden checks that Extract (every region, the committed list model) and
 // CollectListExamples give byte-identical output on the 123 NEXT-EVAL pages of the
 // sample and training sets, in one call as `trawl extract --pages --regions all`
-// does.
+// does; and that the native XPath evaluator selects what the XPath engine selects.
 func TestNextEvalGolden(t *testing.T) {
 	var pages []benchmark.Page
 	for _, set := range []string{"next-eval-sample", "next-eval-train"} {
 		pages = append(pages, loadNextEvalSet(t, set)...)
 	}
+	stop := auditXPaths(t)
 	got := nextEvalDigests(t, pages)
+	checked, native := stop()
+	t.Logf("%d XPaths of the wrapper self-check evaluated by the XPath engine too, %d of them natively", checked, native)
+	if native < checked*9/10 {
+		t.Errorf("only %d of %d XPaths of the native form", native, checked)
+	}
 	if *updateGolden {
 		var b strings.Builder
 		b.WriteString("# SHA-256 of Extract's output and of the list examples per NEXT-EVAL page (records/golden_test.go)\n")

@@ -1,6 +1,8 @@
 package records
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -66,5 +68,55 @@ func TestContentOK(t *testing.T) {
 	walk(doc)
 	if n < 12 {
 		t.Fatalf("%d elements checked", n)
+	}
+}
+
+// auditXPaths makes every XPath the wrapper's self-check evaluates be evaluated by the
+// XPath engine too, and fails t when the elements differ; the returned function
+// removes the audit and reports how many XPaths were checked and were of the native
+// form.
+func auditXPaths(t *testing.T) func() (checked, native int) {
+	checked, native := 0, 0
+	xpathAudit = func(doc *html.Node, xp string, got []*html.Node) {
+		checked++
+		expr, err := xpath.Compile(xp)
+		if err != nil {
+			t.Errorf("%s: %v", xp, err)
+			return
+		}
+		want := htmlquery.QuerySelectorAll(doc, expr)
+		if _, ok := parseNativeXPath(xp); ok {
+			native++
+		}
+		set := func(ns []*html.Node) []*html.Node {
+			ns = slices.Clone(ns)
+			slices.SortFunc(ns, func(a, b *html.Node) int { return strings.Compare(fmt.Sprintf("%p", a), fmt.Sprintf("%p", b)) })
+			return ns
+		}
+		if !slices.Equal(set(got), set(want)) { // xpathSelects compares sets
+			t.Errorf("%s: %d elements selected, the engine selects %d", xp, len(got), len(want))
+		}
+	}
+	return func() (int, int) {
+		xpathAudit = nil
+		return checked, native
+	}
+}
+
+// TestParseNativeXPath checks which XPaths the native evaluator takes.
+func TestParseNativeXPath(t *testing.T) {
+	for xp, want := range map[string]bool{
+		"//div[contains(concat(' ',normalize-space(@class),' '),' post ')]/ul/li":                                             true,
+		"/html/body/div[starts-with(normalize-space(@id),'item-') and contains(concat(' ',normalize-space(@class)),' row-')]": true,
+		"//table/tbody/tr[td]": true,
+		"//li" + toggleTest:    false,
+		"//li[@class='x']":     false,
+		"li":                   false,
+		"//div//li":            false,
+		"//li[contains(concat(' ',normalize-space(@class),' '),concat('a', \"'\"))]": false,
+	} {
+		if _, ok := parseNativeXPath(xp); ok != want {
+			t.Errorf("parseNativeXPath(%q): %v, want %v", xp, ok, want)
+		}
 	}
 }

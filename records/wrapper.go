@@ -517,14 +517,37 @@ func shortXPath(samples []*sample, sel *selection, pt *pattern) (string, bool, [
 // elements the rest selects (contentOK): it is the last predicate of the last step and
 // does not depend on position, so filtering afterwards selects the same elements, and
 // the XPath engine's string value of every candidate (a copy of its text) is spared.
+//
+// XPaths of FOREST's own form are evaluated natively (nativeXPath), others and pages
+// the native evaluator declines by the XPath engine.
 func xpathSelects(samples []*sample, want [][]int32, xp string) bool {
 	base, content := strings.CutSuffix(xp, contentTest)
-	expr, err := xpath.Compile(base)
-	if err != nil {
-		return false
+	nx, native := parseNativeXPath(base)
+	var expr *xpath.Expr
+	if !native {
+		var err error
+		if expr, err = xpath.Compile(base); err != nil {
+			return false
+		}
 	}
 	for i, s := range samples {
-		got := htmlquery.QuerySelectorAll(s.p.doc, expr)
+		var got []*html.Node
+		ok := false
+		if native {
+			got, ok = nx.selectAll(s.p.doc)
+		}
+		if !ok {
+			if expr == nil {
+				var err error
+				if expr, err = xpath.Compile(base); err != nil {
+					return false
+				}
+			}
+			got = htmlquery.QuerySelectorAll(s.p.doc, expr)
+		}
+		if xpathAudit != nil {
+			xpathAudit(s.p.doc, base, got)
+		}
 		if content {
 			got = slices.DeleteFunc(got, func(n *html.Node) bool { return !contentOK(n) })
 		}
@@ -543,6 +566,10 @@ func xpathSelects(samples []*sample, want [][]int32, xp string) bool {
 	}
 	return true
 }
+
+// xpathAudit, when set (by tests), sees every XPath the self-check evaluates with the
+// elements selected.
+var xpathAudit func(doc *html.Node, xp string, got []*html.Node)
 
 // contentOK is contentTest on element n: a normalised string value that is not empty
 // (a text node below n with a rune other than white space) or .//img (an img element
