@@ -75,7 +75,26 @@ type sample struct {
 	types []uint64
 	echo  map[int32]bool
 	names []string // the type attributes the types were computed with
-	lists []list   // candidate record lists (record mode)
+	// atts are the tolerant attributes of every element among names (typeAttrs), nil
+	// when not computed; shared, never to be modified
+	atts  [][][2]string
+	lists []list // candidate record lists (record mode)
+}
+
+// newSample indexes the types of page p with the type attributes names.
+func newSample(p *page, names []string) *sample {
+	s := &sample{p: p, names: names}
+	s.types, s.atts = typeIndex(p, names)
+	return s
+}
+
+// typeAttrs returns typeAttrs of element i among names, from the sample's table when
+// names are its own. The caller must not modify it.
+func (s *sample) typeAttrs(i int32, names []string) [][2]string {
+	if s.atts != nil && (len(names) > 0 && len(s.names) == len(names) && &names[0] == &s.names[0] || slices.Equal(names, s.names)) {
+		return s.atts[i]
+	}
+	return typeAttrs(s.p.elems[i].n, names)
 }
 
 // cluster is a group of similar siblings in the making: its first member is its
@@ -105,7 +124,7 @@ func siblingGroups(s *sample, parent int32, names []string, shapes *shapeTable) 
 			continue
 		}
 		sh := shapes.of(k)
-		atts := typeAttrs(e.n, names)
+		atts := s.typeAttrs(k, names)
 		var best *cluster
 		bestSim := -1.0
 		for _, c := range clusters {
@@ -151,10 +170,10 @@ func (t *shapeTable) of(i int32) []shapeItem {
 }
 
 // commonAttrs returns the tolerant attributes shared by all members.
-func commonAttrs(p *page, members []int32, names []string) [][2]string {
-	common := typeAttrs(p.elems[members[0]].n, names)
+func commonAttrs(s *sample, members []int32, names []string) [][2]string {
+	common := slices.Clone(s.typeAttrs(members[0], names))
 	for _, m := range members[1:] {
-		atts := typeAttrs(p.elems[m].n, names)
+		atts := s.typeAttrs(m, names)
 		common = slices.DeleteFunc(common, func(a [2]string) bool { return !slices.Contains(atts, a) })
 		if len(common) == 0 {
 			break
@@ -482,7 +501,7 @@ func recordPatterns(samples []*sample, o *Options) []*pattern {
 		p := s.p
 		for _, l := range s.lists {
 			l.page = si
-			atts := commonAttrs(p, l.members, o.TypeAttributes)
+			atts := commonAttrs(s, l.members, o.TypeAttributes)
 			tag := p.elems[l.members[0]].tag
 			key := patternKey(s.types[l.parent], tag, atts)
 			pt := byKey[key]

@@ -14,16 +14,41 @@ import (
 // types (tag and tolerant attributes, no dfs, no positions) from the root down to it.
 // Two elements with the same hash sit at the same generic location of the template.
 func typeHashes(p *page, names []string) []uint64 {
+	hs, _ := typeIndex(p, names)
+	return hs
+}
+
+// typeIndex returns typeHashes and, for every element, its tolerant attributes among
+// names (typeAttrs), computed once: the attribute lists share one backing array and
+// are capped, so that an append to one copies it.
+func typeIndex(p *page, names []string) ([]uint64, [][][2]string) {
 	hs := make([]uint64, len(p.elems))
+	atts := make([][][2]string, len(p.elems))
+	var slab [][2]string
 	for i := range p.elems {
 		e := &p.elems[i]
 		var parent uint64
 		if e.parent >= 0 {
 			parent = hs[e.parent]
 		}
-		hs[i] = typeHash(parent, e.n, names)
+		if len(e.n.Attr) > 0 {
+			start := len(slab)
+			slab = appendTypeAttrs(slab, e.n, names)
+			if len(slab) > start {
+				atts[i] = slab[start:len(slab):len(slab)]
+			}
+		}
+		hs[i] = typeHashAttrs(parent, e.n, names, atts[i])
 	}
-	return hs
+	// the slab may have moved while it grew: point the lists at its final array
+	off := 0
+	for i := range atts {
+		if k := len(atts[i]); k > 0 {
+			atts[i] = slab[off : off+k : off+k]
+			off += k
+		}
+	}
+	return hs, atts
 }
 
 // FNV-1a, 64 bits (hash/fnv), written out so that the bytes of a record type are
@@ -53,32 +78,31 @@ func chainHash(parent uint64, typ string) uint64 {
 
 // typeHash is chainHash(parent, recordType(n, names)), computed without the string.
 func typeHash(parent uint64, n *html.Node, names []string) uint64 {
+	return typeHashAttrs(parent, n, names, typeAttrs(n, names))
+}
+
+// typeHashAttrs is typeHash given typeAttrs(n, names).
+func typeHashAttrs(parent uint64, n *html.Node, names []string, atts [][2]string) uint64 {
 	h := uint64(fnvOffset)
 	for k := range 8 {
 		h ^= (parent >> (8 * k)) & 0xff
 		h *= fnvPrime
 	}
 	h = fnvString(h, n.Data)
-	names = pathNames(n, names)
-	// the tolerant attributes among names, in the order of their names (attrPredicate
-	// of typeAttrs)
-	var buf [8][2]string
-	atts := buf[:0]
-	for _, a := range n.Attr {
-		if !slices.Contains(names, a.Key) {
-			continue
-		}
-		if v := tolerantForm(a.Val); v != "" {
-			atts = append(atts, [2]string{a.Key, v})
-		}
-	}
 	if len(atts) == 0 {
 		return h
 	}
-	slices.SortFunc(atts, func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
-	h = fnvString(h, "[")
-	for i, a := range atts {
-		if i > 0 {
+	// a table body section's id leaves its type in some tables (pathNames)
+	dropID := n.Data == "tbody" && len(pathNames(n, names)) < len(names)
+	open := false
+	for _, a := range atts {
+		if dropID && a[0] == "id" {
+			continue
+		}
+		if !open {
+			h = fnvString(h, "[")
+			open = true
+		} else {
 			h = fnvString(h, " and ")
 		}
 		h = fnvString(h, "@")
@@ -86,6 +110,9 @@ func typeHash(parent uint64, n *html.Node, names []string) uint64 {
 		h = fnvString(h, "='")
 		h = fnvString(h, a[1])
 		h = fnvString(h, "'")
+	}
+	if !open {
+		return h
 	}
 	return fnvString(h, "]")
 }

@@ -116,7 +116,12 @@ var DefaultTypeAttributes = []string{"id", "class", "role", "itemprop", "itemtyp
 // typeAttrs returns the tolerant attribute pairs of n among names, sorted by name, with
 // empty tolerant values dropped.
 func typeAttrs(n *html.Node, names []string) [][2]string {
-	var out [][2]string
+	return appendTypeAttrs(nil, n, names)
+}
+
+// appendTypeAttrs appends typeAttrs(n, names) to out.
+func appendTypeAttrs(out [][2]string, n *html.Node, names []string) [][2]string {
+	start := len(out)
 	for _, a := range n.Attr {
 		if !slices.Contains(names, a.Key) {
 			continue
@@ -125,7 +130,9 @@ func typeAttrs(n *html.Node, names []string) [][2]string {
 			out = append(out, [2]string{a.Key, v})
 		}
 	}
-	slices.SortFunc(out, func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
+	if len(out)-start > 1 {
+		slices.SortFunc(out[start:], func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
+	}
 	return out
 }
 

@@ -392,7 +392,7 @@ func (sel *selection) matches(s *sample, i int32, pt *pattern) bool {
 	if len(pt.attrs) == 0 {
 		return true
 	}
-	atts := typeAttrs(e.n, sel.names)
+	atts := s.typeAttrs(i, sel.names)
 	for _, a := range pt.attrs {
 		if !slices.Contains(atts, a) {
 			return false
