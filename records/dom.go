@@ -231,7 +231,10 @@ func hiddenInMarkup(n *html.Node) bool {
 // keeps its content.
 func placeholder(n *html.Node) bool {
 	cls := attr(n, "class")
-	if cls == "" || !strings.Contains(strings.ToLower(cls), "skeleton") {
+	if cls == "" || !mayContainFold(cls, "skeleton") {
+		return false
+	}
+	if !strings.Contains(strings.ToLower(cls), "skeleton") {
 		return false
 	}
 	skeleton := false
@@ -250,6 +253,28 @@ func placeholder(n *html.Node) bool {
 		}
 	}
 	return true
+}
+
+// mayContainFold reports whether s may contain the lower-case ASCII word w in any
+// case: false only when s is ASCII and holds no case variant of w (the common case,
+// decided without lower-casing a copy of s); text with other characters says true
+// (Unicode case mapping takes some of them to ASCII letters).
+func mayContainFold(s, w string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return true
+		}
+	}
+	for i := 0; i+len(w) <= len(s); i++ {
+		k := 0
+		for k < len(w) && s[i+k]|0x20 == w[k] {
+			k++
+		}
+		if k == len(w) {
+			return true
+		}
+	}
+	return false
 }
 
 // collapse trims s and collapses runs of white space (including U+00A0) to one space.
