@@ -45,15 +45,19 @@ func tolerantASCII(v string) (string, bool) {
 	for i < len(v) && asciiSpace(v[i]) {
 		i++
 	}
-	j := i
+	j, digits := i, false
 	for j < len(v) && !asciiSpace(v[j]) {
 		c := v[j]
-		if c >= 0x80 || (c >= '0' && c <= '9') {
+		if c >= 0x80 {
 			return "", false
 		}
+		digits = digits || c >= '0' && c <= '9'
 		j++
 	}
 	t := v[i:j]
+	if digits {
+		t = dropDigitsASCII(t)
+	}
 	for len(t) > 0 && (t[0] == '-' || t[0] == '_') {
 		t = t[1:]
 	}
@@ -61,6 +65,30 @@ func tolerantASCII(v string) (string, bool) {
 		t = t[:len(t)-1]
 	}
 	return t, true
+}
+
+// dropDigitsASCII is dropHexParts followed by the removal of the digits, for ASCII t.
+func dropDigitsASCII(t string) string {
+	var buf [64]byte
+	out := buf[:0]
+	start := 0
+	for i := 0; i <= len(t); i++ {
+		if i < len(t) && t[i] != '-' && t[i] != '_' && t[i] != ':' && t[i] != '.' {
+			continue
+		}
+		if part := t[start:i]; !isHexID(part) {
+			for k := 0; k < len(part); k++ {
+				if c := part[k]; c < '0' || c > '9' {
+					out = append(out, c)
+				}
+			}
+		}
+		if i < len(t) {
+			out = append(out, t[i])
+		}
+		start = i + 1
+	}
+	return string(out)
 }
 
 // asciiSpace reports the ASCII white space of unicode.IsSpace.
