@@ -42,6 +42,8 @@ type elem struct {
 	depth  int // body = 1, html = 0; the thesis's level
 	dfs    int // pre-order number, body = 1; 0 outside body
 	tag    string
+	// tagHash is strHash(tag), the step of the tag paths of shapes.
+	tagHash uint64
 	// tokStart, tokEnd delimit the element's tokens in page.toks.
 	tokStart, tokEnd int32
 	// leafStart, leafEnd delimit the element's leaves in page.leaves.
@@ -153,7 +155,7 @@ func indexPage(name string, doc *html.Node, skipHidden bool) *page {
 			return
 		}
 		idx := int32(len(p.elems))
-		e := elem{n: n, parent: parent, depth: depth, tag: n.Data}
+		e := elem{n: n, parent: parent, depth: depth, tag: n.Data, tagHash: strHash(n.Data)}
 		if n.DataAtom == atom.Body && p.body < 0 {
 			p.body = idx
 			e.depth = 1

@@ -159,12 +159,17 @@ func siblingGroups(s *sample, parent int32, names []string, shapes *shapeTable) 
 type shapeTable struct {
 	p      *page
 	shapes [][]shapeItem // by element; nil: not computed yet
+	bare   []int8        // bareWrapper by element (shapeBuf)
 	buf    []uint64
+}
+
+func newShapeTable(p *page) *shapeTable {
+	return &shapeTable{p: p, shapes: make([][]shapeItem, len(p.elems)), bare: make([]int8, len(p.elems))}
 }
 
 func (t *shapeTable) of(i int32) []shapeItem {
 	if t.shapes[i] == nil {
-		t.shapes[i], t.buf = shapeBuf(t.p, i, t.buf)
+		t.shapes[i], t.buf = shapeBuf(t.p, i, t.buf, t.bare)
 	}
 	return t.shapes[i]
 }
@@ -201,7 +206,7 @@ func findLists(s *sample) {
 	if body < 0 {
 		return
 	}
-	shapes := &shapeTable{p: p, shapes: make([][]shapeItem, len(p.elems))}
+	shapes := newShapeTable(p)
 	for i := body; i < int32(len(p.elems)); i++ {
 		e := &p.elems[i]
 		if e.skipped || len(e.kids) < 2 || (i != body && !p.isAncestor(body, i)) {

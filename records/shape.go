@@ -150,25 +150,38 @@ type shapeItem struct {
 // descendants of element i, up to shapeDepth levels below it, sorted by hash. A bare
 // span wrapper (bareWrapper) is no step of the paths: its child takes its place.
 func shape(p *page, i int32) []shapeItem {
-	out, _ := shapeBuf(p, i, nil)
+	out, _ := shapeBuf(p, i, nil, nil)
 	return out
 }
 
 // shapeBuf is shape with a scratch buffer for the tag-path hashes, returned for the
-// next call. An empty shape is a non-nil empty slice.
-func shapeBuf(p *page, i int32, hs []uint64) ([]shapeItem, []uint64) {
+// next call, and optionally a table of bareWrapper by element (0 not known yet, 1
+// bare, 2 not) filled as it goes. An empty shape is a non-nil empty slice.
+func shapeBuf(p *page, i int32, hs []uint64, bare []int8) ([]shapeItem, []uint64) {
 	hs = hs[:0]
+	isBare := func(k int32) bool {
+		if bare == nil {
+			return bareWrapper(p, k)
+		}
+		if bare[k] == 0 {
+			bare[k] = 2
+			if bareWrapper(p, k) {
+				bare[k] = 1
+			}
+		}
+		return bare[k] == 1
+	}
 	var walk func(j int32, h uint64, d int)
 	walk = func(j int32, h uint64, d int) {
 		for _, k := range p.elems[j].kids {
 			if p.elems[k].skipped {
 				continue
 			}
-			if bareWrapper(p, k) {
+			if isBare(k) {
 				walk(k, h, d) // no level of the shape
 				continue
 			}
-			hk := h*fnvPrime ^ strHash(p.elems[k].tag)
+			hk := h*fnvPrime ^ p.elems[k].tagHash
 			hs = append(hs, hk)
 			if d+1 < shapeDepth {
 				walk(k, hk, d+1)
