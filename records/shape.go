@@ -19,12 +19,21 @@ func typeHashes(p *page, names []string) []uint64 {
 }
 
 // typeIndex returns typeHashes and, for every element, its tolerant attributes among
-// names (typeAttrs), computed once: the attribute lists share one backing array and
-// are capped, so that an append to one copies it.
+// names (typeAttrs), computed once: the attribute lists share one backing array, sized
+// beforehand so that it never moves, and are capped, so that an append to one copies
+// it.
 func typeIndex(p *page, names []string) ([]uint64, [][][2]string) {
 	hs := make([]uint64, len(p.elems))
 	atts := make([][][2]string, len(p.elems))
-	var slab [][2]string
+	most := 0 // the attributes among names: a bound of the pairs
+	for i := range p.elems {
+		for _, a := range p.elems[i].n.Attr {
+			if slices.Contains(names, a.Key) {
+				most++
+			}
+		}
+	}
+	slab := make([][2]string, 0, most)
 	for i := range p.elems {
 		e := &p.elems[i]
 		var parent uint64
@@ -39,14 +48,6 @@ func typeIndex(p *page, names []string) ([]uint64, [][][2]string) {
 			}
 		}
 		hs[i] = typeHashAttrs(parent, e.n, names, atts[i])
-	}
-	// the slab may have moved while it grew: point the lists at its final array
-	off := 0
-	for i := range atts {
-		if k := len(atts[i]); k > 0 {
-			atts[i] = slab[off : off+k : off+k]
-			off += k
-		}
 	}
 	return hs, atts
 }
