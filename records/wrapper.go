@@ -534,7 +534,7 @@ func xpathSelects(samples []*sample, want [][]int32, xp string) bool {
 		var got []*html.Node
 		ok := false
 		if native {
-			got, ok = nx.selectAll(s.p.doc)
+			got, ok = nx.selectAll(s.p)
 		}
 		if !ok {
 			if expr == nil {

@@ -154,24 +154,24 @@ func nameLen(s string) int {
 	return i
 }
 
-// selectAll returns the elements of doc that x selects, in document order, or false
-// when an attribute it tests is not valid UTF-8 (the engine's normalisation then
-// differs from strings.Fields).
-func (x *nativeXPath) selectAll(doc *html.Node) ([]*html.Node, bool) {
+// selectAll returns the elements of page p that x selects, in document order, or
+// false when an attribute it tests is not valid UTF-8 (the engine's normalisation then
+// differs from strings.Fields). The page's element table holds every element of its
+// document.
+func (x *nativeXPath) selectAll(p *page) ([]*html.Node, bool) {
 	var out []*html.Node
 	ok := true
-	last := &x.steps[len(x.steps)-1]
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		for c := n.FirstChild; c != nil && ok; c = c.NextSibling {
-			if c.Type == html.ElementNode && c.Data == last.tag && x.matches(c, len(x.steps)-1, &ok) {
-				out = append(out, c)
-			}
-			walk(c)
+	last := len(x.steps) - 1
+	tag := x.steps[last].tag
+	for i := range p.elems {
+		if e := &p.elems[i]; e.tag == tag && x.matches(e.n, last, &ok) {
+			out = append(out, e.n)
+		}
+		if !ok {
+			return nil, false
 		}
 	}
-	walk(doc)
-	return out, ok
+	return out, true
 }
 
 // matches reports whether element n matches step k and its ancestors the steps
