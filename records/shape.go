@@ -77,12 +77,8 @@ func chainHash(parent uint64, typ string) uint64 {
 	return fnvString(h, typ)
 }
 
-// typeHash is chainHash(parent, recordType(n, names)), computed without the string.
-func typeHash(parent uint64, n *html.Node, names []string) uint64 {
-	return typeHashAttrs(parent, n, names, typeAttrs(n, names))
-}
-
-// typeHashAttrs is typeHash given typeAttrs(n, names).
+// typeHashAttrs is chainHash(parent, recordType(n, names)), computed without the
+// string from atts = typeAttrs(n, names).
 func typeHashAttrs(parent uint64, n *html.Node, names []string, atts [][2]string) uint64 {
 	h := uint64(fnvOffset)
 	for k := range 8 {
