@@ -182,6 +182,9 @@ type Browser struct {
 	closeOnce   sync.Once
 	closed      chan struct{}
 	dataDir     string // the profile directory, removed by Close
+	// lim spaces the requests to each host of every tab and prober of the browser, and
+	// of their HTTP fetches (Options.Delay, robots.txt's Crawl-delay).
+	lim *limiter
 }
 
 // startTimeout bounds the start of Chromium and the opening of a tab.
@@ -233,7 +236,7 @@ func Start(ctx context.Context, opts Options) (*Browser, error) {
 		chromedp.WithLogf(func(f string, a ...any) { log.Debug("chromium: " + fmt.Sprintf(f, a...)) }),
 		chromedp.WithErrorf(func(f string, a ...any) { log.Debug("chromium error: " + fmt.Sprintf(f, a...)) }),
 	)
-	b := &Browser{opts: opts, log: log, ctx: bctx, cancel: cancel, allocCancel: allocCancel, closed: make(chan struct{}), dataDir: dataDir}
+	b := &Browser{opts: opts, log: log, ctx: bctx, cancel: cancel, allocCancel: allocCancel, closed: make(chan struct{}), dataDir: dataDir, lim: newLimiter()}
 	if err := within(ctx, startTimeout, func() error { return chromedp.Do(bctx) }); err != nil {
 		b.Close()
 		return nil, fmt.Errorf("probe: start %s: %w", bin, err)

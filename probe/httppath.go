@@ -3,7 +3,6 @@ package probe
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -32,9 +31,10 @@ type PageComparer interface {
 	// Same reports whether fetched, the page of browser's URL fetched over HTTP,
 	// yields the same wrapper and records as the browser's capture, and says why not.
 	Same(ctx context.Context, browser, fetched Page) (bool, string)
-	// Records counts the records of a page by the wrapper learnt from the browser's
-	// pages (0: an empty page, or one laid out otherwise).
-	Records(ctx context.Context, pg Page) int
+	// Records returns the absolute, index-qualified XPaths (/html[1]/body[1]/…) of the
+	// records the wrapper learnt from the browser's pages finds on a page (none: an
+	// empty page, or one laid out otherwise).
+	Records(ctx context.Context, pg Page) []string
 }
 
 // httpChecks is the number of browser probes whose first page must equal its HTTP
@@ -48,6 +48,12 @@ const httpChecks = 2
 // browser submitted, and the "next" link found in the HTML the one the browser
 // followed. Any difference turns the path off for the rest of the run; so does a page
 // fetched over HTTP that has no records while the browser's has some.
+//
+// A page fetched over HTTP counts only with records on it. Finding them with the
+// wrapper costs twice the fetch itself, so the checks also learn the page's record
+// marker (recordMarker): the text that opens every record element, as the site spells
+// it. When every check page has exactly as many markers as the wrapper found records,
+// later pages are tested by counting markers in their bytes; otherwise by the wrapper.
 type httpPath struct {
 	p      *Prober
 	cmp    PageComparer
@@ -62,18 +68,14 @@ type httpPath struct {
 	submitKV [2]string // the submit control's name=value the browser sends, if any
 	nextOK   bool      // the HTML's next link was the browser's
 	nextBad  bool
+	marker   string // the record marker of the check pages ("" when markerBad)
+	// markerBad: a check page's markers did not match its records, or the check
+	// pages' markers differ; pages are then tested by the wrapper.
+	markerBad bool
 }
 
 func newHTTPPath(p *Prober, cmp PageComparer) *httpPath {
-	return &httpPath{p: p, cmp: cmp, client: &http.Client{
-		Timeout: p.opts.StepTimeout,
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) >= 5 {
-				return errors.New("more than 5 redirects")
-			}
-			return nil
-		},
-	}}
+	return &httpPath{p: p, cmp: cmp, client: &http.Client{Timeout: p.opts.StepTimeout, CheckRedirect: noRedirects}}
 }
 
 func (h *httpPath) status() (state int, reason string) {
@@ -107,7 +109,7 @@ func (p *Prober) submitVia(ctx context.Context, t *tab, f Form, values map[strin
 			return sub, "http", nil
 		}
 		bsub, err := p.submit(ctx, t, f, values, maxPages, shot)
-		if why == "empty" && err == nil && len(bsub.Pages) > 0 && h.cmp.Records(ctx, bsub.Pages[0]) > 0 {
+		if why == "empty" && err == nil && len(bsub.Pages) > 0 && len(h.cmp.Records(ctx, bsub.Pages[0])) > 0 {
 			h.off("a page fetched over HTTP had no records, the browser's had some")
 			return bsub, "differs: no records over HTTP, some in the browser; browser from now on", nil
 		}
@@ -179,9 +181,11 @@ func (h *httpPath) check(ctx context.Context, t *tab, f Form, values map[string]
 		}
 		h.mu.Unlock()
 	}
-	if h.cmp.Records(ctx, first) == 0 {
+	recs := h.cmp.Records(ctx, pg)
+	if len(recs) == 0 {
 		return "same (no records)"
 	}
+	h.learnMarker(pg, recs)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.agreed++
@@ -220,7 +224,7 @@ func (h *httpPath) submit(ctx context.Context, f Form, values map[string]string,
 			break
 		}
 		pg.Elapsed = time.Since(start)
-		if h.cmp.Records(ctx, pg) == 0 {
+		if !h.hasRecords(ctx, pg) {
 			if k == 0 {
 				return submission{}, "empty"
 			}
@@ -243,7 +247,7 @@ func (h *httpPath) submit(ctx context.Context, f Form, values map[string]string,
 }
 
 // fetch GETs one page with the tab's cookies and headers, politely (robots.txt and the
-// prober's per-host delay, shared with the browser's requests).
+// browser's per-host limiter, shared with its tabs' requests; redirects too).
 func (h *httpPath) fetch(ctx context.Context, raw string) (Page, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
@@ -257,9 +261,6 @@ func (h *httpPath) fetch(ctx context.Context, raw string) (Page, error) {
 			return Page{}, fmt.Errorf("%w: robots.txt disallows %s (%s)", ErrBlocked, u.RequestURI(), rule)
 		}
 		d = max(d, r.CrawlDelay)
-	}
-	if err := pol.lim.wait(ctx, u.Host, d); err != nil {
-		return Page{}, err
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)
 	if err != nil {
@@ -275,7 +276,7 @@ func (h *httpPath) fetch(ctx context.Context, raw string) (Page, error) {
 	h.mu.Unlock()
 	req.Header.Set("User-Agent", h.p.b.ua)
 	req.Header.Del("Accept-Encoding") // Go's transport negotiates gzip itself
-	resp, err := h.client.Do(req)
+	resp, err := pol.lim.do(h.client, req, d)
 	if err != nil {
 		return Page{}, err
 	}
@@ -438,37 +439,48 @@ func submitPair(f Form, ours, browser string) ([2]string, bool) {
 
 // nextLink finds the "next" link of a result page in its HTML: rel="next", else a
 // link whose text is "next" (in a few languages) or an arrow. It returns the absolute
-// URL.
+// URL. It reads only the page's <a> and <link> elements, not the whole document: a
+// page over HTTP must cost little more than its fetch.
 func nextLink(pg Page) (string, bool) {
-	doc, err := html.Parse(strings.NewReader(pg.HTML))
-	if err != nil {
-		return "", false
-	}
 	base, err := url.Parse(pg.URL)
 	if err != nil {
 		return "", false
 	}
 	var byRel, byText string
-	for n := range doc.Descendants() {
-		if n.Type != html.ElementNode || (n.Data != "a" && n.Data != "link") {
+	doc := pg.HTML
+	for i := 0; i < len(doc) && byRel == ""; {
+		j := strings.IndexByte(doc[i:], '<')
+		if j < 0 {
+			break
+		}
+		i += j
+		name := tagName(doc[i+1:])
+		if name != "a" && name != "link" {
+			i++
 			continue
 		}
+		z := html.NewTokenizerFragment(strings.NewReader(doc[i:]), "body")
+		if z.Next() != html.StartTagToken {
+			i++
+			continue
+		}
+		tag := z.Token()
+		i += len(z.Raw())
 		href, rel := "", ""
-		for _, a := range n.Attr {
-			switch a.Key {
+		for _, at := range tag.Attr {
+			switch at.Key {
 			case "href":
-				href = a.Val
+				href = at.Val
 			case "rel":
-				rel = strings.ToLower(a.Val)
+				rel = strings.ToLower(at.Val)
 			}
 		}
 		if href == "" || strings.HasPrefix(href, "javascript:") || strings.HasPrefix(href, "#") {
 			continue
 		}
-		if byRel == "" && slices.Contains(strings.Fields(rel), "next") {
+		if slices.Contains(strings.Fields(rel), "next") {
 			byRel = href
-		}
-		if byText == "" && n.Data == "a" && isNextText(nodeText(n)) {
+		} else if byText == "" && name == "a" && isNextText(linkText(z)) {
 			byText = href
 		}
 	}
@@ -483,14 +495,40 @@ func nextLink(pg Page) (string, bool) {
 	return u.String(), true
 }
 
-func nodeText(n *html.Node) string {
+// tagName returns the lower-case element name that s (the text after a '<') starts
+// with, "" when it does not start a start tag.
+func tagName(s string) string {
+	n := 0
+	for n < len(s) && n < 8 && (s[n] >= 'a' && s[n] <= 'z' || s[n] >= 'A' && s[n] <= 'Z') {
+		n++
+	}
+	if n == 0 || n == len(s) {
+		return ""
+	}
+	switch s[n] {
+	case ' ', '\t', '\n', '\r', '\f', '>', '/':
+		return strings.ToLower(s[:n])
+	}
+	return ""
+}
+
+// linkText reads the text of the link whose start tag z just read, up to its end tag,
+// lower-cased with white space collapsed.
+func linkText(z *html.Tokenizer) string {
 	var b strings.Builder
-	for d := range n.Descendants() {
-		if d.Type == html.TextNode {
-			b.WriteString(d.Data)
+	for range 64 { // a link's content is short; a missing end tag must not read the page
+		switch z.Next() {
+		case html.TextToken:
+			b.Write(z.Text())
+		case html.EndTagToken:
+			if name, _ := z.TagName(); string(name) == "a" {
+				return strings.ToLower(strings.Join(strings.Fields(b.String()), " "))
+			}
+		case html.ErrorToken:
+			return strings.ToLower(strings.Join(strings.Fields(b.String()), " "))
 		}
 	}
-	return strings.ToLower(strings.Join(strings.Fields(b.String()), " "))
+	return ""
 }
 
 // isNextText reports whether a link text means "next page".

@@ -1,7 +1,18 @@
 package probe
 
 import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/trawl-dev/trawl/internal/testsites"
+	"github.com/trawl-dev/trawl/records"
 )
 
 func TestFormURL(t *testing.T) {
@@ -53,4 +64,147 @@ func TestNextLink(t *testing.T) {
 			t.Errorf("%s: nextLink = %q, %v; want %q", tc.name, got, ok, tc.want)
 		}
 	}
+}
+
+// TestRecordMarker: on the result pages of the local GET test sites, the record marker
+// learnt from FOREST's records occurs once per record, and on a page without results
+// not at all; nextLink finds the pages' next links without parsing the document.
+func TestRecordMarker(t *testing.T) {
+	for _, name := range []string{"bookshop", "catalogue", "portal", "demo"} {
+		t.Run(name, func(t *testing.T) {
+			s, _ := testsites.ByName(name)
+			if name == "demo" {
+				s = testsites.Demo()
+			}
+			srv := s.NewServer()
+			defer srv.Close()
+			get := func(u string) Page {
+				resp, err := http.Get(u)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer resp.Body.Close()
+				b, err := io.ReadAll(resp.Body)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return Page{URL: resp.Request.URL.String(), HTML: string(b)}
+			}
+			form := get(srv.URL + s.FormPath)
+			doc, err := ReadHTML(strings.NewReader(form.HTML), "text/html")
+			if err != nil {
+				t.Fatal(err)
+			}
+			forms, err := ParseForms(doc, form.URL)
+			if err != nil || len(forms) == 0 {
+				t.Fatalf("forms of %s: %v", form.URL, err)
+			}
+			kw := s.Fields[0].Name
+			k := slices.IndexFunc(forms, func(f Form) bool {
+				return slices.ContainsFunc(f.Fields, func(fd Field) bool { return fd.Name == kw })
+			})
+			if k < 0 {
+				t.Fatalf("no form of %s has the field %q", form.URL, kw)
+			}
+			f := forms[k]
+			var pages []Page
+			var rp []records.Page
+			for i, q := range []string{"the", "e", "a", "qzxqzxq"} {
+				u, err := formURL(f, map[string]string{kw: q}, [2]string{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				pg := get(u)
+				pages = append(pages, pg)
+				kind := KindStopword
+				if i == 3 {
+					kind = records.KindNonsense
+				}
+				rp = append(rp, records.Page{Name: fmt.Sprint(i), URL: pg.URL, HTML: []byte(pg.HTML), Kind: kind, Terms: []string{q}})
+			}
+			w, _, err := records.Extract(t.Context(), rp, records.DefaultOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := records.NewApplier(w, records.DefaultApplyOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmp := wrapperComparer{a}
+			marker := ""
+			for i, pg := range pages[:3] {
+				recs := cmp.Records(t.Context(), pg)
+				m := recordMarker(pg.HTML, recs)
+				if len(recs) == 0 || m == "" {
+					t.Fatalf("page %d (%s): %d records, marker %q\n%.600s", i, pg.URL, len(recs), m, pg.HTML)
+				}
+				if n := strings.Count(pg.HTML, m); n != len(recs) {
+					t.Errorf("page %d: marker %q occurs %d times for %d records", i, m, n, len(recs))
+				}
+				if marker != "" && m != marker {
+					t.Errorf("page %d: marker %q, page 0 had %q", i, m, marker)
+				}
+				marker = m
+				next, ok := nextLink(pg)
+				want, wok := nextLinkParsed(pg)
+				if next != want || ok != wok || !ok && name != "catalogue" { // catalogue has one page of results
+					t.Errorf("page %d: next link %q, %v; from the parsed document %q, %v", i, next, ok, want, wok)
+				}
+			}
+			if n := strings.Count(pages[3].HTML, marker); n != 0 {
+				t.Errorf("the page without results has the marker %q %d times", marker, n)
+			}
+			t.Logf("marker %q", marker)
+		})
+	}
+}
+
+// nextLinkParsed is nextLink on the parsed document, the oracle of the tests.
+func nextLinkParsed(pg Page) (string, bool) {
+	doc, err := html.Parse(strings.NewReader(pg.HTML))
+	if err != nil {
+		return "", false
+	}
+	base, _ := url.Parse(pg.URL)
+	var byRel, byText string
+	for n := range doc.Descendants() {
+		if n.Type != html.ElementNode || (n.Data != "a" && n.Data != "link") {
+			continue
+		}
+		href, rel := "", ""
+		for _, a := range n.Attr {
+			switch a.Key {
+			case "href":
+				href = a.Val
+			case "rel":
+				rel = strings.ToLower(a.Val)
+			}
+		}
+		if href == "" || strings.HasPrefix(href, "javascript:") || strings.HasPrefix(href, "#") {
+			continue
+		}
+		if byRel == "" && slices.Contains(strings.Fields(rel), "next") {
+			byRel = href
+		}
+		if byText == "" && n.Data == "a" {
+			var b strings.Builder
+			for d := range n.Descendants() {
+				if d.Type == html.TextNode {
+					b.WriteString(d.Data)
+				}
+			}
+			if isNextText(strings.ToLower(strings.Join(strings.Fields(b.String()), " "))) {
+				byText = href
+			}
+		}
+	}
+	href := cmpOr(byRel, byText)
+	if href == "" {
+		return "", false
+	}
+	u, err := base.Parse(href)
+	if err != nil {
+		return "", false
+	}
+	return u.String(), true
 }
