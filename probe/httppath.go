@@ -1,7 +1,6 @@
 package probe
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
-	"golang.org/x/net/html"
 	"golang.org/x/net/html/charset"
 )
 
@@ -297,15 +295,26 @@ func (h *httpPath) fetch(ctx context.Context, raw string) (Page, error) {
 	if int64(len(body)) > pol.maxBytes {
 		return Page{}, fmt.Errorf("%w: %s is over %d bytes (MaxPageBytes)", ErrBlocked, raw, pol.maxBytes)
 	}
-	r, err := charset.NewReader(bytes.NewReader(body), resp.Header.Get("Content-Type"))
+	text, err := decodeHTML(body, resp.Header.Get("Content-Type"))
 	if err != nil {
 		return Page{}, fmt.Errorf("%s: %w", raw, err)
 	}
-	text, err := io.ReadAll(r)
-	if err != nil {
-		return Page{}, fmt.Errorf("%s: %w", raw, err)
+	return Page{URL: resp.Request.URL.String(), Status: resp.StatusCode, HTML: text, Navigated: true, Via: ViaHTTP}, nil
+}
+
+// decodeHTML decodes an HTML document to UTF-8 by its Content-Type's charset, its
+// BOM or meta tag, or a guess (the HTML standard's encoding sniffing); UTF-8 is
+// taken as it is.
+func decodeHTML(body []byte, contentType string) (string, error) {
+	e, name, _ := charset.DetermineEncoding(body[:min(len(body), 1024)], contentType)
+	if name == "utf-8" {
+		return string(body), nil
 	}
-	return Page{URL: resp.Request.URL.String(), Status: resp.StatusCode, HTML: string(text), Navigated: true, Via: ViaHTTP}, nil
+	text, err := e.NewDecoder().Bytes(body)
+	if err != nil {
+		return "", fmt.Errorf("decode %s: %w", name, err)
+	}
+	return string(text), nil
 }
 
 // formURL is the URL a browser submits for a GET form with these values (fields left
@@ -435,100 +444,6 @@ func submitPair(f Form, ours, browser string) ([2]string, bool) {
 		}
 	}
 	return [2]string{}, false
-}
-
-// nextLink finds the "next" link of a result page in its HTML: rel="next", else a
-// link whose text is "next" (in a few languages) or an arrow. It returns the absolute
-// URL. It reads only the page's <a> and <link> elements, not the whole document: a
-// page over HTTP must cost little more than its fetch.
-func nextLink(pg Page) (string, bool) {
-	base, err := url.Parse(pg.URL)
-	if err != nil {
-		return "", false
-	}
-	var byRel, byText string
-	doc := pg.HTML
-	for i := 0; i < len(doc) && byRel == ""; {
-		j := strings.IndexByte(doc[i:], '<')
-		if j < 0 {
-			break
-		}
-		i += j
-		name := tagName(doc[i+1:])
-		if name != "a" && name != "link" {
-			i++
-			continue
-		}
-		z := html.NewTokenizerFragment(strings.NewReader(doc[i:]), "body")
-		if z.Next() != html.StartTagToken {
-			i++
-			continue
-		}
-		tag := z.Token()
-		i += len(z.Raw())
-		href, rel := "", ""
-		for _, at := range tag.Attr {
-			switch at.Key {
-			case "href":
-				href = at.Val
-			case "rel":
-				rel = strings.ToLower(at.Val)
-			}
-		}
-		if href == "" || strings.HasPrefix(href, "javascript:") || strings.HasPrefix(href, "#") {
-			continue
-		}
-		if slices.Contains(strings.Fields(rel), "next") {
-			byRel = href
-		} else if byText == "" && name == "a" && isNextText(linkText(z)) {
-			byText = href
-		}
-	}
-	href := cmpOr(byRel, byText)
-	if href == "" {
-		return "", false
-	}
-	u, err := base.Parse(href)
-	if err != nil {
-		return "", false
-	}
-	return u.String(), true
-}
-
-// tagName returns the lower-case element name that s (the text after a '<') starts
-// with, "" when it does not start a start tag.
-func tagName(s string) string {
-	n := 0
-	for n < len(s) && n < 8 && (s[n] >= 'a' && s[n] <= 'z' || s[n] >= 'A' && s[n] <= 'Z') {
-		n++
-	}
-	if n == 0 || n == len(s) {
-		return ""
-	}
-	switch s[n] {
-	case ' ', '\t', '\n', '\r', '\f', '>', '/':
-		return strings.ToLower(s[:n])
-	}
-	return ""
-}
-
-// linkText reads the text of the link whose start tag z just read, up to its end tag,
-// lower-cased with white space collapsed.
-func linkText(z *html.Tokenizer) string {
-	var b strings.Builder
-	for range 64 { // a link's content is short; a missing end tag must not read the page
-		switch z.Next() {
-		case html.TextToken:
-			b.Write(z.Text())
-		case html.EndTagToken:
-			if name, _ := z.TagName(); string(name) == "a" {
-				return strings.ToLower(strings.Join(strings.Fields(b.String()), " "))
-			}
-		case html.ErrorToken:
-			return strings.ToLower(strings.Join(strings.Fields(b.String()), " "))
-		}
-	}
-	return ""
 }
 
 // isNextText reports whether a link text means "next page".

@@ -37,6 +37,9 @@ func (c wrapperComparer) Records(ctx context.Context, pg Page) []string {
 // test by the record marker the checks learn (http-path) and by the wrapper
 // (http-path-wrapper: the test before the marker, and where no marker holds); and the
 // browser (Prober.Open: navigate, settle, read the DOM). One iteration reads 40 pages.
+// pages/s is the wall-clock rate over all iterations; cpu-µs/page is the CPU time of
+// the test process per page over all iterations: client and the in-process test server
+// (for the browser only its Go side: Chromium's processes are not counted).
 //
 //	TRAWL_BROWSER_TESTS=1 [TRAWL_BENCH_LATENCY=100ms] go test ./probe -run '^$' -bench HTTPPath -benchtime 3x
 func BenchmarkHTTPPath(b *testing.B) {
@@ -129,16 +132,55 @@ func BenchmarkHTTPPath(b *testing.B) {
 	for _, k := range []int{1, 2} {
 		for _, way := range ways {
 			b.Run(fmt.Sprintf("%s/workers=%d", way.name, k), func(b *testing.B) {
-				var rate float64
+				cpu0, pages := cpuTime(), 0
 				for b.Loop() {
-					r, err := fetchAll(urls, k, way.fetch)
-					if err != nil {
+					if _, err := fetchAll(urls, k, way.fetch); err != nil {
 						b.Fatal(err)
 					}
-					rate = r
+					pages += len(urls)
 				}
-				b.ReportMetric(rate, "pages/s")
+				b.ReportMetric(float64(pages)/b.Elapsed().Seconds(), "pages/s")
+				b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(pages), "cpu-µs/page")
 			})
 		}
+	}
+}
+
+// BenchmarkNextLink measures finding the next link of a bookshop result page (the
+// HTTP path does it for every page it reads), against parsing the whole document.
+//
+//	go test ./probe -run '^$' -bench NextLink -benchmem
+func BenchmarkNextLink(b *testing.B) {
+	s, _ := testsites.ByName("bookshop")
+	srv := s.NewServer()
+	defer srv.Close()
+	u := resultURLs(srv.URL, 1)[0]
+	resp, err := http.Get(u)
+	if err != nil {
+		b.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	pg := Page{URL: u, HTML: string(body)}
+	want, ok := nextLinkParsed(pg)
+	if !ok {
+		b.Fatalf("%s has no next link", u)
+	}
+	b.Logf("%d bytes, %d links", len(body), strings.Count(pg.HTML, "<a "))
+	for _, way := range []struct {
+		name string
+		f    func(Page) (string, bool)
+	}{{"scan", nextLink}, {"parse", nextLinkParsed}} {
+		b.Run(way.name, func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			for b.Loop() {
+				if got, _ := way.f(pg); got != want {
+					b.Fatalf("next link %q, want %q", got, want)
+				}
+			}
+		})
 	}
 }

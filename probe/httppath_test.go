@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
+	"golang.org/x/text/encoding/charmap"
 
 	"github.com/trawl-dev/trawl/internal/testsites"
 	"github.com/trawl-dev/trawl/records"
@@ -58,10 +59,22 @@ func TestNextLink(t *testing.T) {
 		{"arrow", `<a href="p3.html">»</a>`, "http://h/p3.html"},
 		{"french", `<a href="/r?page=2">Page suivante</a>`, "http://h/r?page=2"},
 		{"none", `<a href="/about">About</a><a href="javascript:next()">Next</a><a href="/x"><img src=a.png></a>`, ""},
+		{"head link", `<LINK REL="Next" HREF="/s?p=2&amp;q=a"/>`, "http://h/s?p=2&q=a"},
+		{"unquoted, upper case", `<A class=pager HREF=/s?p=2>NEXT</A>`, "http://h/s?p=2"},
+		{"single quotes, entity", `<a title='go &gt;' href='/s?p=2&amp;x=1'><span>Next</span>&nbsp;&raquo;</a>`, "http://h/s?p=2&x=1"},
+		{"comment and script", `<!-- <a rel="next" href="/old"> --><script>var s = '<a rel="next" href="/js">';</script><a href="/s?p=2">next</a>`, "http://h/s?p=2"},
+		{"rel wins over text", `<a href="/t">Next</a><a rel="nofollow next" href="/r">2</a>`, "http://h/r"},
+		{"no end tag: the text runs on", `<a href="/s?p=2">Next<p>` + strings.Repeat("x ", 2000), ""},
+		{"text over an end", `<a href="/a">Next page</a>`, "http://h/a"},
+		{"two links", `<a href="/a">more<a href="/b">next</a>`, "http://h/b"},
 	} {
-		got, ok := nextLink(Page{URL: "http://h/s?p=1", HTML: "<html><body>" + tc.html + "</body></html>"})
+		pg := Page{URL: "http://h/s?p=1", HTML: "<html><body>" + tc.html + "</body></html>"}
+		got, ok := nextLink(pg)
 		if got != tc.want || ok != (tc.want != "") {
 			t.Errorf("%s: nextLink = %q, %v; want %q", tc.name, got, ok, tc.want)
+		}
+		if want, _ := nextLinkParsed(pg); want != tc.want {
+			t.Errorf("%s: the parsed document's next link is %q, the case wants %q", tc.name, want, tc.want)
 		}
 	}
 }
@@ -207,4 +220,23 @@ func nextLinkParsed(pg Page) (string, bool) {
 		return "", false
 	}
 	return u.String(), true
+}
+
+// TestDecodeHTML: a page over HTTP is decoded by its header's charset, else its meta
+// tag; UTF-8 is kept as it is.
+func TestDecodeHTML(t *testing.T) {
+	latin, err := charmap.ISO8859_1.NewEncoder().String("Réservé")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, body, ct, want string }{
+		{"utf-8", "<p>Réservé", "text/html; charset=utf-8", "<p>Réservé"},
+		{"latin-1 by header", "<p>" + latin, "text/html; charset=iso-8859-1", "<p>Réservé"},
+		{"latin-1 by meta", `<meta charset="iso-8859-1"><p>` + latin, "text/html", `<meta charset="iso-8859-1"><p>Réservé`},
+	} {
+		got, err := decodeHTML([]byte(tc.body), tc.ct)
+		if err != nil || got != tc.want {
+			t.Errorf("%s: decodeHTML = %q, %v; want %q", tc.name, got, err, tc.want)
+		}
+	}
 }
