@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -239,4 +240,107 @@ func TestDecodeHTML(t *testing.T) {
 			t.Errorf("%s: decodeHTML = %q, %v; want %q", tc.name, got, err, tc.want)
 		}
 	}
+}
+
+// countingComparer finds the elements with data-r as records (absolute XPaths from the
+// parsed page) and counts its calls.
+type countingComparer struct{ calls *int }
+
+func (c countingComparer) Same(context.Context, Page, Page) (bool, string) { return true, "" }
+func (c countingComparer) Records(_ context.Context, pg Page) []string {
+	*c.calls++
+	doc, err := html.Parse(strings.NewReader(pg.HTML))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for n := range doc.Descendants() {
+		if n.Type == html.ElementNode && slices.ContainsFunc(n.Attr, func(a html.Attribute) bool { return a.Key == "data-r" }) {
+			out = append(out, absPath(n))
+		}
+	}
+	return out
+}
+
+// absPath is the absolute, index-qualified XPath of an element.
+func absPath(n *html.Node) string {
+	var steps []string
+	for ; n != nil && n.Type == html.ElementNode; n = n.Parent {
+		k := 1
+		for s := n.PrevSibling; s != nil; s = s.PrevSibling {
+			if s.Type == html.ElementNode && s.Data == n.Data {
+				k++
+			}
+		}
+		steps = append([]string{fmt.Sprintf("%s[%d]", n.Data, k)}, steps...)
+	}
+	return "/" + strings.Join(steps, "/")
+}
+
+// TestLearnMarker: the record marker is used only when it occurs once per record on
+// every check page and is the same on all of them; otherwise pages are tested by the
+// wrapper (the comparer), and a page is never taken for results on a marker that also
+// opens elements outside the records.
+func TestLearnMarker(t *testing.T) {
+	page := func(items ...string) Page {
+		return Page{URL: "http://h/s", HTML: "<html><body><ul>" + strings.Join(items, "") + "</ul></body></html>"}
+	}
+	rec := func(id string) string { return `<li class="r" data-r="` + id + `">` + id + `</li>` }
+	ctx := t.Context()
+	newPath := func() (*httpPath, *int) {
+		calls := 0
+		return &httpPath{p: &Prober{log: DefaultOptions().logger()}, cmp: countingComparer{&calls}}, &calls
+	}
+
+	t.Run("learnt", func(t *testing.T) {
+		h, calls := newPath()
+		for _, pg := range []Page{page(rec("a"), rec("b")), page(rec("c"), rec("d"), rec("e"))} {
+			h.learnMarker(pg, h.cmp.Records(ctx, pg))
+		}
+		if h.marker != `<li class="r" data-r="` || h.markerBad {
+			t.Fatalf("marker %q (bad %v), want %q", h.marker, h.markerBad, `<li class="r" data-r="`)
+		}
+		*calls = 0
+		if !h.hasRecords(ctx, page(rec("f"))) || h.hasRecords(ctx, page(`<li class="r">no results</li>`)) {
+			t.Error("hasRecords by the marker: wrong answer")
+		}
+		if *calls != 0 {
+			t.Errorf("the wrapper ran %d times with a marker learnt", *calls)
+		}
+	})
+	t.Run("marker outside the records", func(t *testing.T) {
+		h, calls := newPath()
+		// The same start tag opens a record and, on another element, no record.
+		pg := page(rec("a"), rec("b"), `<li class="r" data-r="x" hidden></li>`)
+		recs := h.cmp.Records(ctx, pg)[:2]
+		h.learnMarker(pg, recs)
+		if !h.markerBad || h.marker != "" {
+			t.Fatalf("marker %q (bad %v) although it occurs 3 times for 2 records", h.marker, h.markerBad)
+		}
+		*calls = 0
+		h.hasRecords(ctx, page(rec("c")))
+		if *calls != 1 {
+			t.Errorf("the wrapper ran %d times, want 1 (no marker)", *calls)
+		}
+	})
+	t.Run("check pages disagree", func(t *testing.T) {
+		h, _ := newPath()
+		h.learnMarker(page(rec("a"), rec("b")), h.cmp.Records(ctx, page(rec("a"), rec("b"))))
+		other := page(`<li class="s" data-r="c">c</li>`, `<li class="s" data-r="d">d</li>`)
+		h.learnMarker(other, h.cmp.Records(ctx, other))
+		if !h.markerBad || h.marker != "" {
+			t.Errorf("marker %q (bad %v) after two check pages with different markers", h.marker, h.markerBad)
+		}
+		// and once bad, a good page does not bring it back
+		h.learnMarker(page(rec("e"), rec("f")), h.cmp.Records(ctx, page(rec("e"), rec("f"))))
+		if !h.markerBad || h.marker != "" {
+			t.Errorf("marker %q (bad %v) came back", h.marker, h.markerBad)
+		}
+	})
+	t.Run("records differ in element", func(t *testing.T) {
+		pg := page(`<li data-r="a">a</li>`, `<p data-r="b">b</p>`)
+		if m := recordMarker(pg.HTML, countingComparer{new(int)}.Records(ctx, pg)); m != "" {
+			t.Errorf("marker %q for records of two element names", m)
+		}
+	})
 }
