@@ -50,8 +50,11 @@ type Options struct {
 	// page to count as settled, once its scripts made requests; a page whose scripts
 	// made none needs a third of it.
 	Quiet time.Duration
-	// Delay is the least time between two requests of trawl (page loads and script
-	// requests of the probed page) to one host. robots.txt Crawl-delay raises it.
+	// Delay is the least time between the answer to one request of trawl to a host
+	// and its next request there (documents, the page's script requests, the
+	// browser's own, HTTP fetches and robots.txt; not the scripts and styles a page
+	// loads with it). With a delay, a browser sends one such request at a time to a
+	// host, whatever the number of tabs and probers. robots.txt Crawl-delay raises it.
 	Delay time.Duration
 	// MaxProbes caps the submissions of a run; MaxPages caps the result pages kept per
 	// run; MaxPagesPerProbe caps the pages of one probe (the first result page and the
