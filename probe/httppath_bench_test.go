@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/trawl-dev/trawl/internal/testsites"
 	"github.com/trawl-dev/trawl/records"
@@ -40,6 +41,9 @@ func (c wrapperComparer) Records(ctx context.Context, pg Page) []string {
 // pages/s is the wall-clock rate over all iterations; cpu-µs/page is the CPU time of
 // the test process per page over all iterations: client and the in-process test server
 // (for the browser only its Go side: Chromium's processes are not counted).
+// paired/workers=1 reads every page by plain GET and by the HTTP path back to back and
+// reports the HTTP path's rate as a fraction of the GET's (http/get-rate), which holds
+// up on a loaded machine better than two rates measured at different times.
 //
 //	TRAWL_BROWSER_TESTS=1 [TRAWL_BENCH_LATENCY=100ms] go test ./probe -run '^$' -bench HTTPPath -benchtime 3x
 func BenchmarkHTTPPath(b *testing.B) {
@@ -144,6 +148,32 @@ func BenchmarkHTTPPath(b *testing.B) {
 			})
 		}
 	}
+	// Paired: each page read by a plain GET and by the HTTP path one right after the
+	// other (in alternating order), so that both see the same load; the ratio of their
+	// summed wall times is the HTTP path's rate as a fraction of the plain GET's.
+	b.Run("paired/workers=1", func(b *testing.B) {
+		get, path := ways[0].fetch, page(hm)
+		var tGet, tPath time.Duration
+		timed := func(f func(string) error, u string, sum *time.Duration) {
+			start := time.Now()
+			if err := f(u); err != nil {
+				b.Fatal(err)
+			}
+			*sum += time.Since(start)
+		}
+		for b.Loop() {
+			for i, u := range urls {
+				if i%2 == 0 {
+					timed(get, u, &tGet)
+					timed(path, u, &tPath)
+				} else {
+					timed(path, u, &tPath)
+					timed(get, u, &tGet)
+				}
+			}
+		}
+		b.ReportMetric(tGet.Seconds()/tPath.Seconds(), "http/get-rate")
+	})
 }
 
 // BenchmarkNextLink measures finding the next link of a bookshop result page (the
