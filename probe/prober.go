@@ -95,16 +95,18 @@ type Prober struct {
 	http *httpPath // nil: every page comes from the browser
 }
 
-// NewProber returns a prober over the browser with its own tabs (opts.Tabs), robots.txt
-// cache and per-host delay.
+// NewProber returns a prober over the browser with its own tabs (opts.Tabs) and
+// robots.txt cache; the per-host delay is the browser's, shared by its probers.
 func NewProber(b *Browser, opts Options) (*Prober, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
 	log := opts.logger()
-	pol := &policy{opts: opts, limits: newLimits(opts.StepTimeout, opts.SettleTimeout), lim: newLimiter(), delay: opts.Delay, maxBytes: opts.MaxPageBytes}
+	// The browser's limiter spaces the requests of all its probers: a run's guided
+	// rounds and re-submissions included.
+	pol := &policy{opts: opts, limits: newLimits(opts.StepTimeout, opts.SettleTimeout), lim: b.lim, delay: opts.Delay, maxBytes: opts.MaxPageBytes}
 	if !opts.IgnoreRobots {
-		pol.robots = newRobotsCache(b.ua, log)
+		pol.robots = newRobotsCache(b.ua, log, b.lim, opts.Delay)
 	}
 	p := &Prober{b: b, opts: opts, pol: pol, pool: newPool(b, pol, opts.Tabs), log: log}
 	if opts.HTTPCompare != nil {

@@ -90,7 +90,7 @@ func newBatchCommand(g *globalOptions) *cobra.Command {
 	f.IntVar(&o.defaults.Rounds, "rounds", d.Rounds, "most guided probing rounds per source")
 	f.IntVar(&o.defaults.Probe.MaxProbes, "max-probes", d.Probe.MaxProbes, "most submissions of a source's agnostic round")
 	f.IntVar(&o.defaults.Probe.Tabs, "tabs", 1, "browser tabs per source")
-	f.DurationVar(&delay, "delay", d.Probe.Delay, "least time between two requests to a host")
+	f.DurationVar(&delay, "delay", d.Probe.Delay, "least time between the answer to a request and the next request to a host")
 	f.BoolVar(&o.defaults.Probe.IgnoreRobots, "ignore-robots", false, "do not read robots.txt (only for your own sites)")
 	f.StringVar(&o.defaults.Probe.ChromePath, "chrome", "", "Chromium binary (default: $TRAWL_CHROME, then /usr/bin/chromium)")
 	f.BoolVar(&o.defaults.NoReport, "no-report", false, "do not write report.html")

@@ -88,7 +88,7 @@ func probeFlags(f *pflag.FlagSet, po *probe.Options, noShots *bool) {
 	f.IntVar(&po.MaxPages, "max-pages", d.MaxPages, "most result pages kept (per round)")
 	f.IntVar(&po.MaxPagesPerProbe, "pages-per-probe", d.MaxPagesPerProbe, `most pages per probe (the first, then "next" links)`)
 	f.IntVar(&po.Tabs, "tabs", d.Tabs, "browser tabs probing in parallel")
-	f.DurationVar(&po.Delay, "delay", d.Delay, "least time between two requests to the host")
+	f.DurationVar(&po.Delay, "delay", d.Delay, "least time between the answer to a request and the next request to the host")
 	f.DurationVar(&po.StepTimeout, "timeout", d.StepTimeout, "time limit of one browser step (open, submit, next page)")
 	f.BoolVar(&po.IgnoreRobots, "ignore-robots", false, "do not read robots.txt (only for your own sites)")
 	f.BoolVar(&po.AllowPOST, "allow-post", false, "allow probing a search form that submits with POST")
