@@ -193,14 +193,18 @@ func runBatch(ctx context.Context, g globalOptions, o batchOptions, stdout io.Wr
 	} else {
 		printBatchTable(stdout, status)
 	}
-	failed := 0
+	failed, partial := 0, 0
 	for _, s := range status {
-		if s.State == queue.StateFailed {
+		switch {
+		case s.State == queue.StateFailed:
 			failed++
+		case s.Summary != nil && (s.Summary.Failed > 0 || s.Summary.Unreadable > 0):
+			partial++
 		}
 	}
-	if failed > 0 {
-		return fmt.Errorf("%w: %d of %d sources failed (see %s)", errPartial, failed, len(jobs), filepath.Join(o.Out, pipeline.BatchFile))
+	if failed > 0 || partial > 0 {
+		return fmt.Errorf("trawl batch: %w: %d of %d sources failed, %d finished with failed probes or unreadable pages (see %s)",
+			errPartial, failed, len(jobs), partial, filepath.Join(o.Out, pipeline.BatchFile))
 	}
 	return nil
 }

@@ -142,7 +142,10 @@ func runDemo(ctx context.Context, g globalOptions, o demoOptions, stdout io.Writ
 		und.Files = append(und.Files, demoFile{File: path, Triples: n})
 	}
 	if o.JSON {
-		return writeJSON(stdout, und)
+		if err := writeJSON(stdout, und); err != nil {
+			return err
+		}
+		return partialRun(sum)
 	}
 	sum.WriteText(stdout)
 	fmt.Fprintln(stdout, "\nWhat the form's fields take, in the KB's terms:")
@@ -157,5 +160,5 @@ func runDemo(ctx context.Context, g globalOptions, o demoOptions, stdout io.Writ
 	for _, f := range und.Files {
 		fmt.Fprintf(stdout, "  %-60s %6d triples\n", f.File, f.Triples)
 	}
-	return nil
+	return partialRun(sum)
 }

@@ -185,20 +185,6 @@ func tail(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// knownDefect reports a check that fails because of a defect another part of issue 14
-// fixes (the restructured cmd: exit codes, run directories; records: error pages).
-// It fails the test under TRAWL_STRICT_DEFECTS=1 and otherwise skips the sub-test with
-// a message that names the defect, so that it is never silent.
-func knownDefect(t *testing.T, owner, format string, args ...any) {
-	t.Helper()
-	msg := fmt.Sprintf("KNOWN DEFECT (issue 14, %s): ", owner) + fmt.Sprintf(format, args...)
-	if os.Getenv("TRAWL_STRICT_DEFECTS") == "1" {
-		t.Error(msg)
-		return
-	}
-	t.Skip(msg)
-}
-
 // check runs the checks of issue 14 on a run of the site.
 func (s site) check(t *testing.T, r result) {
 	f, err := probe.ReadForm(r.dir)
@@ -252,10 +238,6 @@ func (s site) check(t *testing.T, r result) {
 			want = 3 // README: finished, but some inputs failed
 		}
 		if r.exit != want {
-			if want == 3 && r.exit == 0 {
-				knownDefect(t, "cmd restructuring", "%d of %d probes failed and trawl exited 0, want 3", failed, len(probes))
-				return
-			}
 			t.Errorf("exit status %d, want %d (%d of %d probes failed)\nstderr:\n%s", r.exit, want, failed, len(probes), tail(r.stderr, 20))
 		}
 	})
@@ -474,7 +456,7 @@ func dokuwiki() site {
 				}
 				return out
 			},
-			shown:   map[string]string{"title": "equal", "hits": "equal"},
+			shown: map[string]string{"title": "equal", "hits": "equal"},
 			// "Last modified" labels a feature only when the sample holds pages of
 			// several ages; the hit count is always there.
 			labels:  []string{"Hits"},
