@@ -186,7 +186,8 @@ func (p *Pipeline) runProbes(ctx context.Context, pr *probe.Prober, form probe.F
 		}
 	}
 	p.log.Info("probing", "form", form.XPath, "class", form.Class, "method", form.Method, "action", form.Action, "probes", len(plan), "dir", dir)
-	rec := &keepingRecorder{Recorder: rd}
+	p.meter.counts("probes", min(len(plan), p.o.Probe.MaxProbes)+extraHarvest(p.o.Probe, len(plan)))
+	rec := &keepingRecorder{Recorder: rd, meter: &p.meter}
 	sum, runErr := pr.Run(ctx, form, plan, rec)
 	p.st.setProbes(rec.probes)
 	run.Summary = sum
@@ -203,8 +204,18 @@ func (p *Pipeline) runProbes(ctx context.Context, pr *probe.Prober, form probe.F
 // keepingRecorder records probes as its Recorder does and keeps them.
 type keepingRecorder struct {
 	probe.Recorder
+	meter  *meter // counts the probes for Status; may be nil
 	mu     sync.Mutex
 	probes []probe.Probe
+}
+
+// extraHarvest is how many probes with harvested words may follow a plan of n probes
+// (probe.Options.Harvest): what MaxProbes leaves.
+func extraHarvest(o probe.Options, n int) int {
+	if !o.Harvest {
+		return 0
+	}
+	return max(0, o.MaxProbes-n)
 }
 
 // AddProbe implements probe.Recorder.
@@ -214,6 +225,9 @@ func (k *keepingRecorder) AddProbe(pr probe.Probe, pages []probe.Page) (probe.Pr
 		k.mu.Lock()
 		k.probes = append(k.probes, pr)
 		k.mu.Unlock()
+		if k.meter != nil {
+			k.meter.add(pr.Error != "")
+		}
 	}
 	return pr, err
 }
