@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -117,12 +118,17 @@ func runDemo(ctx context.Context, g globalOptions, o demoOptions, stdout io.Writ
 			return fmt.Errorf("trawl demo: clear %s: %w", po.Dir, err)
 		}
 	}
+	var cur atomic.Pointer[pipeline.Pipeline]
+	stop := startProgress(&g, func(now time.Time) (string, bool) { return pipelineLine(cur.Load(), now) })
+	defer stop()
 	if !g.Quiet && !o.JSON {
-		po.Progress = pipeline.StagePrinter(stderr)
+		po.Progress = pipeline.StagePrinter(g.stderr)
 	}
 	p := pipeline.New(po, g.logger())
+	cur.Store(p)
 	defer p.Close()
 	sum, err := p.Run(ctx)
+	stop()
 	if err != nil {
 		return fmt.Errorf("trawl demo: %w", err)
 	}

@@ -9,6 +9,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"sync/atomic"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -118,9 +120,17 @@ func runProbe(ctx context.Context, g globalOptions, o probeOptions, stdout io.Wr
 		po.Plan.Seed = rand.Uint64() | 1 // --seed 0: a new nonsense word
 	}
 	po.Dir = filepath.Join(o.Out, rundir.Name(o.URL, po.Probe.ForceForm))
+	if g.stderr == nil {
+		g.stderr = os.Stderr
+	}
+	var cur atomic.Pointer[pipeline.Pipeline]
+	stop := startProgress(&g, func(now time.Time) (string, bool) { return pipelineLine(cur.Load(), now) })
+	defer stop()
 	p := pipeline.New(po, g.logger())
+	cur.Store(p)
 	defer p.Close()
 	run, runErr := p.Probe(ctx, explicit, o.PlanFile)
+	stop()
 	if errors.Is(runErr, pipeline.ErrBadPlan) {
 		return usageError("trawl probe: --plan %s: %v", o.PlanFile, runErr)
 	}

@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -118,12 +120,17 @@ func runRun(ctx context.Context, g globalOptions, o runOptions, stdout io.Writer
 		return usageError("trawl run: %v", err)
 	}
 	o.pipeline.Dir = filepath.Join(o.Out, rundir.Name(o.pipeline.URL, o.pipeline.Probe.ForceForm))
+	var cur atomic.Pointer[pipeline.Pipeline]
+	stop := startProgress(&g, func(now time.Time) (string, bool) { return pipelineLine(cur.Load(), now) })
+	defer stop()
 	if !g.Quiet && !o.JSON {
 		o.pipeline.Progress = pipeline.StagePrinter(g.stderr)
 	}
 	p := pipeline.New(o.pipeline, g.logger())
+	cur.Store(p)
 	defer p.Close()
 	sum, err := p.Run(ctx)
+	stop()
 	if err != nil {
 		return fmt.Errorf("%s: %w", o.pipeline.Dir, err)
 	}
@@ -135,6 +142,18 @@ func runRun(ctx context.Context, g globalOptions, o runOptions, stdout io.Writer
 		sum.WriteText(stdout)
 	}
 	return partialRun(sum)
+}
+
+// pipelineLine is the progress line of a pipeline (nil: not started yet).
+func pipelineLine(p *pipeline.Pipeline, now time.Time) (string, bool) {
+	if p == nil {
+		return "", false
+	}
+	st, ok := p.Status()
+	if !ok {
+		return "", false
+	}
+	return st.Line(now), true
 }
 
 // partialRun returns an error wrapping errPartial (exit status 3) when the run finished

@@ -76,13 +76,14 @@ func countLines(t *testing.T, path string) int {
 // TestRunHonestExit runs `trawl run` on a site where one probe fails: the run finishes
 // (records, schema, report) but exits 3; the summary on stdout counts the failed probe;
 // stdout, records.jsonl and the report show one record count; stderr prints each
-// message with one prefix.
+// message with one prefix, and no progress line (it is not a terminal).
 func TestRunHonestExit(t *testing.T) {
 	runtest.NeedBrowser(t)
 	u, dropped := failingBookshop(t)
 	out := t.TempDir()
 	cmd := trawlCmd("run", u, "--out", out, "--ignore-robots", "--delay", "0s", "--rounds", "0",
 		"--max-probes", "8", "--pages-per-probe", "1", "--no-screenshots", "--max-submissions", "6", "--json")
+	cmd.Env = append(cmd.Env, "TRAWL_PROGRESS_INTERVAL=500ms")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	code := exitOf(t, cmd)
@@ -118,6 +119,10 @@ func TestRunHonestExit(t *testing.T) {
 		t.Errorf("rounds.json: %+v, want %d records", rounds.History, recs)
 	}
 	checkPrefixes(t, stderr.String())
+	// stderr is a pipe: no progress line, no terminal control sequence.
+	if s := stderr.String(); strings.ContainsAny(s, "\r\x1b") || strings.Contains(s, "so far") {
+		t.Errorf("progress written to a pipe:\n%q", s)
+	}
 }
 
 // checkPrefixes fails on a line of stderr that repeats a prefix ("probe: probe:") or

@@ -111,6 +111,10 @@ func (p *Pipeline) Probe(ctx context.Context, explicit map[string][]string, plan
 	if err := rundir.Claim(p.o.Dir, p.Identity()); err != nil {
 		return ProbeRun{}, err
 	}
+	if _, staged := p.meter.status(); !staged { // 'trawl probe': no stage around it
+		p.meter.begin("probe")
+		defer p.meter.end()
+	}
 	pr, err := p.theProber(ctx)
 	if err != nil {
 		return ProbeRun{}, err
