@@ -230,13 +230,17 @@ func runBatch(ctx context.Context, g globalOptions, o batchOptions, stdout io.Wr
 // printBatchTable writes the final status of every job.
 func printBatchTable(w io.Writer, status []pipeline.JobStatus) {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "LINE\tSTATE\tRECORDS\tLINKS\tRELATIONS\tSECONDS\tDIR\tERROR")
+	fmt.Fprintln(tw, "LINE\tSTATE\tPROBES\tRECORDS\tLINKS\tRELATIONS\tSECONDS\tDIR\tERROR")
 	for _, s := range status {
-		rec, links, rels := "-", "-", "-"
-		if s.Summary != nil {
-			rec, links, rels = strconv.Itoa(s.Summary.Records), strconv.Itoa(s.Summary.Links), strconv.Itoa(len(s.Summary.Relations))
+		probes, rec, links, rels := "-", "-", "-", "-"
+		if sum := s.Summary; sum != nil {
+			probes = strconv.Itoa(sum.Probes)
+			if sum.Failed > 0 {
+				probes += fmt.Sprintf(" (%d failed)", sum.Failed)
+			}
+			rec, links, rels = strconv.Itoa(sum.Records), strconv.Itoa(sum.Links), strconv.Itoa(len(sum.Relations))
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%.1f\t%s\t%s\n", s.Line, s.State, rec, links, rels, s.Seconds, s.Dir, s.Error)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%.1f\t%s\t%s\n", s.Line, s.State, probes, rec, links, rels, s.Seconds, s.Dir, s.Error)
 	}
 	_ = tw.Flush()
 }

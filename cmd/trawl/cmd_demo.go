@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -118,14 +117,13 @@ func runDemo(ctx context.Context, g globalOptions, o demoOptions, stdout io.Writ
 			return fmt.Errorf("trawl demo: clear %s: %w", po.Dir, err)
 		}
 	}
-	var cur atomic.Pointer[pipeline.Pipeline]
-	stop := startProgress(&g, func(now time.Time) (string, bool) { return pipelineLine(cur.Load(), now) })
+	track, stop := pipelineProgress(&g)
 	defer stop()
 	if !g.Quiet && !o.JSON {
 		po.Progress = pipeline.StagePrinter(g.stderr)
 	}
 	p := pipeline.New(po, g.logger())
-	cur.Store(p)
+	track(p)
 	defer p.Close()
 	sum, err := p.Run(ctx)
 	stop()

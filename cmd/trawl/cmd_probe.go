@@ -9,8 +9,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"sync/atomic"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -123,11 +121,10 @@ func runProbe(ctx context.Context, g globalOptions, o probeOptions, stdout io.Wr
 	if g.stderr == nil {
 		g.stderr = os.Stderr
 	}
-	var cur atomic.Pointer[pipeline.Pipeline]
-	stop := startProgress(&g, func(now time.Time) (string, bool) { return pipelineLine(cur.Load(), now) })
+	track, stop := pipelineProgress(&g)
 	defer stop()
 	p := pipeline.New(po, g.logger())
-	cur.Store(p)
+	track(p)
 	defer p.Close()
 	run, runErr := p.Probe(ctx, explicit, o.PlanFile)
 	stop()

@@ -7,8 +7,6 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -120,14 +118,13 @@ func runRun(ctx context.Context, g globalOptions, o runOptions, stdout io.Writer
 		return usageError("trawl run: %v", err)
 	}
 	o.pipeline.Dir = filepath.Join(o.Out, rundir.Name(o.pipeline.URL, o.pipeline.Probe.ForceForm))
-	var cur atomic.Pointer[pipeline.Pipeline]
-	stop := startProgress(&g, func(now time.Time) (string, bool) { return pipelineLine(cur.Load(), now) })
+	track, stop := pipelineProgress(&g)
 	defer stop()
 	if !g.Quiet && !o.JSON {
 		o.pipeline.Progress = pipeline.StagePrinter(g.stderr)
 	}
 	p := pipeline.New(o.pipeline, g.logger())
-	cur.Store(p)
+	track(p)
 	defer p.Close()
 	sum, err := p.Run(ctx)
 	stop()
@@ -142,18 +139,6 @@ func runRun(ctx context.Context, g globalOptions, o runOptions, stdout io.Writer
 		sum.WriteText(stdout)
 	}
 	return partialRun(sum)
-}
-
-// pipelineLine is the progress line of a pipeline (nil: not started yet).
-func pipelineLine(p *pipeline.Pipeline, now time.Time) (string, bool) {
-	if p == nil {
-		return "", false
-	}
-	st, ok := p.Status()
-	if !ok {
-		return "", false
-	}
-	return st.Line(now), true
 }
 
 // partialRun returns an error wrapping errPartial (exit status 3) when the run finished

@@ -4,7 +4,10 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
 )
 
 // progressEvery is how often the progress line is redrawn on a terminal; it must stay
@@ -91,4 +94,23 @@ func startProgress(g *globalOptions, poll func(now time.Time) (string, bool)) (s
 			sl.clear()
 		})
 	}
+}
+
+// pipelineProgress starts the progress line of the pipeline that track is given
+// (startProgress): logs and stage lines must be written to g.stderr from then on, so
+// create the pipeline's logger after it. stop ends the line.
+func pipelineProgress(g *globalOptions) (track func(*pipeline.Pipeline), stop func()) {
+	var cur atomic.Pointer[pipeline.Pipeline]
+	stop = startProgress(g, func(now time.Time) (string, bool) {
+		p := cur.Load()
+		if p == nil {
+			return "", false
+		}
+		st, ok := p.Status()
+		if !ok {
+			return "", false
+		}
+		return st.Line(now), true
+	})
+	return cur.Store, stop
 }
