@@ -15,6 +15,8 @@ import (
 
 	"github.com/creack/pty"
 
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/queue"
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/runtest"
 	"github.com/trawl-dev/trawl/internal/testsites"
 )
@@ -112,5 +114,25 @@ func TestProgressOnTerminal(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no progress line of the probe stage with its count and rate: %q", seen["probe"])
+	}
+}
+
+// TestBatchLine: the batch's progress line counts the sources ended of all, the
+// failures, the rate and the time left, and names the running sources' stages.
+func TestBatchLine(t *testing.T) {
+	start := time.Date(2026, 11, 27, 8, 0, 0, 0, time.UTC)
+	ss := []pipeline.JobStatus{
+		{Dir: "runs/a", State: queue.StateDone},
+		{Dir: "runs/b", State: queue.StateFailed},
+		{Dir: "runs/c", State: queue.StateRunning, Stage: "probe"},
+		{Dir: "runs/d", State: queue.StateQueued},
+	}
+	line, ok := batchLine(ss, start, start.Add(4*time.Minute))
+	want := "batch      2/4 sources (1 failed), 0.5/min, about 4m0s left, 4m0s so far; running: c (after probe)"
+	if !ok || line != want {
+		t.Errorf("batchLine = %q, want %q", line, want)
+	}
+	if _, ok := batchLine(nil, start, start); ok {
+		t.Error("a line before any job status")
 	}
 }

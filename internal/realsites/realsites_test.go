@@ -241,6 +241,23 @@ func (s site) check(t *testing.T, r result) {
 			t.Errorf("exit status %d, want %d (%d of %d probes failed)\nstderr:\n%s", r.exit, want, failed, len(probes), tail(r.stderr, 20))
 		}
 	})
+	t.Run("messages", func(t *testing.T) {
+		// One prefix per message: no "probe: probe:", no "trawl: trawl run:".
+		for _, line := range strings.Split(r.stderr, "\n") {
+			parts := strings.Split(line, ": ")
+			for i := 1; i < len(parts); i++ {
+				if parts[i] == parts[i-1] && len(strings.Fields(parts[i])) <= 3 {
+					t.Errorf("the prefix %q repeats: %s", parts[i], line)
+				}
+			}
+			if strings.HasPrefix(line, "trawl: trawl") {
+				t.Errorf("two trawl prefixes: %s", line)
+			}
+		}
+		if got, ok := r.summary["failed_probes"].(float64); !ok || int(got) != failed {
+			t.Errorf("the --json summary counts %v failed probes, probes.jsonl %d", r.summary["failed_probes"], failed)
+		}
+	})
 }
 
 // stub says why a kept page cannot be a result page ("" when it can): empty, a head
