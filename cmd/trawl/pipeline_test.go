@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/runtest"
+	"github.com/trawl-dev/trawl/internal/rdftest"
 	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/internal/testsites"
 	"github.com/trawl-dev/trawl/probe"
@@ -88,13 +90,10 @@ func TestDemo(t *testing.T) {
 		if f.Triples == 0 {
 			t.Errorf("%s is empty", f.File)
 		}
-		if _, err := exec.LookPath("rapper"); err == nil && !strings.HasSuffix(f.File, "enrichment.nt") {
-			// rapper (raptor 2) predates RDF 1.2 triple terms, which enrichment.nt uses.
-			if out, err := exec.Command("rapper", "-q", "-i", "ntriples", "-c", f.File).CombinedOutput(); err != nil {
-				t.Errorf("rapper rejects %s: %v\n%s", f.File, err, out)
-			}
-		}
 	}
+	// Every output is RDF 1.1 that rapper, rdflib and Virtuoso read, and the confidence
+	// of an enrichment fact can be queried from the triple store (issue 16).
+	t.Run("interop", func(t *testing.T) { checkInterop(t, got.Files) })
 	if got.Summary.Links == 0 || got.Summary.NewFacts == 0 {
 		t.Errorf("links %d, new facts %d: want both", got.Summary.Links, got.Summary.NewFacts)
 	}
@@ -331,4 +330,39 @@ func TestRunCalibre(t *testing.T) {
 	if !strings.Contains(sum.Class, "http://schema.org/Book") {
 		t.Errorf("record class %q, want schema:Book", sum.Class)
 	}
+}
+
+// checkInterop parses every file with rapper and rdflib, loads them into the Virtuoso
+// of scripts/sites/virtuoso.sh and asks for the confidence of an enrichment fact.
+func checkInterop(t *testing.T, files []demoFile) {
+	for _, f := range files {
+		if n := rdftest.Parse(t, f.File); n != f.Triples {
+			t.Errorf("rdflib reads %d triples from %s, trawl wrote %d", n, f.File, f.Triples)
+		}
+	}
+	ep := rdftest.Virtuoso(t)
+	ctx := t.Context()
+	g := "urn:trawl:test:demo:" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	for _, f := range files {
+		if err := ep.Load(ctx, f.File, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer ep.Select(context.Background(), "CLEAR GRAPH <"+g+">")
+	rows, err := ep.Select(ctx, `PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#>
+SELECT ?s ?p ?o ?c FROM <`+g+`> WHERE {
+  ?st rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o ; <https://trawl.invalid/vocab#confidence> ?c .
+  ?s ?p ?o } LIMIT 5`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) == 0 {
+		t.Fatalf("no enrichment fact with a confidence in Virtuoso")
+	}
+	for _, r := range rows {
+		if c, err := strconv.ParseFloat(r["c"], 64); err != nil || c <= 0 || c > 1 {
+			t.Errorf("confidence %q of %s %s %s is not in (0, 1]", r["c"], r["s"], r["p"], r["o"])
+		}
+	}
+	t.Logf("Virtuoso: %s %s %s has confidence %s", rows[0]["s"], rows[0]["p"], rows[0]["o"], rows[0]["c"])
 }

@@ -393,19 +393,8 @@ func (kb *KB) edgesBatch(ctx context.Context, nodes []graph.ID, offset int, fn f
 		queries = append(queries, "SELECT ?x ?p ?y ?d "+kb.from+"WHERE { VALUES ?x { "+resources.String()+"} "+
 			"{ ?x ?p ?y BIND(0 AS ?d) } UNION { ?y ?p ?x BIND(1 AS ?d) } "+notTaxonomy)
 	}
-	if literals.Len() > 0 {
-		// ?o is the stored literal: stores that match literals by value (Virtuoso takes
-		// "1919"^^xsd:gYear for "1919-01-01"^^xsd:date) answer other terms, left out below.
-		// Taxonomy facts are left out below (their relations have no identifier): a
-		// second FILTER here makes Virtuoso 7.2 answer nothing.
-		queries = append(queries, "SELECT ?x ?p ?y ?d ?o "+kb.from+"WHERE { VALUES ?x { "+literals.String()+"} "+
-			"?y ?p ?o FILTER(?o = ?x) BIND(1 AS ?d) }")
-	}
 	for _, q := range queries {
 		err := kb.pages(ctx, q, "?x ?d ?p ?y", func(r row) error {
-			if o, ok := r["o"]; ok && o != r["x"] {
-				return nil
-			}
 			rel, ok := kb.relIDs[r["p"].Value]
 			if !ok {
 				return nil // taxonomy, or a relation added since the statistics were read
@@ -423,6 +412,11 @@ func (kb *KB) edgesBatch(ctx context.Context, nodes []graph.ID, offset int, fn f
 			return err
 		}
 	}
+	if literals.Len() > 0 {
+		if err := kb.literalEdges(ctx, literals.String(), index, edges); err != nil {
+			return err
+		}
+	}
 	for i := range nodes {
 		es := edges[i]
 		slices.SortFunc(es, func(a, b graph.Edge) int { return cmp.Or(cmp.Compare(a.Rel, b.Rel), cmp.Compare(a.Node, b.Node)) })
@@ -431,6 +425,41 @@ func (kb *KB) edgesBatch(ctx context.Context, nodes []graph.ID, offset int, fn f
 		}
 	}
 	return nil
+}
+
+// literalEdges adds the incoming facts of literal nodes. Stores may match a literal by
+// value (Virtuoso 7.2 takes "1919"^^xsd:gYear for "1919-01-01"^^xsd:date, and with a
+// FILTER comparing terms it answers nothing), so the subjects it names are only
+// candidates: their own facts, read with the exact stored terms, decide.
+func (kb *KB) literalEdges(ctx context.Context, values string, index map[graph.Term][]int, edges [][]graph.Edge) error {
+	subjects := map[graph.Term]bool{}
+	var list strings.Builder
+	err := kb.pages(ctx, "SELECT DISTINCT ?y "+kb.from+"WHERE { VALUES ?x { "+values+"} ?y ?p ?x }", "?y", func(r row) error {
+		if y := r["y"]; !y.IsBlank() && !subjects[y] {
+			subjects[y] = true
+			list.WriteString(y.String())
+			list.WriteByte(' ')
+		}
+		return nil
+	})
+	if err != nil || len(subjects) == 0 {
+		return err
+	}
+	return kb.pages(ctx, "SELECT ?y ?p ?o "+kb.from+"WHERE { VALUES ?y { "+list.String()+"} ?y ?p ?o }", "?y ?p ?o", func(r row) error {
+		is, ok := index[r["o"]]
+		if !ok {
+			return nil
+		}
+		rel, ok := kb.relIDs[r["p"].Value]
+		if !ok {
+			return nil
+		}
+		e := graph.Edge{Rel: rel.Inverse(), Node: kb.intern(r["y"])}
+		for _, i := range is {
+			edges[i] = append(edges[i], e)
+		}
+		return nil
+	})
 }
 
 // pages runs a SELECT query and calls fn for every row. A short answer comes in one

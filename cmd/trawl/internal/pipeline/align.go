@@ -2,15 +2,19 @@ package pipeline
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/trawl-dev/trawl/align"
 	"github.com/trawl-dev/trawl/graph"
 	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/ontology"
+	"github.com/trawl-dev/trawl/ontology/sparql"
 	"github.com/trawl-dev/trawl/schema"
 )
 
@@ -143,7 +147,14 @@ func OpenReference(ctx context.Context, path string, log *slog.Logger) (align.KB
 // written by 'trawl kb load'; role names it in errors ("KB1", "--kb"). It checks that
 // the KB can be aligned at all, and returns its number of facts and a function that
 // releases it.
+//
+// A path that is an http(s) URL is a SPARQL endpoint (package ontology/sparql); a
+// fragment "#graph=IRI" names the graph that holds the KB (fragments never reach the
+// server). Its relation statistics are cached under the user's cache directory.
 func LoadKB(ctx context.Context, path, role string, log *slog.Logger) (align.KB, int64, func(), error) {
+	if strings.HasPrefix(path, "http://") || strings.HasPrefix(path, "https://") {
+		return openEndpoint(ctx, path, role, log)
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, 0, nil, fmt.Errorf("%s: %w", role, err)
@@ -184,4 +195,30 @@ func loadStore(path, role string, log *slog.Logger) (align.KB, int64, func(), er
 		return nil, 0, nil, fmt.Errorf("%s: the KB in %s has no literal values; PARIS starts from literals the two KBs share (names, titles, dates), so nothing can align", role, path)
 	}
 	return s, stats.Facts, func() { _ = s.Close() }, nil
+}
+
+// openEndpoint opens a SPARQL endpoint as a KB.
+func openEndpoint(ctx context.Context, raw, role string, log *slog.Logger) (align.KB, int64, func(), error) {
+	endpoint, frag, _ := strings.Cut(raw, "#")
+	o := sparql.DefaultOptions()
+	o.Logger = log
+	if frag != "" {
+		g, ok := strings.CutPrefix(frag, "graph=")
+		if !ok {
+			return nil, 0, nil, fmt.Errorf("%s: %s: the fragment must be #graph=IRI, got #%s", role, raw, frag)
+		}
+		o.Graph = g
+	}
+	if dir, err := os.UserCacheDir(); err == nil {
+		sum := sha256.Sum256([]byte(endpoint + "\n" + o.Graph))
+		o.Cache = filepath.Join(dir, "trawl", "sparql", hex.EncodeToString(sum[:8])+".json")
+	}
+	kb, err := sparql.Open(ctx, endpoint, o)
+	if err != nil {
+		return nil, 0, nil, fmt.Errorf("%s: %w", role, err)
+	}
+	return kb, kb.Facts(), func() {
+		st := kb.Stats()
+		log.Info("sparql endpoint", "endpoint", endpoint, "queries", st.Queries, "retries", st.Retries, "time", st.Time)
+	}, nil
 }
