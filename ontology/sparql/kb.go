@@ -154,8 +154,16 @@ func Open(ctx context.Context, endpoint string, o Options) (*KB, error) {
 		}
 		return nil, fmt.Errorf("%w %s: %s holds no facts", ErrEndpoint, endpoint, where)
 	}
+	// rdf:type and rdfs:subClassOf get identifiers too, as in the other KBs (relations
+	// numbered in IRI order, taxonomy included), so that every KB numbers the shared
+	// relations alike; they have no statistics and are never edges.
+	rels = append(slices.Clone(rels), relStat{IRI: graph.RDFType}, relStat{IRI: graph.SubClassOf})
+	slices.SortFunc(rels, func(a, b relStat) int { return strings.Compare(a.IRI, b.IRI) })
 	kb.rels = rels
 	for i, r := range rels {
+		if r.IRI == graph.RDFType || r.IRI == graph.SubClassOf {
+			continue
+		}
 		kb.relIDs[r.IRI] = graph.Rel(2 * i)
 		kb.facts += int64(r.Facts)
 	}
@@ -290,10 +298,11 @@ func (kb *KB) IsLiteral(n graph.ID) bool {
 
 // Relations returns the forward relations, in increasing order.
 func (kb *KB) Relations() []graph.Rel {
-	out := make([]graph.Rel, len(kb.rels))
-	for i := range kb.rels {
-		out[i] = graph.Rel(2 * i)
+	out := make([]graph.Rel, 0, len(kb.rels))
+	for _, r := range kb.relIDs {
+		out = append(out, r)
 	}
+	slices.Sort(out)
 	return out
 }
 
