@@ -84,7 +84,7 @@ type KB struct {
 
 	mu     sync.RWMutex
 	ids    map[graph.Term]graph.ID
-	terms  []graph.Term // by ID; terms[0] is unused
+	terms  map[graph.ID]graph.Term
 	known  map[graph.ID]bool
 	absent map[graph.Term]bool
 
@@ -135,7 +135,7 @@ func Open(ctx context.Context, endpoint string, o Options) (*KB, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	kb := &KB{c: &client{endpoint: endpoint, http: hc, timeout: o.Timeout, retries: o.Retries}, o: o, log: log,
-		ids: map[graph.Term]graph.ID{}, terms: []graph.Term{{}}, known: map[graph.ID]bool{}, absent: map[graph.Term]bool{},
+		ids: map[graph.Term]graph.ID{}, terms: map[graph.ID]graph.Term{}, known: map[graph.ID]bool{}, absent: map[graph.Term]bool{},
 		relIDs: map[string]graph.Rel{}}
 	if o.Graph != "" {
 		if err := graph.NewIRI(o.Graph).Validate(); err != nil {
@@ -225,7 +225,10 @@ func (kb *KB) Facts() int64 { return kb.facts }
 // Endpoint returns the endpoint URL.
 func (kb *KB) Endpoint() string { return kb.c.endpoint }
 
-// intern returns the node of a term the endpoint returned (so the KB has it).
+// intern returns the node of a term the endpoint returned (so the KB has it). Node
+// identifiers are the hash identifiers of the other KBs (graph.TermHashID, salt 0; the
+// next salts on a collision), so that the aligner, whose ties fall to identifiers,
+// gives the same result as with the Badger store.
 func (kb *KB) intern(t graph.Term) graph.ID {
 	kb.mu.RLock()
 	id, ok := kb.ids[t]
@@ -238,8 +241,14 @@ func (kb *KB) intern(t graph.Term) graph.ID {
 	defer kb.mu.Unlock()
 	id, ok = kb.ids[t]
 	if !ok {
-		id = graph.ID(len(kb.terms))
-		kb.terms = append(kb.terms, t)
+		var buf []byte
+		for salt := uint64(0); ; salt++ {
+			id, buf = graph.TermHashID(t, salt, buf)
+			if _, taken := kb.terms[id]; !taken {
+				break
+			}
+		}
+		kb.terms[id] = t
 		kb.ids[t] = id
 	}
 	kb.known[id] = true
@@ -250,10 +259,11 @@ func (kb *KB) intern(t graph.Term) graph.ID {
 func (kb *KB) Term(_ context.Context, n graph.ID) (graph.Term, error) {
 	kb.mu.RLock()
 	defer kb.mu.RUnlock()
-	if n == 0 || int(n) >= len(kb.terms) {
+	t, ok := kb.terms[n]
+	if !ok {
 		return graph.Term{}, fmt.Errorf("sparql: no node %d", n)
 	}
-	return kb.terms[n], nil
+	return t, nil
 }
 
 // Lookup returns the node of a term, asking the endpoint whether it has the term the
@@ -293,7 +303,7 @@ func (kb *KB) Lookup(ctx context.Context, t graph.Term) (graph.ID, bool, error) 
 func (kb *KB) IsLiteral(n graph.ID) bool {
 	kb.mu.RLock()
 	defer kb.mu.RUnlock()
-	return int(n) < len(kb.terms) && kb.terms[n].IsLiteral()
+	return kb.terms[n].IsLiteral()
 }
 
 // Relations returns the forward relations, in increasing order.

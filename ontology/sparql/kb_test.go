@@ -119,11 +119,7 @@ func TestDemoParity(t *testing.T) {
 	kb1 := demoRecords(t)
 	ref, _ := alignment(t, kb1, st)
 	start := time.Now()
-	var kb2 align.KB = kb
-	if os.Getenv("NOBATCH") != "" {
-		kb2 = struct{ align.KB }{kb}
-	}
-	got, res := alignment(t, kb1, kb2)
+	got, res := alignment(t, kb1, kb)
 	stats := kb.Stats()
 	if got != ref {
 		if d := os.Getenv("SPARQL_PARITY_DUMP"); d != "" {
