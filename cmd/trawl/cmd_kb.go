@@ -48,11 +48,12 @@ func newKBLoadCommand(g *globalOptions) *cobra.Command {
 	def := ontology.DefaultLoadOptions()
 	cmd := &cobra.Command{
 		Use:   "load DUMP... --kb DIR",
-		Short: "Load RDF dumps (N-Triples, Turtle, YAGO3 TSV, .gz) into a Badger KB",
+		Short: "Load RDF dumps (N-Triples, Turtle, YAGO3 TSV, RDF/XML, .gz) into a Badger KB",
 		Long: `Load RDF dumps into a new Badger KB in DIR: N-Triples, Turtle (including YAGO 4.5's
 one-statement-per-line export), YAGO3 TSV (factId, subject, predicate, object) and
-bare YAGO3-10 TSV (subject, relation, object), each plain or gzipped. The format is
-detected from the file name and the first lines.
+bare YAGO3-10 TSV (subject, relation, object) and RDF/XML (.rdf, .owl: ontologies
+and OAEI tasks), each plain or gzipped. The format is detected from the file name and
+the first lines.
 
 Terms are dictionary-encoded; facts are indexed by node in both directions and per
 relation; rdf:type and rdfs:subClassOf form the taxonomy; every relation gets its
@@ -74,7 +75,7 @@ refuses to open until a new load finishes. The exit code is 3 when lines were sk
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.KB, "kb", "", "directory of the KB to create")
-	f.StringVar(&o.Format, "format", "auto", "input format: auto, ntriples, turtle or tsv")
+	f.StringVar(&o.Format, "format", "auto", "input format: auto, ntriples, turtle, tsv or rdfxml (.rdf, .owl)")
 	f.IntVar(&o.MaxErrors, "max-errors", def.MaxErrors, "bad lines to skip before the load stops")
 	f.BoolVar(&o.Replace, "replace", false, "replace the KB if DIR already holds one")
 	f.Int64Var(&o.SortMemoryMB, "sort-memory", def.SortMemoryMB, "MiB of memory for sorting before spilling to disk")
