@@ -45,6 +45,7 @@ films and countries in YAGO 4.5 vocabulary).`
 type runOptions struct {
 	Out      string
 	JSON     bool
+	Format   string
 	pipeline pipeline.Options
 }
 
@@ -77,6 +78,7 @@ func newRunCommand(g *globalOptions) *cobra.Command {
 	f.BoolVar(&o.pipeline.Resubmit, "resubmit", d.Resubmit, "map text fields by re-submitting extracted values (thesis §3.4)")
 	f.Float64Var(&o.pipeline.Align.LinkThreshold, "link-threshold", d.Align.LinkThreshold, "lowest confidence of an owl:sameAs link")
 	outputFlags(f, &o.pipeline)
+	formatFlag(f, &o.Format)
 	f.BoolVar(&o.pipeline.Force, "force", false, "redo every stage, even those already done")
 	f.BoolVar(&o.pipeline.NoReport, "no-report", false, "do not write report.html")
 	f.BoolVar(&o.pipeline.HTTPPages, "http-pages", false, "fetch GET result pages over plain HTTP once the first probes show them equal to the browser's")
@@ -147,6 +149,9 @@ func runRun(ctx context.Context, g globalOptions, o runOptions, stdout io.Writer
 	if err := o.pipeline.Probe.Validate(); err != nil {
 		return usageError("trawl run: %v", err)
 	}
+	if err := checkFormat("run", o.Format); err != nil {
+		return err
+	}
 	if _, err := graph.NewNamespace(o.pipeline.Graph.Base, "check"); err != nil {
 		return usageError("trawl run: --base %q: %v", o.pipeline.Graph.Base, err)
 	}
@@ -159,6 +164,11 @@ func runRun(ctx context.Context, g globalOptions, o runOptions, stdout io.Writer
 	sum, err := p.Run(ctx)
 	if err != nil {
 		return fmt.Errorf("%s: %w", o.pipeline.Dir, err)
+	}
+	if o.Format == "turtle" {
+		if _, err := writeTurtleCopies(o.pipeline.Dir); err != nil {
+			return fmt.Errorf("%s: %w", o.pipeline.Dir, err)
+		}
 	}
 	if o.JSON {
 		return writeJSON(stdout, sum)
