@@ -181,6 +181,14 @@ func runBatch(ctx context.Context, g globalOptions, o batchOptions, stdout io.Wr
 		}
 		shown := map[string]string{}
 		bo.Follow = func(ss []pipeline.JobStatus) { printProgress(stderr, ss, shown) }
+		if isTerminal(stderr) {
+			bar := newBatchBar(stderr)
+			bo.Follow = func(ss []pipeline.JobStatus) {
+				bar.clear()
+				printProgress(stderr, ss, shown)
+				bar.update(ss)
+			}
+		}
 	}
 	status, err := pipeline.RunBatch(ctx, q, jobs, bo)
 	if err != nil || o.Detach {

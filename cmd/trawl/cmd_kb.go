@@ -135,15 +135,14 @@ func runKBLoad(ctx context.Context, g globalOptions, o kbLoadOptions, dumps []st
 		s.Format = format
 		srcs = append(srcs, s)
 	}
+	finish := func() {}
 	if isTerminal(stderr) && !o.JSON && !g.Quiet {
-		opts.Progress = progressPrinter(stderr)
+		opts.Progress, finish = loadBar(stderr)
 	}
 	cpu0 := cpuTime()
 	start := time.Now()
 	rep, err := ontology.Load(ctx, o.KB, srcs, opts)
-	if opts.Progress != nil {
-		fmt.Fprintln(stderr)
-	}
+	finish()
 	if rep == nil {
 		rep = &ontology.LoadReport{}
 	}
@@ -177,21 +176,6 @@ func runKBLoad(ctx context.Context, g globalOptions, o kbLoadOptions, dumps []st
 		return fmt.Errorf("kb load: %w: %d bad lines skipped (reported above)", errPartial, rep.BadLines)
 	}
 	return nil
-}
-
-// progressPrinter returns a Progress callback that rewrites one status line.
-func progressPrinter(w io.Writer) func(ontology.Progress) {
-	return func(p ontology.Progress) {
-		pct := ""
-		if p.Total > 0 {
-			pct = fmt.Sprintf(" %3.0f%%", 100*float64(p.Read)/float64(p.Total))
-		}
-		file := p.File
-		if len(file) > 40 {
-			file = "…" + file[len(file)-39:]
-		}
-		fmt.Fprintf(w, "\r%-6s%s %12d triples %6d bad  %s\033[K", p.Phase, pct, p.Triples, p.BadLines, file)
-	}
 }
 
 type kbStatsOptions struct {
