@@ -71,15 +71,7 @@ func changedSettings(cmd *cobra.Command) []string {
 
 // printProgress prints one line per job whose state changed since the last call.
 func printProgress(w io.Writer, ss []pipeline.JobStatus, shown map[string]string) {
-	done, failed := 0, 0
-	for _, s := range ss {
-		switch s.State {
-		case queue.StateDone:
-			done++
-		case queue.StateFailed:
-			failed++
-		}
-	}
+	done, failed, _ := countStates(ss)
 	for _, s := range ss {
 		key := s.State + "/" + s.Worker + "/" + fmt.Sprint(s.Attempts)
 		if shown[s.Dir] == key {

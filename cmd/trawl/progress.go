@@ -53,9 +53,8 @@ type batchBar struct {
 
 func newBatchBar(w io.Writer) *batchBar { return &batchBar{w: w} }
 
-// update redraws the bar from the jobs' states.
-func (b *batchBar) update(ss []pipeline.JobStatus) {
-	done, failed, running := 0, 0, 0
+// countStates counts the jobs done, failed and running.
+func countStates(ss []pipeline.JobStatus) (done, failed, running int) {
 	for _, s := range ss {
 		switch s.State {
 		case queue.StateDone:
@@ -66,6 +65,12 @@ func (b *batchBar) update(ss []pipeline.JobStatus) {
 			running++
 		}
 	}
+	return done, failed, running
+}
+
+// update redraws the bar from the jobs' states.
+func (b *batchBar) update(ss []pipeline.JobStatus) {
+	done, failed, running := countStates(ss)
 	if b.bar == nil {
 		b.bar = progressbar.NewOptions(len(ss), progressbar.OptionSetWriter(b.w), progressbar.OptionShowCount(),
 			progressbar.OptionSetPredictTime(true), progressbar.OptionSetWidth(24), progressbar.OptionSetItsString("sources"))
