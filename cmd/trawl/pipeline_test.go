@@ -20,6 +20,7 @@ import (
 
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/runtest"
+	"github.com/trawl-dev/trawl/graph"
 	"github.com/trawl-dev/trawl/internal/rdftest"
 	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/internal/testsites"
@@ -54,7 +55,8 @@ func trawlCmd(args ...string) *exec.Cmd {
 func TestDemo(t *testing.T) {
 	runtest.NeedBrowser(t)
 	out := t.TempDir()
-	cmd := trawlCmd("demo", "--out", out, "--port", "0", "--json")
+	const base = "https://data.example.org/books"
+	cmd := trawlCmd("demo", "--out", out, "--port", "0", "--json", "--base", base)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
@@ -93,7 +95,7 @@ func TestDemo(t *testing.T) {
 	}
 	// Every output is RDF 1.1 that rapper, rdflib and Virtuoso read, and the confidence
 	// of an enrichment fact can be queried from the triple store (issue 16).
-	t.Run("interop", func(t *testing.T) { checkInterop(t, got.Files) })
+	t.Run("interop", func(t *testing.T) { checkInterop(t, got.Files, base) })
 	if got.Summary.Links == 0 || got.Summary.NewFacts == 0 {
 		t.Errorf("links %d, new facts %d: want both", got.Summary.Links, got.Summary.NewFacts)
 	}
@@ -334,10 +336,19 @@ func TestRunCalibre(t *testing.T) {
 
 // checkInterop parses every file with rapper and rdflib, loads them into the Virtuoso
 // of scripts/sites/virtuoso.sh and asks for the confidence of an enrichment fact.
-func checkInterop(t *testing.T, files []demoFile) {
+// Every IRI trawl minted (records, features, new relations and entities, its
+// vocabulary) is under base.
+func checkInterop(t *testing.T, files []demoFile, base string) {
 	for _, f := range files {
 		if n := rdftest.Parse(t, f.File); n != f.Triples {
 			t.Errorf("rdflib reads %d triples from %s, trawl wrote %d", n, f.File, f.Triples)
+		}
+		data, err := os.ReadFile(f.File)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(data), graph.DefaultBase) || !strings.Contains(string(data), "<"+base+"/src/") {
+			t.Errorf("%s: minted IRIs are not all under --base %s", f.File, base)
 		}
 	}
 	ep := rdftest.Virtuoso(t)
@@ -351,7 +362,7 @@ func checkInterop(t *testing.T, files []demoFile) {
 	defer ep.Select(context.Background(), "CLEAR GRAPH <"+g+">")
 	rows, err := ep.Select(ctx, `PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#>
 SELECT ?s ?p ?o ?c FROM <`+g+`> WHERE {
-  ?st rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o ; <https://trawl.invalid/vocab#confidence> ?c .
+  ?st rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o ; <`+base+`/vocab#confidence> ?c .
   ?s ?p ?o } LIMIT 5`)
 	if err != nil {
 		t.Fatal(err)
