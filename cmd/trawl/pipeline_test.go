@@ -332,6 +332,29 @@ func TestRunCalibre(t *testing.T) {
 	if !strings.Contains(sum.Class, "http://schema.org/Book") {
 		t.Errorf("record class %q, want schema:Book", sum.Class)
 	}
+	t.Run("sparql", func(t *testing.T) { sameAlignmentThroughSPARQL(t, sum.Dir) })
+}
+
+// sameAlignmentThroughSPARQL aligns a run directory again with the demo KB in the
+// Virtuoso of scripts/sites/virtuoso.sh, read as a SPARQL endpoint: alignment.tsv must
+// be the one of the embedded demo KB.
+func sameAlignmentThroughSPARQL(t *testing.T, dir string) {
+	ep := rdftest.Virtuoso(t)
+	want, err := os.ReadFile(filepath.Join(dir, "alignment.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := trawlCmd("align", dir, "--kb", ep.SPARQL()+"#graph="+rdftest.DemoGraph, "-q")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("trawl align --kb %s: %v\n%s", ep.SPARQL(), err, out)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "alignment.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("the alignment through SPARQL differs from the embedded demo KB's (%d vs %d bytes)", len(got), len(want))
+	}
 }
 
 // checkInterop parses every file with rapper and rdflib, loads them into the Virtuoso
