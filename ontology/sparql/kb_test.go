@@ -30,7 +30,7 @@ var _ interface {
 
 // demoRecords is the labeled graph of the demo site's book cards, as TestKBParityDemo of
 // package ontology builds it.
-func demoRecords(t *testing.T) *graph.Memory {
+func demoRecords(t testing.TB) *graph.Memory {
 	t.Helper()
 	site := testsites.Demo()
 	const ns = "https://trawl.invalid/src/demo/"
