@@ -78,7 +78,9 @@ print(len(g) if sys.argv[2] != "nquads" else sum(len(x) for x in g.graphs()))`
 		return 0
 	}
 	var n int
-	fmt.Sscan(string(out), &n)
+	if _, err := fmt.Sscan(string(out), &n); err != nil {
+		t.Errorf("rdflib's count of %s: %v (%q)", path, err, out)
+	}
 	return n
 }
 
@@ -128,9 +130,11 @@ func (e Endpoint) Load(ctx context.Context, path, g string) error {
 	if err != nil {
 		return err
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	var body bytes.Buffer
-	body.ReadFrom(resp.Body)
+	if _, err := body.ReadFrom(resp.Body); err != nil {
+		return err
+	}
 	if resp.StatusCode/100 != 2 {
 		return fmt.Errorf("virtuoso refuses %s: %s: %s", path, resp.Status, strings.TrimSpace(body.String()))
 	}
@@ -150,9 +154,11 @@ func (e Endpoint) Select(ctx context.Context, query string) ([]map[string]string
 	if err != nil {
 		return nil, err
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	var body bytes.Buffer
-	body.ReadFrom(resp.Body)
+	if _, err := body.ReadFrom(resp.Body); err != nil {
+		return nil, err
+	}
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("%s: %s", resp.Status, strings.TrimSpace(body.String()))
 	}

@@ -144,7 +144,7 @@ func (c *client) once(ctx context.Context, query string) (_ *jsonResults, retry 
 		}
 		return nil, true, fmt.Errorf("%w %s is down or unreachable: %v", ErrEndpoint, c.endpoint, err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
 		return nil, true, fmt.Errorf("%w %s: reading the answer: %v", ErrEndpoint, c.endpoint, err)
