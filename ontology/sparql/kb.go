@@ -37,7 +37,7 @@ type Options struct {
 	PageSize int
 	// Cache is a file that keeps the relation statistics (functionalities) between
 	// runs; empty means none. It is rewritten when it belongs to another endpoint or
-	// graph.
+	// graph, and trusted otherwise: delete it when the KB behind the endpoint changes.
 	Cache string
 	// MaxLiterals is the most literals read to build the literal index; an endpoint
 	// with more gets the exact lookup instead (see the package doc).

@@ -128,8 +128,13 @@ func fieldLabels(s *schema.Schema, ns graph.Namespace) map[string]string {
 
 // OpenReference opens the reference KB: the embedded demo KB when path is "", else
 // LoadKB. It returns the KB, its name for the alignment files, and a function that
-// releases it.
-func OpenReference(ctx context.Context, path string, log *slog.Logger) (align.KB, string, func(), error) {
+// releases it. cache is where a SPARQL endpoint's relation statistics are kept (the
+// run directory's rundir.SPARQLCacheFile); "" means the user's cache directory.
+func OpenReference(ctx context.Context, path, cache string, log *slog.Logger) (align.KB, string, func(), error) {
+	if isEndpoint(path) {
+		kb, _, closeKB, err := openEndpoint(ctx, path, "KB", cache, log)
+		return kb, path, closeKB, err
+	}
 	if path != "" {
 		kb, _, closeKB, err := LoadKB(ctx, path, "KB", log)
 		return kb, path, closeKB, err
@@ -152,8 +157,8 @@ func OpenReference(ctx context.Context, path string, log *slog.Logger) (align.KB
 // fragment "#graph=IRI" names the graph that holds the KB (fragments never reach the
 // server). Its relation statistics are cached under the user's cache directory.
 func LoadKB(ctx context.Context, path, role string, log *slog.Logger) (align.KB, int64, func(), error) {
-	if strings.HasPrefix(path, "http://") || strings.HasPrefix(path, "https://") {
-		return openEndpoint(ctx, path, role, log)
+	if isEndpoint(path) {
+		return openEndpoint(ctx, path, role, "", log)
 	}
 	st, err := os.Stat(path)
 	if err != nil {
@@ -197,8 +202,13 @@ func loadStore(path, role string, log *slog.Logger) (align.KB, int64, func(), er
 	return s, stats.Facts, func() { _ = s.Close() }, nil
 }
 
-// openEndpoint opens a SPARQL endpoint as a KB.
-func openEndpoint(ctx context.Context, raw, role string, log *slog.Logger) (align.KB, int64, func(), error) {
+func isEndpoint(path string) bool {
+	return strings.HasPrefix(path, "http://") || strings.HasPrefix(path, "https://")
+}
+
+// openEndpoint opens a SPARQL endpoint as a KB, its relation statistics cached in the
+// file cache ("": under the user's cache directory).
+func openEndpoint(ctx context.Context, raw, role, cache string, log *slog.Logger) (align.KB, int64, func(), error) {
 	endpoint, frag, _ := strings.Cut(raw, "#")
 	o := sparql.DefaultOptions()
 	o.Logger = log
@@ -209,7 +219,8 @@ func openEndpoint(ctx context.Context, raw, role string, log *slog.Logger) (alig
 		}
 		o.Graph = g
 	}
-	if dir, err := os.UserCacheDir(); err == nil {
+	o.Cache = cache
+	if dir, err := os.UserCacheDir(); err == nil && cache == "" {
 		sum := sha256.Sum256([]byte(endpoint + "\n" + o.Graph))
 		o.Cache = filepath.Join(dir, "trawl", "sparql", hex.EncodeToString(sum[:8])+".json")
 	}
