@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -19,6 +20,7 @@ import (
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/queue"
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/runtest"
 	"github.com/trawl-dev/trawl/internal/testsites"
+	"github.com/trawl-dev/trawl/internal/testutil"
 )
 
 // slowBookshop serves the bookshop test site with every result page late by delay, so
@@ -134,5 +136,30 @@ func TestBatchLine(t *testing.T) {
 	}
 	if _, ok := batchLine(nil, start, start); ok {
 		t.Error("a line before any job status")
+	}
+}
+
+// TestLoadProgressTerminal runs 'trawl kb load' on a YAGO3-10 sample: on a pseudo-
+// terminal it redraws the progress line (phase, triples and their rate); on a pipe, as
+// in CI logs, and with -q on a terminal it draws none.
+func TestLoadProgressTerminal(t *testing.T) {
+	dump := filepath.Join(testutil.SharedData(t, "yago3-10"), "valid.txt")
+	load := func(extra ...string) *exec.Cmd {
+		cmd := trawlCmd(append([]string{"kb", "load", dump, "--kb", filepath.Join(t.TempDir(), "kb")}, extra...)...)
+		cmd.Env = append(cmd.Env, "TRAWL_PROGRESS_INTERVAL=2ms")
+		return cmd
+	}
+	line := regexp.MustCompile(`\r\x1b\[K  kb load: (parse|index|done), \d+ triples \(\d+/s\)`)
+	out, code := runOnPty(t, load())
+	if code != 0 || !line.MatchString(out) {
+		t.Errorf("kb load on a terminal: exit %d, no progress line:\n%q", code, out)
+	}
+	out, code = runOnPty(t, load("-q"))
+	if code != 0 || strings.Contains(out, "kb load: ") {
+		t.Errorf("kb load -q on a terminal: exit %d, a progress line:\n%q", code, out)
+	}
+	b, err := load().CombinedOutput()
+	if err != nil || strings.Contains(string(b), "\x1b[K") {
+		t.Errorf("kb load on a pipe: %v, a progress line:\n%q", err, b)
 	}
 }

@@ -72,7 +72,7 @@ func (p *Pipeline) Close() {
 // reference opens the reference KB once.
 func (p *Pipeline) reference(ctx context.Context) (align.KB, error) {
 	p.kbOnce.Do(func() {
-		kb, name, closeKB, err := OpenReference(ctx, p.o.KB, p.log)
+		kb, name, closeKB, err := OpenReference(ctx, p.o.KB, filepath.Join(p.o.Dir, rundir.SPARQLCacheFile), p.log)
 		p.kb, p.kbName, p.kbClose, p.kbErr = kb, name, closeKB, err
 	})
 	return p.kb, p.kbErr
