@@ -97,6 +97,11 @@ var featureNames = []string{
 	"rel_signifier_share",
 	"rel_log_leaves",
 	"rel_shape_similarity",
+	// the list among the page's other candidate lists
+	"run_tail",      // members right after a member of an earlier list of as many members
+	"copied_text",   // members whose text is that of a member of another list
+	"log_patterns",  // log(1 + candidate lists of the page)
+	"sibling_lists", // log(1 + other lists under the same parent)
 }
 
 // relativeOf maps a page-relative feature to the feature it is relative to.
@@ -129,24 +134,63 @@ type pageContext struct {
 	owner map[int32]*pattern
 	// members are all list members of the page, in document order.
 	members []int32
+	// lists is the number of candidate lists of the page.
+	lists int
+	// byParent maps an element to the lists with a member among its children.
+	byParent map[int32][]*pattern
+	// hash is the hash of every member's text (textHash), for members with text;
+	// byText maps such a hash to the members with that text.
+	hash   map[int32]uint64
+	byText map[uint64][]int32
 }
 
 func newPageContext(s *sample, pats []*pattern, si int) *pageContext {
 	p := s.p
-	c := &pageContext{p: p, body: p.bodyIndex(), owner: map[int32]*pattern{}}
+	c := &pageContext{p: p, body: p.bodyIndex(), owner: map[int32]*pattern{},
+		byParent: map[int32][]*pattern{}, hash: map[int32]uint64{}, byText: map[uint64][]int32{}}
 	for i := range p.elems {
 		c.maxDeep = max(c.maxDeep, p.elems[i].depth)
 	}
 	for _, pt := range pats {
+		if len(pt.byPage[si]) > 0 {
+			c.lists++
+		}
 		for _, m := range pt.byPage[si] {
+			par := p.elems[m].parent
+			if l := c.byParent[par]; len(l) == 0 || l[len(l)-1] != pt {
+				c.byParent[par] = append(l, pt)
+			}
 			if _, ok := c.owner[m]; !ok {
 				c.owner[m] = pt
 				c.members = append(c.members, m)
+				if h, ok := textHash(p, m); ok {
+					c.hash[m] = h
+					c.byText[h] = append(c.byText[h], m)
+				}
 			}
 		}
 	}
 	slices.Sort(c.members)
 	return c
+}
+
+// textHash returns the FNV-1a hash of the text leaves of element m, and false when m
+// has no text.
+func textHash(p *page, m int32) (uint64, bool) {
+	h := uint64(14695981039346656037)
+	any := false
+	for li := p.elems[m].leafStart; li < p.elems[m].leafEnd; li++ {
+		t := p.leaves[li].text
+		if t == "" {
+			continue
+		}
+		any = true
+		for i := 0; i < len(t); i++ {
+			h = (h ^ uint64(t[i])) * 1099511628211
+		}
+		h = (h ^ 0x1f) * 1099511628211 // a separator between leaves
+	}
+	return h, any
 }
 
 // listFeatures returns the feature vector of every pattern, in the order of pats.
@@ -492,6 +536,35 @@ func pageFeatures(c *pageContext, pt *pattern, si int, f []float64) {
 		}
 	}
 	set("list_depth", min(1, float64(depth)/4))
+
+	// the list among the page's other lists
+	set("log_patterns", math.Log1p(float64(c.lists)))
+	set("sibling_lists", math.Log1p(float64(len(c.byParent[first.parent])-1)))
+	tail, copied := 0, 0
+	for _, m := range elems {
+		if p.elems[m].parent < 0 {
+			continue
+		}
+		kids := p.elems[p.elems[m].parent].kids
+		if k, ok := slices.BinarySearch(kids, m); ok && k > 0 {
+			o := c.owner[kids[k-1]]
+			if o != nil && o != pt {
+				if on := len(o.byPage[si]); on >= len(elems)-1 && on <= len(elems)+1 && o.byPage[si][0] < elems[0] {
+					tail++
+				}
+			}
+		}
+		if h, ok := c.hash[m]; ok {
+			for _, d := range c.byText[h] {
+				if d != m && c.owner[d] != pt && !p.isAncestor(d, m) && !p.isAncestor(m, d) {
+					copied++
+					break
+				}
+			}
+		}
+	}
+	set("run_tail", float64(tail)/n)
+	set("copied_text", float64(copied)/n)
 }
 
 // firstLink returns the first link (a with href) in element m, or nil.
