@@ -7,6 +7,8 @@ import (
 	"unicode"
 
 	"golang.org/x/net/html"
+
+	"github.com/trawl-dev/trawl/internal/textnorm"
 )
 
 // The features of a candidate record list (a record pattern of the sample pages),
@@ -102,6 +104,9 @@ var featureNames = []string{
 	"copied_text",   // members whose text is that of a member of another list
 	"log_patterns",  // log(1 + candidate lists of the page)
 	"sibling_lists", // log(1 + other lists under the same parent)
+	"title_items",   // members holding a word of the page's title or h1 headings
+	"href_depth",    // path segments of the members' first link targets, / 4 (at most 1)
+	"href_item",     // members whose first link target names an item (a digit, a slug)
 }
 
 // relativeOf maps a page-relative feature to the feature it is relative to.
@@ -142,12 +147,15 @@ type pageContext struct {
 	// byText maps such a hash to the members with that text.
 	hash   map[int32]uint64
 	byText map[uint64][]int32
+	// title holds the words of the page's title and h1 headings, less stop words.
+	title map[string]bool
 }
 
 func newPageContext(s *sample, pats []*pattern, si int) *pageContext {
 	p := s.p
 	c := &pageContext{p: p, body: p.bodyIndex(), owner: map[int32]*pattern{},
 		byParent: map[int32][]*pattern{}, hash: map[int32]uint64{}, byText: map[uint64][]int32{}}
+	c.title = titleWords(p)
 	for i := range p.elems {
 		c.maxDeep = max(c.maxDeep, p.elems[i].depth)
 	}
@@ -172,6 +180,69 @@ func newPageContext(s *sample, pats []*pattern, si int) *pageContext {
 	}
 	slices.Sort(c.members)
 	return c
+}
+
+// hrefShape returns the number of path segments of a link target and whether one of
+// them names an item: it holds a digit or two hyphens (an id or a slug), as the links of
+// a record to its own page do and the links of a menu to a section seldom do.
+func hrefShape(href string) (int, bool) {
+	if i := strings.IndexAny(href, "?#"); i >= 0 {
+		href = href[:i]
+	}
+	if i := strings.Index(href, "//"); i >= 0 {
+		href = href[i+2:] // the host goes
+		if j := strings.IndexByte(href, '/'); j >= 0 {
+			href = href[j:]
+		} else {
+			href = ""
+		}
+	}
+	segs, item := 0, false
+	for _, s := range strings.Split(href, "/") {
+		if s == "" || s == "." || s == ".." {
+			continue
+		}
+		segs++
+		item = item || strings.IndexFunc(s, unicode.IsDigit) >= 0 || strings.Count(s, "-") >= 2
+	}
+	return segs, item
+}
+
+// titleWords returns the words of the page's title element and of its h1 headings that
+// are no stop words and longer than two letters: what the page says it is about.
+func titleWords(p *page) map[string]bool {
+	words := map[string]bool{}
+	add := func(text string) {
+		for _, t := range textnorm.Tokens(text) {
+			if len(t) > 2 && !textnorm.IsStopWord(t) {
+				words[t] = true
+			}
+		}
+	}
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode && n.Data == "title" {
+			if n.FirstChild != nil {
+				add(n.FirstChild.Data)
+			}
+			return
+		}
+		if n.Type == html.ElementNode && n.Data == "body" {
+			return
+		}
+		for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+			walk(ch)
+		}
+	}
+	walk(p.doc)
+	for i := range p.elems {
+		if p.elems[i].tag == "h1" {
+			for k := p.elems[i].tokStart; k < p.elems[i].tokEnd; k++ {
+				add(p.toks[k])
+			}
+		}
+	}
+	return words
 }
 
 // textHash returns the FNV-1a hash of the text leaves of element m, and false when m
@@ -350,14 +421,20 @@ func pageFeatures(c *pageContext, pt *pattern, si int, f []float64) {
 	set("kinds", float64(distinct)/4)
 	set("kinds_length", math.Log1p(float64(len(mode))))
 	firsts, links := map[string]int{}, map[string]bool{}
-	linked := 0
+	linked, hrefDepth, hrefItem := 0, 0, 0
 	for _, m := range elems {
 		if lf := firstLeaf(p, m); lf != nil {
 			firsts[strings.ToLower(lf.text)]++
 		}
 		if a := firstLink(p, m); a != nil {
 			linked++
-			links[attr(a, "href")] = true
+			href := attr(a, "href")
+			links[href] = true
+			d, item := hrefShape(href)
+			hrefDepth += d
+			if item {
+				hrefItem++
+			}
 		}
 	}
 	common := 0
@@ -368,6 +445,10 @@ func pageFeatures(c *pageContext, pt *pattern, si int, f []float64) {
 	set("shared_first", float64(common)/n)
 	set("link_items", float64(linked)/n)
 	set("distinct_links", float64(len(links))/n)
+	if linked > 0 {
+		set("href_depth", min(1, float64(hrefDepth)/float64(linked)/4))
+	}
+	set("href_item", float64(hrefItem)/n)
 	if bt := p.ntoks(c.body); bt > 0 {
 		set("region_share", float64(p.ntoks(p.elems[elems[0]].parent))/float64(bt))
 	}
@@ -562,6 +643,16 @@ func pageFeatures(c *pageContext, pt *pattern, si int, f []float64) {
 				}
 			}
 		}
+	}
+	if len(c.title) > 0 {
+		set("title_items", frac(func(m int32) bool {
+			for k := p.elems[m].tokStart; k < p.elems[m].tokEnd; k++ {
+				if c.title[p.toks[k]] {
+					return true
+				}
+			}
+			return false
+		}))
 	}
 	set("run_tail", float64(tail)/n)
 	set("copied_text", float64(copied)/n)
