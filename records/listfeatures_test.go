@@ -63,39 +63,26 @@ func TestListFeaturesAmongLists(t *testing.T) {
 	}
 	b.WriteString(`</tbody></table></body></html>`)
 	samples, pats, feats := pagePatterns(t, b.String())
-	get := func(tag, class, name string) float64 { return featureOf(t, samples, pats, feats, tag, class, name) }
-	if v := get("tr", "", "run_tail"); v < 0.99 {
-		t.Errorf("details rows: run_tail %.2f, want 1", v)
-	}
-	if v := get("tr", "athing", "run_tail"); v != 0 {
-		t.Errorf("title rows: run_tail %.2f, want 0", v)
-	}
-	if v := get("tr", "athing", "title_items"); v != 1 {
-		t.Errorf("title rows: title_items %.2f, want 1 (ferry, harbour)", v)
-	}
-	if v := get("li", "m", "title_items"); v != 0 {
-		t.Errorf("menu: title_items %.2f, want 0", v)
-	}
-	if v := get("tr", "athing", "href_item"); v != 1 {
-		t.Errorf("title rows: href_item %.2f, want 1", v)
-	}
-	if v := get("li", "m", "href_item"); v != 0 {
-		t.Errorf("menu: href_item %.2f, want 0", v)
-	}
-	if v := get("tr", "athing", "href_depth"); v != 0.75 {
-		t.Errorf("title rows: href_depth %.2f, want 0.75 (three segments)", v)
-	}
-	if v := get("tr", "athing", "sibling_lists"); v <= 0 {
-		t.Errorf("title rows: sibling_lists %.2f, want > 0 (the details rows share their parent)", v)
-	}
-	if v := get("li", "m", "copied_text"); v != 1 {
-		t.Errorf("menu: copied_text %.2f, want 1 (the drawer holds a copy)", v)
-	}
-	if v := get("tr", "athing", "copied_text"); v != 0 {
-		t.Errorf("title rows: copied_text %.2f, want 0", v)
-	}
-	if v := get("li", "m", "sibling_lists"); v != 0 {
-		t.Errorf("menu: sibling_lists %.2f, want 0", v)
+	for _, c := range []struct {
+		tag, class, feature string
+		lo, hi              float64
+		why                 string
+	}{
+		{"tr", "", "run_tail", 0.99, 1, "details rows follow the title rows"},
+		{"tr", "athing", "run_tail", 0, 0, "title rows come first"},
+		{"tr", "athing", "title_items", 1, 1, "ferry, harbour"},
+		{"li", "m", "title_items", 0, 0, "menu"},
+		{"tr", "athing", "href_item", 1, 1, "/item/100/ferry-number-0"},
+		{"li", "m", "href_item", 0, 0, "/about"},
+		{"tr", "athing", "href_depth", 0.75, 0.75, "three segments"},
+		{"tr", "athing", "sibling_lists", 0.1, 10, "the details rows share their parent"},
+		{"li", "m", "sibling_lists", 0, 0, "alone in its list"},
+		{"li", "m", "copied_text", 1, 1, "the drawer holds a copy"},
+		{"tr", "athing", "copied_text", 0, 0, "no copy"},
+	} {
+		if v := featureOf(t, samples, pats, feats, c.tag, c.class, c.feature); v < c.lo || v > c.hi {
+			t.Errorf("<%s class=%q>: %s %.2f, want [%g, %g] (%s)", c.tag, c.class, c.feature, v, c.lo, c.hi, c.why)
+		}
 	}
 }
 
