@@ -117,12 +117,16 @@ func runDemo(ctx context.Context, g globalOptions, o demoOptions, stdout io.Writ
 			return fmt.Errorf("trawl demo: clear %s: %w", po.Dir, err)
 		}
 	}
+	track, stop := pipelineProgress(&g)
+	defer stop()
 	if !g.Quiet && !o.JSON {
-		po.Progress = pipeline.StagePrinter(stderr)
+		po.Progress = pipeline.StagePrinter(g.stderr)
 	}
 	p := pipeline.New(po, g.logger())
+	track(p)
 	defer p.Close()
 	sum, err := p.Run(ctx)
+	stop()
 	if err != nil {
 		return fmt.Errorf("trawl demo: %w", err)
 	}
@@ -142,7 +146,10 @@ func runDemo(ctx context.Context, g globalOptions, o demoOptions, stdout io.Writ
 		und.Files = append(und.Files, demoFile{File: path, Triples: n})
 	}
 	if o.JSON {
-		return writeJSON(stdout, und)
+		if err := writeJSON(stdout, und); err != nil {
+			return err
+		}
+		return partialRun(sum)
 	}
 	sum.WriteText(stdout)
 	fmt.Fprintln(stdout, "\nWhat the form's fields take, in the KB's terms:")
@@ -157,5 +164,5 @@ func runDemo(ctx context.Context, g globalOptions, o demoOptions, stdout io.Writ
 	for _, f := range und.Files {
 		fmt.Fprintf(stdout, "  %-60s %6d triples\n", f.File, f.Triples)
 	}
-	return nil
+	return partialRun(sum)
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/url"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -88,7 +89,7 @@ func probeFlags(f *pflag.FlagSet, po *probe.Options, noShots *bool) {
 	f.IntVar(&po.MaxPages, "max-pages", d.MaxPages, "most result pages kept (per round)")
 	f.IntVar(&po.MaxPagesPerProbe, "pages-per-probe", d.MaxPagesPerProbe, `most pages per probe (the first, then "next" links)`)
 	f.IntVar(&po.Tabs, "tabs", d.Tabs, "browser tabs probing in parallel")
-	f.DurationVar(&po.Delay, "delay", d.Delay, "least time between two requests to the host")
+	f.DurationVar(&po.Delay, "delay", d.Delay, "least time between the answer to a request and the next request to the host")
 	f.DurationVar(&po.StepTimeout, "timeout", d.StepTimeout, "time limit of one browser step (open, submit, next page)")
 	f.BoolVar(&po.IgnoreRobots, "ignore-robots", false, "do not read robots.txt (only for your own sites)")
 	f.BoolVar(&po.AllowPOST, "allow-post", false, "allow probing a search form that submits with POST")
@@ -117,18 +118,41 @@ func runRun(ctx context.Context, g globalOptions, o runOptions, stdout io.Writer
 		return usageError("trawl run: %v", err)
 	}
 	o.pipeline.Dir = filepath.Join(o.Out, rundir.Name(o.pipeline.URL, o.pipeline.Probe.ForceForm))
+	track, stop := pipelineProgress(&g)
+	defer stop()
 	if !g.Quiet && !o.JSON {
 		o.pipeline.Progress = pipeline.StagePrinter(g.stderr)
 	}
 	p := pipeline.New(o.pipeline, g.logger())
+	track(p)
 	defer p.Close()
 	sum, err := p.Run(ctx)
+	stop()
 	if err != nil {
 		return fmt.Errorf("%s: %w", o.pipeline.Dir, err)
 	}
 	if o.JSON {
-		return writeJSON(stdout, sum)
+		if err := writeJSON(stdout, sum); err != nil {
+			return err
+		}
+	} else {
+		sum.WriteText(stdout)
 	}
-	sum.WriteText(stdout)
-	return nil
+	return partialRun(sum)
+}
+
+// partialRun returns an error wrapping errPartial (exit status 3) when the run finished
+// with failed probes or unreadable result pages, nil otherwise.
+func partialRun(sum *pipeline.Summary) error {
+	if sum.Failed == 0 && sum.Unreadable == 0 {
+		return nil
+	}
+	var what []string
+	if sum.Failed > 0 {
+		what = append(what, fmt.Sprintf("%d of %d probes failed (first: %s)", sum.Failed, sum.Probes, sum.FirstError))
+	}
+	if sum.Unreadable > 0 {
+		what = append(what, fmt.Sprintf("%d of %d result pages cannot be read", sum.Unreadable, sum.Pages))
+	}
+	return fmt.Errorf("%s: %w: %s; see %s", sum.Dir, errPartial, strings.Join(what, ", "), filepath.Join(sum.Dir, rundir.ProbesFile))
 }

@@ -78,6 +78,14 @@ func (p *Pipeline) align(ctx context.Context) (*Alignment, error) {
 	}
 	ao := p.o.Align
 	ao.Logger = p.log
+	p.meter.counts("iterations", ao.MaxIterations)
+	progress := ao.Progress
+	ao.Progress = func(it align.IterationStats) {
+		p.meter.add(false)
+		if progress != nil {
+			progress(it)
+		}
+	}
 	res, err := align.Align(ctx, kb1, kb, ao)
 	if err != nil {
 		return nil, err

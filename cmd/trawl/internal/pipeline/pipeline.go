@@ -23,6 +23,8 @@ type Pipeline struct {
 	o   Options
 	log *slog.Logger
 	st  state
+	// meter tells Status what the stage under way has done.
+	meter meter
 
 	kbOnce  sync.Once
 	kb      align.KB
@@ -247,8 +249,14 @@ func (p *Pipeline) guidedRound(ctx context.Context, st roundState, r int) (round
 // drops the in-memory values of the stages found already done.
 func (p *Pipeline) runStages(ctx context.Context, stages []stage, force bool) error {
 	outputs := map[string][]string{}
-	for _, s := range stages {
+	for i, s := range stages {
 		outputs[s.name] = s.outputs
+		run := s.run
+		stages[i].run = func(ctx context.Context) error {
+			p.meter.begin(s.name)
+			defer p.meter.end()
+			return run(ctx)
+		}
 	}
 	return runStages(ctx, p.o.Dir, stages, force, p.log, func(ev Event) {
 		if ev.Skipped {
