@@ -138,7 +138,6 @@ func runKBLoad(ctx context.Context, g globalOptions, o kbLoadOptions, dumps []st
 	finish := func() {}
 	if !o.JSON {
 		opts.Progress, finish = loadProgress(&g)
-		stderr = g.stderr
 	}
 	opts.Logger = g.logger() // after the progress line: its logs go above the line
 	cpu0 := cpuTime()
