@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/progress"
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/queue"
 	"github.com/trawl-dev/trawl/internal/rundir"
 )
@@ -175,10 +176,10 @@ func runBatch(ctx context.Context, g globalOptions, o batchOptions, stdout io.Wr
 		latest []pipeline.JobStatus
 	)
 	started := time.Now()
-	stop := startProgress(&g, func(now time.Time) (string, bool) {
+	stop := startProgress(&g, func(now time.Time) (progress.State, bool) {
 		mu.Lock()
 		defer mu.Unlock()
-		return batchLine(latest, started, now)
+		return progress.Batch(latest, started, now)
 	})
 	defer stop()
 	stderr := g.stderr
@@ -243,48 +244,4 @@ func printBatchTable(w io.Writer, status []pipeline.JobStatus) {
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%.1f\t%s\t%s\n", s.Line, s.State, probes, rec, links, rels, s.Seconds, s.Dir, s.Error)
 	}
 	_ = tw.Flush()
-}
-
-// batchLine is the progress line of a batch: sources ended of all, failures, the rate
-// and the time left at that rate, and the stage each running source reached.
-func batchLine(ss []pipeline.JobStatus, started, now time.Time) (string, bool) {
-	if len(ss) == 0 {
-		return "", false
-	}
-	ended, failed := 0, 0
-	var running []string
-	for _, s := range ss {
-		switch s.State {
-		case queue.StateDone:
-			ended++
-		case queue.StateFailed:
-			ended++
-			failed++
-		case queue.StateRunning:
-			stage := s.Stage
-			if stage == "" {
-				stage = "started"
-			} else {
-				stage = "after " + stage
-			}
-			running = append(running, fmt.Sprintf("%s (%s)", filepath.Base(s.Dir), stage))
-		}
-	}
-	el := now.Sub(started)
-	line := fmt.Sprintf("batch      %d/%d sources", ended, len(ss))
-	if failed > 0 {
-		line += fmt.Sprintf(" (%d failed)", failed)
-	}
-	if ended > 0 {
-		rate := float64(ended) / el.Minutes()
-		line += fmt.Sprintf(", %.1f/min", rate)
-		if left := len(ss) - ended; left > 0 {
-			line += ", about " + (time.Duration(float64(left) / rate * float64(time.Minute))).Round(time.Second).String() + " left"
-		}
-	}
-	line += ", " + el.Round(time.Second).String() + " so far"
-	if len(running) > 0 {
-		line += "; running: " + strings.Join(running, ", ")
-	}
-	return line, true
 }

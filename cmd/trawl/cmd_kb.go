@@ -7,13 +7,12 @@ import (
 	"io"
 	"os"
 	"strings"
-	"sync"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/progress"
 	"github.com/trawl-dev/trawl/graph"
 	"github.com/trawl-dev/trawl/ontology"
 )
@@ -137,7 +136,8 @@ func runKBLoad(ctx context.Context, g globalOptions, o kbLoadOptions, dumps []st
 	}
 	finish := func() {}
 	if !o.JSON {
-		opts.Progress, finish = loadProgress(&g)
+		l := progress.NewLoad()
+		opts.Progress, finish = l.Update, startProgress(&g, l.State)
 	}
 	opts.Logger = g.logger() // after the progress line: its logs go above the line
 	cpu0 := cpuTime()
@@ -390,46 +390,4 @@ func matchKind(exact bool) string {
 		return "exact"
 	}
 	return "approx"
-}
-
-// isTerminal reports whether w is a terminal (progress is shown only there).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
-}
-
-// loadProgress returns the Progress callback of 'trawl kb load' and the progress line
-// that shows it on a terminal (startProgress): the phase, triples parsed and their
-// rate, the bytes read of all dumps and the time left at that rate; finish clears it.
-func loadProgress(g *globalOptions) (progress func(ontology.Progress), finish func()) {
-	var mu sync.Mutex
-	var last ontology.Progress
-	start := time.Now()
-	finish = startProgress(g, func(now time.Time) (string, bool) {
-		mu.Lock()
-		p := last
-		mu.Unlock()
-		if p.Phase == "" {
-			return "", false
-		}
-		secs := max(now.Sub(start).Seconds(), 1e-3)
-		line := fmt.Sprintf("kb load: %s, %d triples (%.0f/s)", p.Phase, p.Triples, float64(p.Triples)/secs)
-		if p.Total > 0 && p.Phase == "parse" {
-			line += fmt.Sprintf(", %.0f of %.0f MiB", float64(p.Read)/(1<<20), float64(p.Total)/(1<<20))
-			if p.Read > 0 && p.Read < p.Total {
-				left := time.Duration(float64(p.Total-p.Read) / float64(p.Read) * secs * float64(time.Second))
-				line += fmt.Sprintf(", parse ends in %v at most", left.Round(time.Second))
-			}
-		}
-		if p.BadLines > 0 {
-			line += fmt.Sprintf(", %d bad lines", p.BadLines)
-		}
-		return line, true
-	})
-	progress = func(p ontology.Progress) {
-		mu.Lock()
-		last = p
-		mu.Unlock()
-	}
-	return progress, finish
 }
