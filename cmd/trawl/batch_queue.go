@@ -3,12 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/output"
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/queue"
 	"github.com/trawl-dev/trawl/internal/rundir"
@@ -69,43 +69,6 @@ func changedSettings(cmd *cobra.Command) []string {
 	return out
 }
 
-// printProgress prints one line per job whose state changed since the last call.
-func printProgress(w io.Writer, ss []pipeline.JobStatus, shown map[string]string) {
-	done, failed := 0, 0
-	for _, s := range ss {
-		switch s.State {
-		case queue.StateDone:
-			done++
-		case queue.StateFailed:
-			failed++
-		}
-	}
-	for _, s := range ss {
-		key := s.State + "/" + s.Worker + "/" + fmt.Sprint(s.Attempts)
-		if shown[s.Dir] == key {
-			continue
-		}
-		shown[s.Dir] = key
-		dir := s.Dir
-		switch s.State {
-		case queue.StateRunning:
-			fmt.Fprintf(w, "[%s] running on %s (attempt %d)\n", dir, s.Worker, s.Attempts)
-		case queue.StateDone:
-			var sum pipeline.Summary
-			if s.Summary != nil {
-				sum = *s.Summary
-			}
-			fmt.Fprintf(w, "[%s] done: %d records, %d links (%d done, %d failed, %d total)\n", dir, sum.Records, sum.Links, done, failed, len(ss))
-		case queue.StateFailed:
-			fmt.Fprintf(w, "[%s] failed: %s (%d done, %d failed, %d total)\n", dir, s.Error, done, failed, len(ss))
-		case queue.StateQueued:
-			if s.Error != "" {
-				fmt.Fprintf(w, "[%s] queued again: %s\n", dir, s.Error)
-			}
-		}
-	}
-}
-
 // batchQueueFlags are the flags of 'trawl batch status' and 'trawl batch collect'.
 type batchQueueFlags struct {
 	Queue string
@@ -151,9 +114,9 @@ func newBatchStatusCommand(g *globalOptions) *cobra.Command {
 				rows = pipeline.Statuses(o.Out, ss)
 			}
 			if o.JSON {
-				return writeJSON(cmd.OutOrStdout(), rows)
+				return output.JSON(cmd.OutOrStdout(), rows)
 			}
-			printBatchTable(cmd.OutOrStdout(), rows)
+			output.BatchTable(cmd.OutOrStdout(), rows)
 			return nil
 		},
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/trawl-dev/trawl/align"
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/output"
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
 )
 
@@ -259,12 +260,12 @@ func reportAlignment(g globalOptions, o alignOptions, opts align.Options, res *a
 		}
 	}
 	if o.Format == "turtle" {
-		if _, err := writeTurtleCopies(o.Out); err != nil {
+		if _, err := pipeline.WriteTurtleCopies(o.Out); err != nil {
 			return err
 		}
 	}
 	if o.JSON {
-		return writeJSON(stdout, sum)
+		return output.JSON(stdout, sum)
 	}
 	fmt.Fprintf(stdout, "%d instance pairs (%d links ≥ %.2f), %d relation and %d class subsumptions in %d iterations, %.2fs; written to %s\n",
 		sum.Instances, sum.Links, opts.LinkThreshold, sum.Relations, sum.Classes, len(res.Iterations), sum.Seconds, o.Out)

@@ -2,14 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/output"
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
 	"github.com/trawl-dev/trawl/probe"
 	"github.com/trawl-dev/trawl/records"
@@ -110,7 +109,7 @@ func runArticles(ctx context.Context, g globalOptions, o articlesOptions, stdout
 			failed = append(failed, a.Error)
 		}
 	}
-	if err := writeArticles(stdout, arts, o.Format); err != nil {
+	if err := output.Articles(stdout, arts, o.Format); err != nil {
 		return fmt.Errorf("trawl articles: %w", err)
 	}
 	if len(failed) > 0 {
@@ -124,29 +123,4 @@ func firstOr(s []string, def string) string {
 		return def
 	}
 	return s[0]
-}
-
-// writeArticles prints articles as JSON lines, or their texts separated by a form feed
-// line.
-func writeArticles(w io.Writer, arts []records.Article, format string) error {
-	if format == "text" {
-		var b strings.Builder
-		for i, a := range arts {
-			if i > 0 {
-				b.WriteString("\f\n")
-			}
-			b.WriteString(a.Text)
-			b.WriteByte('\n')
-		}
-		_, err := io.WriteString(w, b.String())
-		return err
-	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	for _, a := range arts {
-		if err := enc.Encode(a); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -1,24 +1,21 @@
 package main
 
 import (
-	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/output"
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/progress"
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/queue"
-	"github.com/trawl-dev/trawl/internal/rundir"
 )
 
 const batchLong = `Run the pipeline of 'trawl run' on many forms, several at a time, on one machine or
@@ -103,64 +100,11 @@ func newBatchCommand(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
-// readJobs parses a jobs file. Errors name the file and line.
-func readJobs(path string, defaults pipeline.Options, out string) ([]pipeline.Job, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, usageError("trawl batch: %v", err)
-	}
-	defer func() { _ = f.Close() }()
-	var jobs []pipeline.Job
-	seen := map[string]int{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	n := 0
-	for sc.Scan() {
-		n++
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		fields := strings.Fields(line)
-		job := pipeline.Job{Line: n, Options: defaults}
-		u := fields[0]
-		if err := checkURL("batch", u); err != nil {
-			return nil, usageError("%s:%d: %q is not an http(s) URL", path, n, u)
-		}
-		for _, kv := range fields[1:] {
-			k, v, ok := strings.Cut(kv, "=")
-			if !ok {
-				return nil, usageError("%s:%d: %q is not key=value", path, n, kv)
-			}
-			if err := job.Options.Set(k, v); err != nil {
-				return nil, usageError("%s:%d: %s: %v", path, n, k, err)
-			}
-			job.Settings = append(job.Settings, kv)
-		}
-		job.Options.URL = u
-		dir := filepath.Join(out, rundir.Name(u, job.Options.Probe.ForceForm))
-		job.Options.Dir = dir
-		if prev, dup := seen[dir]; dup {
-			return nil, usageError("%s:%d: %s goes to the same directory as line %d (%s)", path, n, u, prev, dir)
-		}
-		seen[dir] = n
-		if err := job.Options.Probe.Validate(); err != nil {
-			return nil, usageError("%s:%d: %v", path, n, err)
-		}
-		jobs = append(jobs, job)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("trawl batch: read %s: %w", path, err)
-	}
-	if len(jobs) == 0 {
-		return nil, usageError("trawl batch: %s lists no URL", path)
-	}
-	return jobs, nil
-}
-
 func runBatch(ctx context.Context, g globalOptions, o batchOptions, stdout io.Writer) error {
-	jobs, err := readJobs(o.Jobs, o.defaults, o.Out)
-	if err != nil {
+	jobs, err := pipeline.ReadJobs(o.Jobs, o.defaults, o.Out)
+	if je := (*pipeline.JobsError)(nil); errors.As(err, &je) {
+		return usageError("%v", je)
+	} else if err != nil {
 		return err
 	}
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
@@ -197,7 +141,7 @@ func runBatch(ctx context.Context, g globalOptions, o batchOptions, stdout io.Wr
 			mu.Lock()
 			latest = ss
 			mu.Unlock()
-			printProgress(stderr, ss, shown)
+			output.BatchChanges(stderr, ss, shown)
 		}
 	}
 	status, err := pipeline.RunBatch(ctx, q, jobs, bo)
@@ -206,11 +150,11 @@ func runBatch(ctx context.Context, g globalOptions, o batchOptions, stdout io.Wr
 		return err
 	}
 	if o.JSON {
-		if err := writeJSON(stdout, status); err != nil {
+		if err := output.JSON(stdout, status); err != nil {
 			return err
 		}
 	} else {
-		printBatchTable(stdout, status)
+		output.BatchTable(stdout, status)
 	}
 	failed, partial := 0, 0
 	for _, s := range status {
@@ -226,22 +170,4 @@ func runBatch(ctx context.Context, g globalOptions, o batchOptions, stdout io.Wr
 			errPartial, failed, len(jobs), partial, filepath.Join(o.Out, pipeline.BatchFile))
 	}
 	return nil
-}
-
-// printBatchTable writes the final status of every job.
-func printBatchTable(w io.Writer, status []pipeline.JobStatus) {
-	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "LINE\tSTATE\tPROBES\tRECORDS\tLINKS\tRELATIONS\tSECONDS\tDIR\tERROR")
-	for _, s := range status {
-		probes, rec, links, rels := "-", "-", "-", "-"
-		if sum := s.Summary; sum != nil {
-			probes = strconv.Itoa(sum.Probes)
-			if sum.Failed > 0 {
-				probes += fmt.Sprintf(" (%d failed)", sum.Failed)
-			}
-			rec, links, rels = strconv.Itoa(sum.Records), strconv.Itoa(sum.Links), strconv.Itoa(len(sum.Relations))
-		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%.1f\t%s\t%s\n", s.Line, s.State, probes, rec, links, rels, s.Seconds, s.Dir, s.Error)
-	}
-	_ = tw.Flush()
 }

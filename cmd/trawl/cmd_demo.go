@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/output"
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
 	"github.com/trawl-dev/trawl/graph"
 	"github.com/trawl-dev/trawl/internal/rundir"
@@ -150,7 +151,7 @@ func runDemo(ctx context.Context, g globalOptions, o demoOptions, stdout io.Writ
 		und.Files = append(und.Files, demoFile{File: path, Triples: n})
 	}
 	if o.JSON {
-		if err := writeJSON(stdout, und); err != nil {
+		if err := output.JSON(stdout, und); err != nil {
 			return err
 		}
 		return partialRun(sum)

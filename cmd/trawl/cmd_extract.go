@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/output"
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
 	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/probe"
@@ -277,7 +278,7 @@ func runExtractArticles(ctx context.Context, g globalOptions, o extractOptions, 
 			skipped = append(skipped, a.Error)
 		}
 	}
-	if err := writeArticles(stdout, arts, o.Format); err != nil {
+	if err := output.Articles(stdout, arts, o.Format); err != nil {
 		return fmt.Errorf("trawl extract: %w", err)
 	}
 	if len(skipped) > 0 {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/output"
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
 	"github.com/trawl-dev/trawl/graph"
 	"github.com/trawl-dev/trawl/internal/rundir"
@@ -74,7 +75,7 @@ func runGraph(cmd *cobra.Command, g *globalOptions, o graphOptions, dir string, 
 	}{path, l.NS.SourceIRI(), l.Entities, len(l.Records), len(l.Records) + len(l.Schema) + len(l.Provenance), l.SkippedRecords, l.SkippedValues}
 	switch {
 	case o.JSON:
-		return writeJSON(stdout, summary)
+		return output.JSON(stdout, summary)
 	case o.Print:
 		_, err := l.WriteTo(stdout)
 		return err

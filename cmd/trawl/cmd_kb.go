@@ -2,18 +2,16 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/output"
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/progress"
-	"github.com/trawl-dev/trawl/graph"
 	"github.com/trawl-dev/trawl/ontology"
 )
 
@@ -86,29 +84,6 @@ refuses to open until a new load finishes. The exit code is 3 when lines were sk
 	return cmd
 }
 
-// loadSummary is the JSON form of a load report.
-type loadSummary struct {
-	KB            string                  `json:"kb"`
-	Sources       []ontology.SourceReport `json:"sources"`
-	Parsed        int64                   `json:"parsed"`
-	BadLines      int64                   `json:"bad_lines"`
-	Facts         int64                   `json:"facts"`
-	Nodes         int64                   `json:"nodes"`
-	Literals      int64                   `json:"literals"`
-	Entities      int64                   `json:"entities"`
-	Classes       int64                   `json:"classes"`
-	Relations     int                     `json:"relations"`
-	SpillRuns     int                     `json:"spill_runs"`
-	Seconds       float64                 `json:"seconds"`
-	ParseSeconds  float64                 `json:"parse_seconds"`
-	IndexSeconds  float64                 `json:"index_seconds"`
-	CPUSeconds    float64                 `json:"cpu_seconds"`
-	TriplesPerSec float64                 `json:"triples_per_second"`
-	PeakRSSMiB    float64                 `json:"peak_rss_mib"`
-	Errors        []string                `json:"errors,omitempty"`
-	Error         string                  `json:"error,omitempty"`
-}
-
 func runKBLoad(ctx context.Context, g globalOptions, o kbLoadOptions, dumps []string, stdout, stderr io.Writer) error {
 	format, err := ontology.ParseFormat(o.Format)
 	if err != nil {
@@ -148,30 +123,20 @@ func runKBLoad(ctx context.Context, g globalOptions, o kbLoadOptions, dumps []st
 		rep = &ontology.LoadReport{}
 	}
 	wall := time.Since(start)
-	sum := loadSummary{KB: o.KB, Sources: rep.Sources, Parsed: rep.Parsed, BadLines: rep.BadLines,
-		Facts: rep.Facts, Nodes: rep.Nodes, Literals: rep.Literals, Entities: rep.Entities,
-		Classes: rep.Classes, Relations: rep.Relations, SpillRuns: rep.SpillRuns,
-		Seconds: wall.Seconds(), ParseSeconds: rep.ParseTime.Seconds(), IndexSeconds: rep.IndexTime.Seconds(),
-		CPUSeconds: (cpuTime() - cpu0).Seconds(), PeakRSSMiB: float64(peakRSS()) / (1 << 20), Errors: rep.Errors}
-	if wall > 0 {
-		sum.TriplesPerSec = float64(rep.Parsed) / wall.Seconds()
-	}
+	sum := output.NewLoadSummary(o.KB, rep, wall, cpuTime()-cpu0, peakRSS())
 	if err != nil {
 		sum.Error = err.Error()
 		if o.JSON {
-			_ = writeJSON(stdout, sum) // the load error below is what matters
+			_ = output.JSON(stdout, sum) // the load error below is what matters
 		}
 		return fmt.Errorf("kb load: %w", err)
 	}
 	if o.JSON {
-		if err := writeJSON(stdout, sum); err != nil {
+		if err := output.JSON(stdout, sum); err != nil {
 			return err
 		}
 	} else {
-		fmt.Fprintf(stdout, "loaded %s: %d triples read from %d files, %d distinct facts\n", o.KB, sum.Parsed, len(dumps), sum.Facts)
-		fmt.Fprintf(stdout, "  %d nodes (%d literals, %d entities, %d classes), %d relations\n", sum.Nodes, sum.Literals, sum.Entities, sum.Classes, sum.Relations)
-		fmt.Fprintf(stdout, "  %.1fs (parse %.1fs, index %.1fs), %.0f triples/s, CPU %.1fs, peak RSS %.0f MiB\n",
-			sum.Seconds, sum.ParseSeconds, sum.IndexSeconds, sum.TriplesPerSec, sum.CPUSeconds, sum.PeakRSSMiB)
+		sum.Print(stdout, len(dumps))
 	}
 	if rep.BadLines > 0 {
 		return fmt.Errorf("kb load: %w: %d bad lines skipped (reported above)", errPartial, rep.BadLines)
@@ -213,31 +178,6 @@ func openKB(ctx context.Context, g globalOptions, dir string, stderr io.Writer) 
 	return ontology.Open(dir, opts)
 }
 
-type relationJSON struct {
-	IRI                  string  `json:"iri"`
-	Facts                int64   `json:"facts"`
-	Subjects             int64   `json:"subjects"`
-	Objects              int64   `json:"objects"`
-	Functionality        float64 `json:"functionality"`
-	InverseFunctionality float64 `json:"inverse_functionality"`
-	Taxonomy             bool    `json:"taxonomy,omitempty"`
-}
-
-type statsJSON struct {
-	KB        string                  `json:"kb"`
-	Layout    int                     `json:"layout"`
-	Created   time.Time               `json:"created"`
-	Sources   []ontology.SourceReport `json:"sources"`
-	Facts     int64                   `json:"facts"`
-	Nodes     int64                   `json:"nodes"`
-	Literals  int64                   `json:"literals"`
-	Entities  int64                   `json:"entities"`
-	Classes   int64                   `json:"classes"`
-	BadLines  int64                   `json:"bad_lines"`
-	NumRels   int                     `json:"relations"`
-	Relations []relationJSON          `json:"top_relations"`
-}
-
 func runKBStats(ctx context.Context, g globalOptions, o kbStatsOptions, stdout, stderr io.Writer) error {
 	if o.Top < 0 {
 		return usageError("kb stats: --top must be ≥ 0")
@@ -252,32 +192,7 @@ func runKBStats(ctx context.Context, g globalOptions, o kbStatsOptions, stdout, 
 	if o.Top > 0 && len(rels) > o.Top {
 		rels = rels[:o.Top]
 	}
-	if o.JSON {
-		out := statsJSON{KB: s.Dir, Layout: s.Layout, Created: s.Created, Sources: s.Sources, Facts: s.Facts,
-			Nodes: s.Nodes, Literals: s.Literals, Entities: s.Entities, Classes: s.Classes, BadLines: s.BadLines,
-			NumRels: len(s.Relations)}
-		for _, r := range rels {
-			out.Relations = append(out.Relations, relationJSON{IRI: r.IRI, Facts: r.Facts, Subjects: r.Subjects,
-				Objects: r.Objects, Functionality: r.Functionality, InverseFunctionality: r.InverseFunctionality, Taxonomy: r.Taxonomy})
-		}
-		return writeJSON(stdout, out)
-	}
-	fmt.Fprintf(stdout, "KB %s (layout %d, loaded %s)\n", s.Dir, s.Layout, s.Created.Format(time.RFC3339))
-	for _, src := range s.Sources {
-		fmt.Fprintf(stdout, "  source %s (%s): %d triples, %d bad lines\n", src.Name, src.Format, src.Triples, src.BadLines)
-	}
-	fmt.Fprintf(stdout, "%d facts, %d nodes (%d literals), %d entities, %d classes, %d relations\n\n",
-		s.Facts, s.Nodes, s.Literals, s.Entities, s.Classes, len(s.Relations))
-	tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "facts\tsubjects\tobjects\tfun\tfun⁻¹\t\trelation")
-	for _, r := range rels {
-		name := r.IRI
-		if r.Taxonomy {
-			name += " (taxonomy)"
-		}
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%.3f\t%.3f\t\t%s\n", r.Facts, r.Subjects, r.Objects, r.Functionality, r.InverseFunctionality, name)
-	}
-	return tw.Flush()
+	return output.Stats(stdout, s, rels, o.JSON)
 }
 
 type kbLookupOptions struct {
@@ -314,15 +229,6 @@ candidates scored by 2-gram Dice). Dates match by inclusion: "1838" finds
 	return cmd
 }
 
-type lookupJSON struct {
-	Entity   string  `json:"entity,omitempty"`
-	Label    string  `json:"label,omitempty"`
-	Relation string  `json:"relation,omitempty"`
-	Literal  string  `json:"literal"`
-	Exact    bool    `json:"exact"`
-	Score    float64 `json:"score"`
-}
-
 func runKBLookup(ctx context.Context, g globalOptions, o kbLookupOptions, text string, stdout, stderr io.Writer) error {
 	if o.Limit < 1 {
 		return usageError("kb lookup: --limit must be ≥ 1")
@@ -335,7 +241,7 @@ func runKBLookup(ctx context.Context, g globalOptions, o kbLookupOptions, text s
 		return fmt.Errorf("kb lookup: %w", err)
 	}
 	defer func() { _ = st.Close() }()
-	var rows []lookupJSON
+	var rows []output.LookupRow
 	if o.Literals {
 		cs, err := st.Candidates(ctx, text, o.Limit)
 		if err != nil {
@@ -346,7 +252,7 @@ func runKBLookup(ctx context.Context, g globalOptions, o kbLookupOptions, text s
 			if err != nil {
 				return fmt.Errorf("kb lookup: %w", err)
 			}
-			rows = append(rows, lookupJSON{Literal: t.String(), Exact: c.Exact, Score: c.Score})
+			rows = append(rows, output.LookupRow{Literal: t.String(), Exact: c.Exact, Score: c.Score})
 		}
 	} else {
 		ms, err := st.FindEntities(ctx, text, o.Limit, ontology.FindOptions{AnyRelation: o.Any})
@@ -354,40 +260,8 @@ func runKBLookup(ctx context.Context, g globalOptions, o kbLookupOptions, text s
 			return fmt.Errorf("kb lookup: %w", err)
 		}
 		for _, m := range ms {
-			rows = append(rows, lookupJSON{Entity: m.IRI, Label: m.Label, Relation: m.Relation, Literal: m.Literal, Exact: m.Exact, Score: m.Score})
+			rows = append(rows, output.LookupRow{Entity: m.IRI, Label: m.Label, Relation: m.Relation, Literal: m.Literal, Exact: m.Exact, Score: m.Score})
 		}
 	}
-	if o.JSON {
-		enc := json.NewEncoder(stdout)
-		for _, r := range rows {
-			if err := enc.Encode(r); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	if len(rows) == 0 {
-		fmt.Fprintf(stderr, "no match for %q\n", text)
-		return nil
-	}
-	tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
-	if o.Literals {
-		fmt.Fprintln(tw, "score\tmatch\tliteral")
-		for _, r := range rows {
-			fmt.Fprintf(tw, "%.3f\t%s\t%s\n", r.Score, matchKind(r.Exact), r.Literal)
-		}
-		return tw.Flush()
-	}
-	fmt.Fprintln(tw, "score\tmatch\tlabel\tentity\tvia")
-	for _, r := range rows {
-		fmt.Fprintf(tw, "%.3f\t%s\t%s\t%s\t%s %q\n", r.Score, matchKind(r.Exact), r.Label, r.Entity, graph.LocalName(r.Relation), r.Literal)
-	}
-	return tw.Flush()
-}
-
-func matchKind(exact bool) string {
-	if exact {
-		return "exact"
-	}
-	return "approx"
+	return output.Lookup(stdout, stderr, text, rows, o.Literals, o.JSON)
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/output"
 	"github.com/trawl-dev/trawl/internal/testutil"
 )
 
@@ -22,7 +23,7 @@ func TestKBLoadStatsLookup(t *testing.T) {
 	if err != nil {
 		t.Fatalf("load: %v\n%s", err, errb.String())
 	}
-	var sum loadSummary
+	var sum output.LoadSummary
 	if err := json.Unmarshal(out.Bytes(), &sum); err != nil {
 		t.Fatalf("load --json output: %v\n%s", err, out.String())
 	}
@@ -41,7 +42,7 @@ func TestKBLoadStatsLookup(t *testing.T) {
 	if err := runKBStats(t.Context(), g, kbStatsOptions{KB: kb, Top: 0, JSON: true}, &out, &errb); err != nil {
 		t.Fatal(err)
 	}
-	var st statsJSON
+	var st output.StatsJSON
 	if err := json.Unmarshal(out.Bytes(), &st); err != nil || st.NumRels < 30 || len(st.Relations) != st.NumRels ||
 		!strings.Contains(out.String(), `"iri": "http://www.w3.org/2000/01/rdf-schema#label"`) {
 		t.Errorf("stats --json: %v, %d relations listed of %d", err, len(st.Relations), st.NumRels)
@@ -51,7 +52,7 @@ func TestKBLoadStatsLookup(t *testing.T) {
 	if err := runKBLookup(t.Context(), g, kbLookupOptions{KB: kb, Limit: 3, JSON: true}, "JURGEN HABERMAS", &out, &errb); err != nil {
 		t.Fatal(err)
 	}
-	var first lookupJSON
+	var first output.LookupRow
 	if err := json.Unmarshal([]byte(strings.SplitN(out.String(), "\n", 2)[0]), &first); err != nil ||
 		first.Entity != "http://yago-knowledge.org/resource/Jürgen_Habermas" || !first.Exact {
 		t.Errorf("lookup: %v\n%s", err, out.String())

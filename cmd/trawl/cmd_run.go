@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/url"
 	"path/filepath"
 	"strings"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/trawl-dev/trawl/align"
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/output"
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
 	"github.com/trawl-dev/trawl/graph"
 	"github.com/trawl-dev/trawl/internal/rundir"
@@ -133,9 +133,8 @@ func probeFlags(f *pflag.FlagSet, po *probe.Options, noShots *bool) {
 
 // checkURL accepts only absolute http(s) URLs.
 func checkURL(cmdName, raw string) error {
-	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return usageError("trawl %s: %q is not an http(s) URL (trawl refuses file: and other schemes)", cmdName, raw)
+	if err := pipeline.CheckURL(raw); err != nil {
+		return usageError("trawl %s: %v", cmdName, err)
 	}
 	return nil
 }
@@ -171,12 +170,12 @@ func runRun(ctx context.Context, g globalOptions, o runOptions, stdout io.Writer
 		return fmt.Errorf("%s: %w", o.pipeline.Dir, err)
 	}
 	if o.Format == "turtle" {
-		if _, err := writeTurtleCopies(o.pipeline.Dir); err != nil {
+		if _, err := pipeline.WriteTurtleCopies(o.pipeline.Dir); err != nil {
 			return fmt.Errorf("%s: %w", o.pipeline.Dir, err)
 		}
 	}
 	if o.JSON {
-		if err := writeJSON(stdout, sum); err != nil {
+		if err := output.JSON(stdout, sum); err != nil {
 			return err
 		}
 	} else {

@@ -218,35 +218,6 @@ func TestBatchKillResume(t *testing.T) {
 	}
 }
 
-func TestReadJobsErrors(t *testing.T) {
-	dir := t.TempDir()
-	for _, tc := range []struct{ text, want string }{
-		{"", "lists no URL"},
-		{"file:///etc/passwd\n", "jobs.txt:1"},
-		{"# c\nhttp://a.example/ max-probes=x\n", "jobs.txt:2: max-probes"},
-		{"http://a.example/ colour=red\n", "unknown key"},
-		{"http://a.example/ rounds\n", "not key=value"},
-		{"http://a.example/s\nhttp://a.example/s\n", "same directory as line 1"},
-	} {
-		path := filepath.Join(dir, "jobs.txt")
-		if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		_, err := readJobs(path, pipeline.DefaultOptions(), dir)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("readJobs(%q) = %v, want an error with %q", tc.text, err, tc.want)
-		}
-	}
-	path := filepath.Join(dir, "jobs.txt")
-	if err := os.WriteFile(path, []byte("http://a.example/s  max-probes=3 ignore-robots=true kb=/x\n\n# done\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	jobs, err := readJobs(path, pipeline.DefaultOptions(), dir)
-	if err != nil || len(jobs) != 1 || jobs[0].Options.Probe.MaxProbes != 3 || !jobs[0].Options.Probe.IgnoreRobots || jobs[0].Options.KB != "/x" {
-		t.Fatalf("readJobs = %+v, %v", jobs, err)
-	}
-}
-
 func TestRunRefusesNonHTTP(t *testing.T) {
 	for _, u := range []string{"file:///etc/passwd", "ftp://x/", "not a url", "/relative"} {
 		o := runOptions{Out: t.TempDir(), pipeline: pipeline.DefaultOptions()}

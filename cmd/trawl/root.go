@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"io"
 	"log/slog"
 	"os"
@@ -101,14 +100,6 @@ func (g *globalOptions) forCmd(cmd *cobra.Command) globalOptions {
 		gg.stderr = cmd.ErrOrStderr()
 	}
 	return gg
-}
-
-// writeJSON writes v to w as indented JSON without HTML escaping (URLs stay readable).
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
 }
 
 // example formats an Example block.
