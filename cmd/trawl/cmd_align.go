@@ -155,23 +155,6 @@ func alignEffectiveOptions(cmd *cobra.Command, o alignOptions) (align.Options, e
 	return opts, nil
 }
 
-// alignSummary is the --json output.
-type alignSummary struct {
-	KB1        string                 `json:"kb1"`
-	KB2        string                 `json:"kb2"`
-	Out        string                 `json:"out"`
-	Instances  int                    `json:"instances"`
-	Links      int                    `json:"links"`
-	Relations  int                    `json:"relations"`
-	Classes    int                    `json:"classes"`
-	Iterations []align.IterationStats `json:"iterations"`
-	Stats      align.RunStats         `json:"stats"`
-	Scores     []align.Score          `json:"scores,omitempty"`
-	Problems   []string               `json:"gold_problems,omitempty"`
-	Warnings   []string               `json:"warnings,omitempty"`
-	Seconds    float64                `json:"seconds"`
-}
-
 func runAlign(ctx context.Context, g globalOptions, o alignOptions, opts align.Options, stdout io.Writer) error {
 	start := time.Now()
 	if !g.Quiet {
@@ -231,33 +214,9 @@ func runAlign(ctx context.Context, g globalOptions, o alignOptions, opts align.O
 
 // reportAlignment prints the summary of an alignment (and its scores against gold).
 func reportAlignment(g globalOptions, o alignOptions, opts align.Options, res *align.Result, gold *align.Gold, start time.Time, stdout io.Writer) error {
-	stderr := g.stderr
-	sum := alignSummary{KB1: o.KB1, KB2: o.KB2, Out: o.Out, Instances: len(res.Instances), Relations: len(res.Relations),
-		Classes: len(res.Classes), Iterations: res.Iterations, Stats: res.Stats, Warnings: res.Warnings,
-		Seconds: time.Since(start).Seconds()}
-	for _, m := range res.Instances {
-		if m.Confidence >= opts.LinkThreshold {
-			sum.Links++
-		}
-	}
-	if gold != nil {
-		sum.Scores = align.Evaluate(res, gold)
-		sum.Problems = gold.Problems
-	}
-	for _, w := range res.Warnings {
-		if !g.Quiet {
-			fmt.Fprintln(stderr, "warning:", w)
-		}
-	}
-	if len(sum.Problems) > 0 && !g.Quiet {
-		fmt.Fprintf(stderr, "warning: %d gold entries name something the KBs do not have (they count against recall):\n", len(sum.Problems))
-		for i, p := range sum.Problems {
-			if i == 10 {
-				fmt.Fprintf(stderr, "  … and %d more\n", len(sum.Problems)-10)
-				break
-			}
-			fmt.Fprintln(stderr, " ", p)
-		}
+	sum := output.NewAlignSummary(o.KB1, o.KB2, o.Out, res, gold, opts.LinkThreshold, time.Since(start))
+	if !g.Quiet {
+		sum.Warn(g.stderr)
 	}
 	if o.Format == "turtle" {
 		if _, err := pipeline.WriteTurtleCopies(o.Out); err != nil {
@@ -267,10 +226,5 @@ func reportAlignment(g globalOptions, o alignOptions, opts align.Options, res *a
 	if o.JSON {
 		return output.JSON(stdout, sum)
 	}
-	fmt.Fprintf(stdout, "%d instance pairs (%d links ≥ %.2f), %d relation and %d class subsumptions in %d iterations, %.2fs; written to %s\n",
-		sum.Instances, sum.Links, opts.LinkThreshold, sum.Relations, sum.Classes, len(res.Iterations), sum.Seconds, o.Out)
-	if gold != nil {
-		return align.WriteScores(stdout, sum.Scores)
-	}
-	return nil
+	return sum.Print(stdout, opts.LinkThreshold, gold != nil)
 }

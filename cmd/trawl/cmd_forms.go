@@ -2,15 +2,15 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/output"
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
 	"github.com/trawl-dev/trawl/probe"
 )
 
@@ -61,11 +61,6 @@ func newFormsCommand(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
-// formsOutput is the JSON document trawl forms writes.
-type formsOutput struct {
-	Forms []probe.Form `json:"forms"`
-}
-
 func runForms(ctx context.Context, g globalOptions, o formsOptions, stdout io.Writer) error {
 	log := g.logger()
 	var (
@@ -73,7 +68,7 @@ func runForms(ctx context.Context, g globalOptions, o formsOptions, stdout io.Wr
 		forms   []probe.Form
 		err     error
 	)
-	if u, ok := liveURL(o.Page); ok {
+	if u, ok := pipeline.LiveURL(o.Page); ok {
 		if u.Scheme != "http" && u.Scheme != "https" {
 			return usageError("trawl forms: %q: only http and https URLs are fetched; pass a saved page as a file path", o.Page)
 		}
@@ -89,7 +84,7 @@ func runForms(ctx context.Context, g globalOptions, o formsOptions, stdout io.Wr
 		if pageURL == "" {
 			pageURL = final
 		}
-		forms, err = formsOf(strings.NewReader(dom), "text/html; charset=utf-8", pageURL)
+		forms, err = pipeline.FormsOf(strings.NewReader(dom), "text/html; charset=utf-8", pageURL)
 		if err != nil {
 			return fmt.Errorf("trawl forms: %s: %w", o.Page, err)
 		}
@@ -99,52 +94,14 @@ func runForms(ctx context.Context, g globalOptions, o formsOptions, stdout io.Wr
 			return fmt.Errorf("trawl forms: %w", err)
 		}
 		defer func() { _ = f.Close() }()
-		forms, err = formsOf(f, "", pageURL)
+		forms, err = pipeline.FormsOf(f, "", pageURL)
 		if err != nil {
 			return fmt.Errorf("trawl forms: %s: %w", o.Page, err)
 		}
 	}
 	log.Info("forms found", "page", o.Page, "forms", len(forms))
-	out := formsOutput{Forms: forms}
-	if out.Forms == nil {
-		out.Forms = []probe.Form{}
-	}
-	enc := json.NewEncoder(stdout)
-	enc.SetEscapeHTML(false)
-	if !o.Compact {
-		enc.SetIndent("", "  ")
-	}
-	if err = enc.Encode(out); err != nil {
+	if err = output.Forms(stdout, forms, o.Compact); err != nil {
 		return fmt.Errorf("trawl forms: write: %w", err)
 	}
 	return nil
-}
-
-// formsOf reads a page and returns its classified forms.
-func formsOf(r io.Reader, contentType, pageURL string) ([]probe.Form, error) {
-	doc, err := probe.ReadHTML(r, contentType)
-	if err != nil {
-		return nil, err
-	}
-	forms, err := probe.ParseForms(doc, pageURL)
-	if err != nil {
-		return nil, err
-	}
-	for i := range forms {
-		probe.Classify(&forms[i])
-	}
-	return forms, nil
-}
-
-// liveURL reports whether arg is a URL rather than a file: it is not an existing file
-// and has a scheme of two or more letters (so a Windows drive letter is not one).
-func liveURL(arg string) (*url.URL, bool) {
-	if _, err := os.Stat(arg); err == nil {
-		return nil, false
-	}
-	u, err := url.Parse(arg)
-	if err != nil || len(u.Scheme) < 2 {
-		return nil, false
-	}
-	return u, true
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/output"
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/progress"
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/rusage"
 	"github.com/trawl-dev/trawl/ontology"
 )
 
@@ -115,7 +116,7 @@ func runKBLoad(ctx context.Context, g globalOptions, o kbLoadOptions, dumps []st
 		opts.Progress, finish = l.Update, startProgress(&g, l.State)
 	}
 	opts.Logger = g.logger() // after the progress line: its logs go above the line
-	cpu0 := cpuTime()
+	cpu0 := rusage.CPUTime()
 	start := time.Now()
 	rep, err := ontology.Load(ctx, o.KB, srcs, opts)
 	finish()
@@ -123,7 +124,7 @@ func runKBLoad(ctx context.Context, g globalOptions, o kbLoadOptions, dumps []st
 		rep = &ontology.LoadReport{}
 	}
 	wall := time.Since(start)
-	sum := output.NewLoadSummary(o.KB, rep, wall, cpuTime()-cpu0, peakRSS())
+	sum := output.NewLoadSummary(o.KB, rep, wall, rusage.CPUTime()-cpu0, rusage.PeakRSS())
 	if err != nil {
 		sum.Error = err.Error()
 		if o.JSON {

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/output"
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/runtest"
 	"github.com/trawl-dev/trawl/graph"
@@ -243,7 +244,7 @@ func TestFormsLivePage(t *testing.T) {
 	if err := runForms(t.Context(), globalOptions{Quiet: true}, formsOptions{Page: srv.URL + "/"}, &out); err != nil {
 		t.Fatal(err)
 	}
-	var doc formsOutput
+	var doc output.FormsJSON
 	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,7 @@
 package main
 
 import (
-
 	"github.com/spf13/pflag"
-
 )
 
 // formatFlag binds --format: nt (the N-Triples files only) or turtle (a .ttl beside
@@ -18,4 +16,3 @@ func checkFormat(cmdName, format string) error {
 	}
 	return nil
 }
-

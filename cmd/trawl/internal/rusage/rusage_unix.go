@@ -1,14 +1,14 @@
 //go:build unix
 
-package main
+package rusage
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime returns the CPU time (user + system) of the process so far.
-func cpuTime() time.Duration {
+// CPUTime returns the CPU time (user + system) of the process so far.
+func CPUTime() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
@@ -16,8 +16,8 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// peakRSS returns the peak resident set size of the process in bytes.
-func peakRSS() int64 {
+// PeakRSS returns the peak resident set size of the process in bytes.
+func PeakRSS() int64 {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
