@@ -80,18 +80,6 @@ func demoPipelineOptions() pipeline.Options {
 	return o
 }
 
-// demoUnderstanding is what the demo must show.
-type demoUnderstanding struct {
-	Fields  []pipeline.FieldUse `json:"fields"`
-	Files   []demoFile          `json:"ntriples"`
-	Summary *pipeline.Summary   `json:"summary"`
-}
-
-type demoFile struct {
-	File    string `json:"file"`
-	Triples int    `json:"triples"`
-}
-
 func runDemo(ctx context.Context, g globalOptions, o demoOptions, stdout io.Writer) error {
 	site := testsites.Demo()
 	ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", o.Port))
@@ -138,7 +126,7 @@ func runDemo(ctx context.Context, g globalOptions, o demoOptions, stdout io.Writ
 	if v := site.Violations(); len(v) > 0 {
 		return fmt.Errorf("trawl demo: the demo site saw forbidden requests: %s", strings.Join(v, "; "))
 	}
-	und := &demoUnderstanding{Summary: sum}
+	und := &output.Demo{Summary: sum}
 	if und.Fields, err = p.FieldUses(ctx); err != nil {
 		return fmt.Errorf("trawl demo: %w", err)
 	}
@@ -148,7 +136,7 @@ func runDemo(ctx context.Context, g globalOptions, o demoOptions, stdout io.Writ
 		if err != nil {
 			return fmt.Errorf("trawl demo: %w", err)
 		}
-		und.Files = append(und.Files, demoFile{File: path, Triples: n})
+		und.Files = append(und.Files, output.DemoFile{File: path, Triples: n})
 	}
 	if o.JSON {
 		if err := output.JSON(stdout, und); err != nil {
@@ -156,18 +144,6 @@ func runDemo(ctx context.Context, g globalOptions, o demoOptions, stdout io.Writ
 		}
 		return partialRun(sum)
 	}
-	sum.WriteText(stdout)
-	fmt.Fprintln(stdout, "\nWhat the form's fields take, in the KB's terms:")
-	for _, f := range und.Fields {
-		rel := "(no KB relation)"
-		if f.Relation != "" {
-			rel = fmt.Sprintf("%s  (confidence %.2f)", f.Relation, f.Conf)
-		}
-		fmt.Fprintf(stdout, "  field %-10s %-12q → feature %-14s → %s\n", f.Field, f.Label, f.Feature, rel)
-	}
-	fmt.Fprintln(stdout, "\nN-Triples written (each parsed back):")
-	for _, f := range und.Files {
-		fmt.Fprintf(stdout, "  %-60s %6d triples\n", f.File, f.Triples)
-	}
+	und.Print(stdout)
 	return partialRun(sum)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/output"
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
 	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/probe"
@@ -136,21 +137,12 @@ func runProbe(ctx context.Context, g globalOptions, o probeOptions, stdout io.Wr
 	}
 	sum := run.Summary
 	if o.JSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(struct {
-			Dir string `json:"dir"`
-			probe.Summary
-		}{run.Dir, sum}); err != nil && runErr == nil {
+		if err := output.ProbeJSON(stdout, run.Dir, sum); err != nil && runErr == nil {
 			runErr = err
 		}
 	}
 	if !g.Quiet {
-		stderr := stderrOf(g)
-		fmt.Fprintf(stderr, "trawl probe: %d probes (%d failed), %d result pages in %s\n", sum.Probes, sum.Failed, sum.Pages, run.Dir)
-		if sum.Stopped != "" {
-			fmt.Fprintf(stderr, "trawl probe: stopped early: %s\n", sum.Stopped)
-		}
+		output.ProbeDone(stderrOf(g), run.Dir, sum)
 	}
 	switch {
 	case runErr != nil:

@@ -65,7 +65,7 @@ func TestDemo(t *testing.T) {
 		t.Fatalf("trawl demo: %v\n%s", err, stderr.String())
 	}
 	t.Logf("trawl demo took %v", time.Since(start).Round(time.Millisecond))
-	var got demoUnderstanding
+	var got output.Demo
 	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
 		t.Fatalf("demo --json output: %v\n%s", err, stdout.String())
 	}
@@ -339,7 +339,7 @@ func sameAlignmentThroughSPARQL(t *testing.T, dir string) {
 // of scripts/sites/virtuoso.sh and asks for the confidence of an enrichment fact.
 // Every IRI trawl minted (records, features, new relations and entities, its
 // vocabulary) is under base.
-func checkInterop(t *testing.T, files []demoFile, base string) {
+func checkInterop(t *testing.T, files []output.DemoFile, base string) {
 	for _, f := range files {
 		if n := rdftest.Parse(t, f.File); n != f.Triples {
 			t.Errorf("rdflib reads %d triples from %s, trawl wrote %d", n, f.File, f.Triples)
