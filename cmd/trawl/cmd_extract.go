@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -11,8 +10,6 @@ import (
 
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/output"
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
-	"github.com/trawl-dev/trawl/internal/rundir"
-	"github.com/trawl-dev/trawl/probe"
 	"github.com/trawl-dev/trawl/records"
 )
 
@@ -111,14 +108,6 @@ func newExtractCommand(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
-// extractSummary is the --json summary.
-type extractSummary struct {
-	XPath   string              `json:"xpath"`
-	Records int                 `json:"records"`
-	Pages   []records.PageClass `json:"pages"`
-	Skipped []string            `json:"skipped,omitempty"`
-}
-
 func runExtract(ctx context.Context, g globalOptions, o extractOptions, stdout io.Writer) error {
 	if o.Mode == string(records.ModeArticle) {
 		return runExtractArticles(ctx, g, o, stdout)
@@ -140,7 +129,7 @@ func runExtract(ctx context.Context, g globalOptions, o extractOptions, stdout i
 	if o.RunDir != "" {
 		ex, err = extractRunDir(ctx, g, o.RunDir, opts)
 	} else {
-		ex, err = extractSaved(ctx, o, opts)
+		ex, err = pipeline.ExtractSaved(ctx, o.Pages, o.BaseURL, o.Query, o.Wrapper, opts)
 	}
 	if err != nil {
 		return fmt.Errorf("trawl extract: %w", err)
@@ -155,10 +144,7 @@ func runExtract(ctx context.Context, g globalOptions, o extractOptions, stdout i
 		return fmt.Errorf("trawl extract: %w", err)
 	}
 	if o.JSON {
-		sum := extractSummary{XPath: ex.Wrapper.XPath, Records: len(ex.Records), Pages: ex.Wrapper.Pages, Skipped: skipped}
-		enc := json.NewEncoder(stderrOf(g))
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(sum); err != nil {
+		if err := output.ExtractJSON(stderrOf(g), ex, skipped); err != nil {
 			return fmt.Errorf("trawl extract: %w", err)
 		}
 	}
@@ -182,28 +168,6 @@ func extractRunDir(ctx context.Context, g globalOptions, dir string, opts record
 	track(p)
 	defer p.Close()
 	return p.Extract(ctx)
-}
-
-// extractSaved isolates the records of saved pages given on the command line.
-func extractSaved(ctx context.Context, o extractOptions, opts records.Options) (*pipeline.Extraction, error) {
-	pages, skipped := pipeline.SavedPages(o.Pages, o.BaseURL, o.Query)
-	for _, s := range skipped {
-		opts.Logger.Warn("page skipped", "reason", s)
-	}
-	if len(pages) == 0 {
-		return nil, fmt.Errorf("no page to read (%d skipped)", len(skipped))
-	}
-	w, recs, err := records.Extract(ctx, pages, opts)
-	if err != nil {
-		return nil, err
-	}
-	if o.Wrapper != "" {
-		if err := rundir.WriteJSON(o.Wrapper, w); err != nil {
-			return nil, err
-		}
-	}
-	opts.Logger.Info("records extracted", "records", len(recs), "pages", len(pages), "xpath", w.XPath, "elapsed", w.Elapsed)
-	return &pipeline.Extraction{Wrapper: w, Records: recs, Pages: len(pages), Skipped: skipped}, nil
 }
 
 // runExtractArticles is trawl extract --mode article.
@@ -234,34 +198,9 @@ func runExtractArticles(ctx context.Context, g globalOptions, o extractOptions, 
 	if err := ao.Validate(); err != nil {
 		return usageError("trawl extract: %v (article mode takes --signifiers auto, page, tfidf or feed)", err)
 	}
-	var (
-		pages   []records.Page
-		skipped []string
-		err     error
-	)
-	if o.RunDir != "" {
-		po := pipeline.DefaultOptions()
-		po.Dir = o.RunDir
-		if pages, skipped, err = pipeline.New(po, log).Pages(); err != nil {
-			return fmt.Errorf("trawl extract: %w", err)
-		}
-	} else {
-		pages, skipped = pipeline.SavedPages(o.Pages, o.BaseURL, o.Query)
-	}
-	aps := make([]records.ArticlePage, len(pages))
-	for i, p := range pages {
-		aps[i] = records.ArticlePage{Name: p.Name, URL: p.URL, HTML: p.HTML}
-	}
-	if o.Feed != "" {
-		fo := probe.DefaultFetchOptions()
-		fo.IgnoreRobots, fo.Logger = o.IgnoreRobots, log
-		items, _, _, err := pipeline.LoadFeed(ctx, o.Feed, fo, false)
-		if err != nil {
-			return err
-		}
-		if n := records.MatchFeed(aps, items); n < len(aps) {
-			log.Warn("pages without a feed item: their signifiers come from the page", "feed", o.Feed, "matched", n, "pages", len(aps))
-		}
+	aps, skipped, err := pipeline.ArticlePages(ctx, o.RunDir, o.Pages, o.BaseURL, o.Query, o.Feed, o.IgnoreRobots, log)
+	if err != nil {
+		return err
 	}
 	for _, s := range skipped {
 		log.Warn("page skipped", "reason", s)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/output"
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/runtest"
 	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/probe"
@@ -64,7 +65,7 @@ func TestRunExtractRunDir(t *testing.T) {
 	if c := w.Pages[4]; c.Class != records.ClassError {
 		t.Errorf("nonsense page class %q, want error", c.Class)
 	}
-	var sum extractSummary
+	var sum output.ExtractSummary
 	if err := json.Unmarshal(errOut.Bytes()[bytes.LastIndexByte(errOut.Bytes()[:errOut.Len()-1], '\n')+1:], &sum); err != nil {
 		t.Fatalf("--json summary: %v\n%s", err, errOut.String())
 	}
