@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"path/filepath"
 
@@ -63,16 +62,7 @@ func runGraph(cmd *cobra.Command, g *globalOptions, o graphOptions, dir string, 
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(dir, rundir.GraphFile)
-	summary := struct {
-		Graph          string `json:"graph"`
-		Source         string `json:"source"`
-		Entities       int    `json:"entities"`
-		RecordTriples  int    `json:"record_triples"`
-		Triples        int    `json:"triples"`
-		SkippedRecords int    `json:"skipped_records"`
-		SkippedValues  int    `json:"skipped_values"`
-	}{path, l.NS.SourceIRI(), l.Entities, len(l.Records), len(l.Records) + len(l.Schema) + len(l.Provenance), l.SkippedRecords, l.SkippedValues}
+	summary := output.NewGraphSummary(filepath.Join(dir, rundir.GraphFile), l)
 	switch {
 	case o.JSON:
 		return output.JSON(stdout, summary)
@@ -80,9 +70,6 @@ func runGraph(cmd *cobra.Command, g *globalOptions, o graphOptions, dir string, 
 		_, err := l.WriteTo(stdout)
 		return err
 	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d triples, %d entities (%s)\n", path, summary.Triples, l.Entities, summary.Source)
-	if l.SkippedRecords+l.SkippedValues > 0 {
-		fmt.Fprintf(cmd.ErrOrStderr(), "skipped %d records without text and %d values that could not be written (see the log with -v)\n", l.SkippedRecords, l.SkippedValues)
-	}
+	summary.Print(cmd.ErrOrStderr())
 	return nil
 }

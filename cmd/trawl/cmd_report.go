@@ -1,13 +1,13 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/spf13/cobra"
 
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/output"
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/report"
 )
@@ -103,21 +103,11 @@ func runReport(cmd *cobra.Command, g globalOptions, o reportCmdOptions, dir stri
 		return err
 	}
 	if o.JSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if e := enc.Encode(struct {
-			Report  string   `json:"report"`
-			Bytes   int      `json:"bytes"`
-			Missing []string `json:"missing"`
-		}{res.Path, res.Bytes, append([]string{}, res.Missing...)}); e != nil && err == nil {
+		if e := output.ReportJSON(stdout, res); e != nil && err == nil {
 			err = e
 		}
 	} else if !g.Quiet {
-		fmt.Fprintf(g.stderr, "%s: %s", res.Path, report.SizeOf(int64(res.Bytes)))
-		if len(res.Missing) > 0 {
-			fmt.Fprintf(g.stderr, "; not in the run yet: %v", res.Missing)
-		}
-		fmt.Fprintln(g.stderr)
+		output.ReportDone(g.stderr, res)
 	}
 	return err
 }
