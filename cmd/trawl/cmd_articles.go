@@ -100,15 +100,11 @@ func runArticles(ctx context.Context, g globalOptions, o articlesOptions, stdout
 	if len(pages) == 0 {
 		return fmt.Errorf("trawl articles: %s: no page could be fetched (%d failed; first: %s)", o.Feed, len(failed), firstOr(failed, "none"))
 	}
-	arts, err := records.ExtractArticles(ctx, pages, ao)
+	arts, missed, err := pipeline.ExtractArticles(ctx, pages, ao)
 	if err != nil {
 		return fmt.Errorf("trawl articles: %w", err)
 	}
-	for _, a := range arts {
-		if a.Error != "" {
-			failed = append(failed, a.Error)
-		}
-	}
+	failed = append(failed, missed...)
 	if err := output.Articles(stdout, arts, o.Format); err != nil {
 		return fmt.Errorf("trawl articles: %w", err)
 	}

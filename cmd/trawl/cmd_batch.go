@@ -156,15 +156,7 @@ func runBatch(ctx context.Context, g globalOptions, o batchOptions, stdout io.Wr
 	} else {
 		output.BatchTable(stdout, status)
 	}
-	failed, partial := 0, 0
-	for _, s := range status {
-		switch {
-		case s.State == queue.StateFailed:
-			failed++
-		case s.Summary != nil && (s.Summary.Failed > 0 || s.Summary.Unreadable > 0):
-			partial++
-		}
-	}
+	failed, partial := pipeline.Failures(status)
 	if failed > 0 || partial > 0 {
 		return fmt.Errorf("trawl batch: %w: %d of %d sources failed, %d finished with failed probes or unreadable pages (see %s)",
 			errPartial, failed, len(jobs), partial, filepath.Join(o.Out, pipeline.BatchFile))

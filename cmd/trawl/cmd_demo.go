@@ -4,12 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -64,44 +61,19 @@ func newDemoCommand(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
-// demoPipelineOptions are the pipeline settings of the demo: a local site of our own,
-// so no delay between requests, and budgets that keep the whole run well under a
-// minute on two cores.
-func demoPipelineOptions() pipeline.Options {
-	o := pipeline.DefaultOptions()
-	o.Probe.Delay = 0
-	o.Probe.MaxProbes = 15
-	o.Probe.MaxPages = 40
-	o.Probe.MaxPagesPerProbe = 3
-	o.Probe.Tabs = 2
-	o.Schema.MaxSubmissions = 32
-	o.Rounds = 1
-	o.GuidedValues = 4
-	return o
-}
-
 func runDemo(ctx context.Context, g globalOptions, o demoOptions, stdout io.Writer) error {
 	site := testsites.Demo()
-	ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", o.Port))
+	siteURL, closeSite, err := pipeline.ServeSite(site, o.Port)
 	if err != nil {
-		if ln, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
-			return fmt.Errorf("trawl demo: serve the demo site: %w", err)
-		}
+		return fmt.Errorf("trawl demo: serve the demo site: %w", err)
 	}
-	srv := &http.Server{Handler: site.Handler, ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = srv.Serve(ln) }()
-	defer func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(sctx)
-	}()
-	siteURL := "http://" + ln.Addr().String() + site.FormPath
+	defer closeSite()
 	stderr := g.stderr
 	if !g.Quiet {
 		fmt.Fprintf(stderr, "trawl demo: serving %s (%s, %d books) at %s\n", site.Description, "advanced search with a login form", len(site.Records), siteURL)
 	}
 
-	po := demoPipelineOptions()
+	po := pipeline.DemoOptions()
 	po.Graph.Base = o.Base
 	po.URL = siteURL
 	po.Dir = filepath.Join(o.Out, rundir.Name(siteURL, ""))
@@ -131,12 +103,11 @@ func runDemo(ctx context.Context, g globalOptions, o demoOptions, stdout io.Writ
 		return fmt.Errorf("trawl demo: %w", err)
 	}
 	for _, name := range []string{rundir.GraphFile, rundir.LinksFile, rundir.EnrichmentFile} {
-		path := filepath.Join(po.Dir, name)
-		n, err := pipeline.CountTriples(path)
+		n, err := pipeline.CountTriples(filepath.Join(po.Dir, name))
 		if err != nil {
 			return fmt.Errorf("trawl demo: %w", err)
 		}
-		und.Files = append(und.Files, output.DemoFile{File: path, Triples: n})
+		und.Files = append(und.Files, output.DemoFile{File: filepath.Join(po.Dir, name), Triples: n})
 	}
 	if o.JSON {
 		if err := output.JSON(stdout, und); err != nil {

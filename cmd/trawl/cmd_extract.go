@@ -208,15 +208,11 @@ func runExtractArticles(ctx context.Context, g globalOptions, o extractOptions, 
 	if len(aps) == 0 {
 		return fmt.Errorf("trawl extract: no page to read (%d skipped)", len(skipped))
 	}
-	arts, err := records.ExtractArticles(ctx, aps, ao)
+	arts, missed, err := pipeline.ExtractArticles(ctx, aps, ao)
 	if err != nil {
 		return fmt.Errorf("trawl extract: %w", err)
 	}
-	for _, a := range arts {
-		if a.Error != "" {
-			skipped = append(skipped, a.Error)
-		}
-	}
+	skipped = append(skipped, missed...)
 	if err := output.Articles(stdout, arts, o.Format); err != nil {
 		return fmt.Errorf("trawl extract: %w", err)
 	}

@@ -27,7 +27,7 @@ func TestRunStagesShareOneImplementation(t *testing.T) {
 	site := testsites.Demo()
 	srv := httptest.NewServer(site.Handler)
 	defer srv.Close()
-	o := demoPipelineOptions()
+	o := pipeline.DemoOptions()
 	o.URL = srv.URL + site.FormPath
 	o.Dir = filepath.Join(t.TempDir(), rundir.Name(o.URL, ""))
 	o.Probe.Screenshots = false

@@ -69,3 +69,19 @@ func ArticlePages(ctx context.Context, runDir string, saved []string, baseURL, q
 	}
 	return aps, skipped, nil
 }
+
+// ExtractArticles isolates the article of each page and returns them with the
+// reasons of the pages that gave none.
+func ExtractArticles(ctx context.Context, pages []records.ArticlePage, ao records.ArticleOptions) ([]records.Article, []string, error) {
+	arts, err := records.ExtractArticles(ctx, pages, ao)
+	if err != nil {
+		return nil, nil, err
+	}
+	var missed []string
+	for _, a := range arts {
+		if a.Error != "" {
+			missed = append(missed, a.Error)
+		}
+	}
+	return arts, missed, nil
+}

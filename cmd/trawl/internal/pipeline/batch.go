@@ -162,3 +162,17 @@ func Statuses(out string, ss []queue.Status) []JobStatus {
 	}
 	return rows
 }
+
+// Failures counts the jobs of a batch that failed, and those that finished with
+// failed probes or unreadable result pages.
+func Failures(status []JobStatus) (failed, partial int) {
+	for _, s := range status {
+		switch {
+		case s.State == queue.StateFailed:
+			failed++
+		case s.Summary != nil && (s.Summary.Failed > 0 || s.Summary.Unreadable > 0):
+			partial++
+		}
+	}
+	return failed, partial
+}
