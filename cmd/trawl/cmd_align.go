@@ -158,10 +158,7 @@ func alignEffectiveOptions(cmd *cobra.Command, o alignOptions) (align.Options, e
 func runAlign(ctx context.Context, g globalOptions, o alignOptions, opts align.Options, stdout io.Writer) error {
 	start := time.Now()
 	if !g.Quiet {
-		opts.Progress = func(st align.IterationStats) {
-			fmt.Fprintf(g.stderr, "iteration %d: %d matched (+%d new, %d changed, %d lost), %d relation pairs (%d changed), max Δ %.4f, %v\n",
-				st.Iteration, st.Matched, st.New, st.Changed, st.Lost, st.RelationPairs, st.RelationChanges, st.MaxDelta, st.Elapsed.Round(time.Millisecond))
-		}
+		opts.Progress = output.AlignIteration(g.stderr)
 	}
 	opts.Logger = g.logger()
 	if o.RunDir != "" {
@@ -187,17 +184,9 @@ func runAlign(ctx context.Context, g globalOptions, o alignOptions, opts align.O
 		return err
 	}
 	defer close2()
-	var gold *align.Gold
-	for _, path := range o.Gold {
-		g, err := align.LoadGold(ctx, path, kb1, kb2)
-		if err != nil {
-			return err
-		}
-		if gold == nil {
-			gold = g
-		} else {
-			gold.Merge(g)
-		}
+	gold, err := pipeline.LoadGolds(ctx, o.Gold, kb1, kb2)
+	if err != nil {
+		return err
 	}
 	if !g.Quiet {
 		fmt.Fprintf(g.stderr, "loaded %s (%d facts) and %s (%d facts) in %v\n", o.KB1, n1, o.KB2, n2, time.Since(start).Round(time.Millisecond))

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -63,41 +61,17 @@ func newFormsCommand(g *globalOptions) *cobra.Command {
 
 func runForms(ctx context.Context, g globalOptions, o formsOptions, stdout io.Writer) error {
 	log := g.logger()
-	var (
-		pageURL = o.BaseURL
-		forms   []probe.Form
-		err     error
-	)
-	if u, ok := pipeline.LiveURL(o.Page); ok {
-		if u.Scheme != "http" && u.Scheme != "https" {
-			return usageError("trawl forms: %q: only http and https URLs are fetched; pass a saved page as a file path", o.Page)
-		}
-		if o.render == nil {
-			ro := probe.DefaultOptions()
-			ro.Logger, ro.IgnoreRobots = log, o.IgnoreRobots
-			o.render = func(ctx context.Context, u string) (string, string, error) { return probe.RenderPage(ctx, u, ro) }
-		}
-		dom, final, err := o.render(ctx, u.String())
-		if err != nil {
-			return fmt.Errorf("trawl forms: render %s: %w", o.Page, err)
-		}
-		if pageURL == "" {
-			pageURL = final
-		}
-		forms, err = pipeline.FormsOf(strings.NewReader(dom), "text/html; charset=utf-8", pageURL)
-		if err != nil {
-			return fmt.Errorf("trawl forms: %s: %w", o.Page, err)
-		}
-	} else {
-		f, err := os.Open(o.Page)
-		if err != nil {
-			return fmt.Errorf("trawl forms: %w", err)
-		}
-		defer func() { _ = f.Close() }()
-		forms, err = pipeline.FormsOf(f, "", pageURL)
-		if err != nil {
-			return fmt.Errorf("trawl forms: %s: %w", o.Page, err)
-		}
+	if u, ok := pipeline.LiveURL(o.Page); ok && u.Scheme != "http" && u.Scheme != "https" {
+		return usageError("trawl forms: %q: only http and https URLs are fetched; pass a saved page as a file path", o.Page)
+	}
+	if o.render == nil {
+		ro := probe.DefaultOptions()
+		ro.Logger, ro.IgnoreRobots = log, o.IgnoreRobots
+		o.render = func(ctx context.Context, u string) (string, string, error) { return probe.RenderPage(ctx, u, ro) }
+	}
+	forms, err := pipeline.PageForms(ctx, o.Page, o.BaseURL, o.render)
+	if err != nil {
+		return fmt.Errorf("trawl forms: %w", err)
 	}
 	log.Info("forms found", "page", o.Page, "forms", len(forms))
 	if err = output.Forms(stdout, forms, o.Compact); err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/output"
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/progress"
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/rusage"
 	"github.com/trawl-dev/trawl/ontology"
@@ -242,27 +243,9 @@ func runKBLookup(ctx context.Context, g globalOptions, o kbLookupOptions, text s
 		return fmt.Errorf("kb lookup: %w", err)
 	}
 	defer func() { _ = st.Close() }()
-	var rows []output.LookupRow
-	if o.Literals {
-		cs, err := st.Candidates(ctx, text, o.Limit)
-		if err != nil {
-			return fmt.Errorf("kb lookup: %w", err)
-		}
-		for _, c := range cs {
-			t, err := st.Term(ctx, c.Node)
-			if err != nil {
-				return fmt.Errorf("kb lookup: %w", err)
-			}
-			rows = append(rows, output.LookupRow{Literal: t.String(), Exact: c.Exact, Score: c.Score})
-		}
-	} else {
-		ms, err := st.FindEntities(ctx, text, o.Limit, ontology.FindOptions{AnyRelation: o.Any})
-		if err != nil {
-			return fmt.Errorf("kb lookup: %w", err)
-		}
-		for _, m := range ms {
-			rows = append(rows, output.LookupRow{Entity: m.IRI, Label: m.Label, Relation: m.Relation, Literal: m.Literal, Exact: m.Exact, Score: m.Score})
-		}
+	rows, err := pipeline.Lookup(ctx, st, text, o.Limit, o.Literals, o.Any)
+	if err != nil {
+		return fmt.Errorf("kb lookup: %w", err)
 	}
 	return output.Lookup(stdout, stderr, text, rows, o.Literals, o.JSON)
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/output"
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
 	"github.com/trawl-dev/trawl/internal/testutil"
 )
 
@@ -52,7 +53,7 @@ func TestKBLoadStatsLookup(t *testing.T) {
 	if err := runKBLookup(t.Context(), g, kbLookupOptions{KB: kb, Limit: 3, JSON: true}, "JURGEN HABERMAS", &out, &errb); err != nil {
 		t.Fatal(err)
 	}
-	var first output.LookupRow
+	var first pipeline.LookupRow
 	if err := json.Unmarshal([]byte(strings.SplitN(out.String(), "\n", 2)[0]), &first); err != nil ||
 		first.Entity != "http://yago-knowledge.org/resource/Jürgen_Habermas" || !first.Exact {
 		t.Errorf("lookup: %v\n%s", err, out.String())

@@ -71,3 +71,12 @@ func (s AlignSummary) Print(w io.Writer, threshold float64, scored bool) error {
 	}
 	return nil
 }
+
+// AlignIteration returns the Progress callback of the aligner that writes a line per
+// iteration to w.
+func AlignIteration(w io.Writer) func(align.IterationStats) {
+	return func(st align.IterationStats) {
+		fmt.Fprintf(w, "iteration %d: %d matched (+%d new, %d changed, %d lost), %d relation pairs (%d changed), max Δ %.4f, %v\n",
+			st.Iteration, st.Matched, st.New, st.Changed, st.Lost, st.RelationPairs, st.RelationChanges, st.MaxDelta, st.Elapsed.Round(time.Millisecond))
+	}
+}

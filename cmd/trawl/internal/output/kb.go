@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
 	"github.com/trawl-dev/trawl/graph"
 	"github.com/trawl-dev/trawl/ontology"
 )
@@ -114,19 +115,9 @@ func Stats(w io.Writer, s ontology.Stats, rels []ontology.RelationStats, asJSON 
 	return tw.Flush()
 }
 
-// LookupRow is one match of 'trawl kb lookup' (a JSON line with --json).
-type LookupRow struct {
-	Entity   string  `json:"entity,omitempty"`
-	Label    string  `json:"label,omitempty"`
-	Relation string  `json:"relation,omitempty"`
-	Literal  string  `json:"literal"`
-	Exact    bool    `json:"exact"`
-	Score    float64 `json:"score"`
-}
-
 // Lookup writes the matches of text: JSON lines, or a table (of literals or of
 // entities); no match is said on stderr.
-func Lookup(w, stderr io.Writer, text string, rows []LookupRow, literals, asJSON bool) error {
+func Lookup(w, stderr io.Writer, text string, rows []pipeline.LookupRow, literals, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(w)
 		for _, r := range rows {

@@ -241,3 +241,21 @@ func openEndpoint(ctx context.Context, raw, role, cache string, log *slog.Logger
 		log.Info("sparql endpoint", "endpoint", endpoint, "queries", st.Queries, "retries", st.Retries, "time", st.Time)
 	}, nil
 }
+
+// LoadGolds reads the gold files at paths against kb1 and kb2 and merges them; it
+// returns nil when paths is empty.
+func LoadGolds(ctx context.Context, paths []string, kb1, kb2 align.GoldKB) (*align.Gold, error) {
+	var gold *align.Gold
+	for _, path := range paths {
+		g, err := align.LoadGold(ctx, path, kb1, kb2)
+		if err != nil {
+			return nil, err
+		}
+		if gold == nil {
+			gold = g
+		} else {
+			gold.Merge(g)
+		}
+	}
+	return gold, nil
+}
