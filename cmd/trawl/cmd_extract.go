@@ -187,14 +187,7 @@ func runExtractArticles(ctx context.Context, g globalOptions, o extractOptions, 
 	}
 	ao := records.DefaultArticleOptions()
 	ao.Method, ao.TopK, ao.Logger = records.ArticleMethod(o.Method), o.TopK, log
-	switch records.SignifierSource(o.Signifiers) {
-	case records.SignifiersAuto:
-		ao.Signifiers = records.ArticleSignifiersAuto
-	case records.SignifiersTFIDF:
-		ao.Signifiers = records.ArticleSignifiersTFIDF
-	default:
-		ao.Signifiers = records.ArticleSignifiers(o.Signifiers)
-	}
+	ao.Signifiers = pipeline.ArticleSignifiers(o.Signifiers)
 	if err := ao.Validate(); err != nil {
 		return usageError("trawl extract: %v (article mode takes --signifiers auto, page, tfidf or feed)", err)
 	}

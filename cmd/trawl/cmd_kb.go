@@ -169,22 +169,12 @@ func newKBStatsCommand(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
-// openKB opens the KB in dir, or the demo KB when dir is "".
-func openKB(ctx context.Context, g globalOptions, dir string, stderr io.Writer) (*ontology.Store, error) {
-	opts := ontology.DefaultOptions()
-	g.stderr = stderr
-	opts.Logger = g.logger()
-	if dir == "" {
-		return ontology.OpenDemo(ctx, opts)
-	}
-	return ontology.Open(dir, opts)
-}
-
 func runKBStats(ctx context.Context, g globalOptions, o kbStatsOptions, stdout, stderr io.Writer) error {
 	if o.Top < 0 {
 		return usageError("kb stats: --top must be ≥ 0")
 	}
-	st, err := openKB(ctx, g, o.KB, stderr)
+	g.stderr = stderr
+	st, err := pipeline.OpenKB(ctx, o.KB, g.logger())
 	if err != nil {
 		return fmt.Errorf("kb stats: %w", err)
 	}
@@ -238,7 +228,8 @@ func runKBLookup(ctx context.Context, g globalOptions, o kbLookupOptions, text s
 	if strings.TrimSpace(text) == "" {
 		return usageError("kb lookup: empty text")
 	}
-	st, err := openKB(ctx, g, o.KB, stderr)
+	g.stderr = stderr
+	st, err := pipeline.OpenKB(ctx, o.KB, g.logger())
 	if err != nil {
 		return fmt.Errorf("kb lookup: %w", err)
 	}

@@ -85,3 +85,16 @@ func ExtractArticles(ctx context.Context, pages []records.ArticlePage, ao record
 	}
 	return arts, missed, nil
 }
+
+// ArticleSignifiers is the article mode's signifier source named by --signifiers,
+// whose auto and tfidf are spelled as in the records mode.
+func ArticleSignifiers(s string) records.ArticleSignifiers {
+	switch records.SignifierSource(s) {
+	case records.SignifiersAuto:
+		return records.ArticleSignifiersAuto
+	case records.SignifiersTFIDF:
+		return records.ArticleSignifiersTFIDF
+	default:
+		return records.ArticleSignifiers(s)
+	}
+}

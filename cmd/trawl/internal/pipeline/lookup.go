@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"log/slog"
 
 	"github.com/trawl-dev/trawl/ontology"
 )
@@ -43,4 +44,14 @@ func Lookup(ctx context.Context, st *ontology.Store, text string, limit int, lit
 		rows = append(rows, LookupRow{Entity: m.IRI, Label: m.Label, Relation: m.Relation, Literal: m.Literal, Exact: m.Exact, Score: m.Score})
 	}
 	return rows, nil
+}
+
+// OpenKB opens the KB in dir, or the demo KB when dir is "".
+func OpenKB(ctx context.Context, dir string, log *slog.Logger) (*ontology.Store, error) {
+	opts := ontology.DefaultOptions()
+	opts.Logger = log
+	if dir == "" {
+		return ontology.OpenDemo(ctx, opts)
+	}
+	return ontology.Open(dir, opts)
 }
