@@ -9,9 +9,9 @@ import (
 // first use.
 type literalIndex struct {
 	m      *Memory
-	exact  map[string][]ID     // normal form → literal nodes (classes plain and string)
+	exact  map[string][]ID          // normal form → literal nodes (classes plain and string)
 	hashed map[uint64][]IndexedForm // FormHash → forms indexed under bands, with their nodes
-	bands  map[uint64][]uint64 // band key → FormHash of its forms
+	bands  map[uint64][]uint64      // band key → FormHash of its forms
 	years  map[int][]DatedLiteral
 	wild   []DatedLiteral // dates whose year has unknown digits
 }
