@@ -308,11 +308,11 @@ func (a *aligner) assign(cands []cand, st *IterationStats) float64 {
 	}
 	a.eq1, a.eq2 = eq1, eq2
 	for i, m := range eq1 {
-		a.eqAnc1[i] = anchor{node: m.node, score: m.score}
+		a.eqAnc1[i] = anchor(m)
 	}
 	a.eqAnc2 = make([]anchor, len(eq2))
 	for j, m := range eq2 {
-		a.eqAnc2[j] = anchor{node: m.node, score: m.score}
+		a.eqAnc2[j] = anchor(m)
 	}
 	return delta
 }
