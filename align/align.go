@@ -61,27 +61,32 @@ type match struct {
 }
 
 type aligner struct {
-	opts Options
-	log  *slog.Logger
-	v1   *view
-	v2   *view
+	opts    Options
+	log     *slog.Logger
+	v1      *view
+	v2      *view
+	lits    LiteralMatcher // KB2's
+	workers []*worker
 
-	lit1 [][]anchor         // literal anchors of KB1 nodes, by KB1 local index
-	lit2 map[int32][]anchor // literal anchors of KB2 nodes, by KB2 local index
-	eq1  []match            // kept 1:1 partner of each KB1 node
-	eq2  map[int32]match    // the same, from KB2
-	rels *relTable          // relation scores of the previous relation pass
-	tgt  []int32            // KB1 entities (non-literal nodes), in local order
-	it   int                // current iteration
-	drop int                // join pair updates dropped in this iteration
+	lit1   [][]anchor // literal anchors of KB1 nodes, by KB1 local index
+	lit2   [][]anchor // literal anchors of KB2 nodes, by KB2 local index
+	eq1    []match    // kept 1:1 partner of each KB1 node
+	eq2    []match    // the same, by KB2 local index (shorter than the view: no partner)
+	eqAnc1 []anchor   // eq1 as anchors, so anchors1 does not allocate
+	eqAnc2 []anchor
+	rels   *relTable // relation scores of the previous relation pass
+	tgt    []int32   // KB1 entities (non-literal nodes), in local order
+	it     int       // current iteration
+	drop   int       // join pair updates dropped in this iteration
 }
 
 // Align aligns kb1 with kb2 with the PARIS model and returns instance equivalences,
 // relation subsumptions (both directions, joins included) and class subsumptions, with
 // their confidences. kb1 is read completely; of kb2, only the neighbourhood reached
 // from the literal candidates of kb1's literals and from the equalities is read, so kb2
-// can be a large store.
-func Align(ctx context.Context, kb1, kb2 KB, opts Options) (*Result, error) {
+// can be a large store. Class subsumptions need both KBs to implement Taxonomy;
+// otherwise the result says they were skipped.
+func Align(ctx context.Context, kb1 Source, kb2 Reference, opts Options) (*Result, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
@@ -92,12 +97,12 @@ func Align(ctx context.Context, kb1, kb2 KB, opts Options) (*Result, error) {
 	a := &aligner{
 		opts: opts,
 		log:  log,
-		v1:   newView(kb1, "KB1", opts.MaxDegree),
-		v2:   newView(kb2, "KB2", opts.MaxDegree),
-		lit2: map[int32][]anchor{},
-		eq2:  map[int32]match{},
+		v1:   newView(kb1, "KB1", opts.MaxDegree, 1),
+		v2:   newView(kb2, "KB2", opts.MaxDegree, 1),
+		lits: kb2,
 		rels: newRelTable(),
 	}
+	a.newWorkers()
 	res := &Result{Options: opts}
 	start := time.Now()
 	if err := a.loadKB1(ctx); err != nil {
@@ -117,6 +122,7 @@ func Align(ctx context.Context, kb1, kb2 KB, opts Options) (*Result, error) {
 	for i := range a.eq1 {
 		a.eq1[i] = match{node: -1}
 	}
+	a.eqAnc1 = make([]anchor, a.v1.size())
 	n, err := a.matchLiterals(ctx)
 	if err != nil {
 		return nil, err
@@ -170,11 +176,17 @@ func Align(ctx context.Context, kb1, kb2 KB, opts Options) (*Result, error) {
 		return nil, err
 	}
 	if opts.Classes {
-		cls, err := a.classPass(ctx)
-		if err != nil {
-			return nil, err
+		t1, ok1 := kb1.(Taxonomy)
+		t2, ok2 := kb2.(Taxonomy)
+		if ok1 && ok2 {
+			cls, err := a.classPass(ctx, t1, t2)
+			if err != nil {
+				return nil, err
+			}
+			res.Classes = cls
+		} else {
+			res.Warnings = append(res.Warnings, "classes not aligned: a KB does not read rdf:type and rdfs:subClassOf (no Taxonomy)")
 		}
-		res.Classes = cls
 	}
 	res.Stats.KB2Nodes, res.Stats.KB2Hubs = a.v2.reads, a.v2.hubs
 	if a.v1.hubs > 0 {
@@ -185,21 +197,28 @@ func Align(ctx context.Context, kb1, kb2 KB, opts Options) (*Result, error) {
 
 // loadKB1 reads every node of KB1 and its edges.
 func (a *aligner) loadKB1(ctx context.Context) error {
-	for id, err := range a.v1.kb.Entities(ctx) {
+	var ents []graph.ID
+	for id, err := range a.v1.kb.(EntityLister).Entities(ctx) {
 		if err != nil {
 			return fmt.Errorf("align: read the entities of KB1: %w", err)
 		}
+		ents = append(ents, id)
+	}
+	a.v1.reserve(3 * len(ents)) // entities, their literals and neighbours: a guess
+	for _, id := range ents {
 		a.v1.local(id)
 	}
-	for i := int32(0); i < int32(a.v1.size()); i++ {
-		if i%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
+	// Reading a node gives local indices to its neighbours, which are read in turn.
+	for done := 0; done < a.v1.size(); {
+		n := a.v1.size()
+		ns := make([]int32, 0, n-done)
+		for i := int32(done); i < int32(n); i++ {
+			ns = append(ns, i)
 		}
-		if _, err := a.v1.edgesOf(ctx, i); err != nil {
+		if err := a.v1.fetch(ctx, ns); err != nil {
 			return err
 		}
+		done = n
 	}
 	for i := int32(0); i < int32(a.v1.size()); i++ {
 		if !a.v1.lit[i] && len(a.v1.edges[i]) > 0 {
@@ -216,7 +235,7 @@ func (a *aligner) anchors1(i int32) []anchor {
 		return a.lit1[i]
 	}
 	if m := a.eq1[i]; m.node >= 0 && m.score >= a.opts.Theta {
-		return []anchor{{node: m.node, score: m.score}}
+		return a.eqAnc1[i : i+1]
 	}
 	return nil
 }
@@ -224,10 +243,15 @@ func (a *aligner) anchors1(i int32) []anchor {
 // anchors2 is anchors1 seen from KB2.
 func (a *aligner) anchors2(j int32) []anchor {
 	if a.v2.lit[j] {
-		return a.lit2[j]
+		if int(j) < len(a.lit2) {
+			return a.lit2[j]
+		}
+		return nil
 	}
-	if m, ok := a.eq2[j]; ok && m.score >= a.opts.Theta {
-		return []anchor{{node: m.node, score: m.score}}
+	if int(j) < len(a.eq2) {
+		if m := a.eq2[j]; m.node >= 0 && m.score >= a.opts.Theta {
+			return a.eqAnc2[j : j+1]
+		}
 	}
 	return nil
 }
@@ -252,12 +276,12 @@ func (a *aligner) assign(cands []cand, st *IterationStats) float64 {
 	for i := range eq1 {
 		eq1[i] = match{node: -1}
 	}
-	eq2 := map[int32]match{}
+	eq2 := make([]match, a.v2.size())
+	for i := range eq2 {
+		eq2[i] = match{node: -1}
+	}
 	for _, c := range cands {
-		if eq1[c.y1].node >= 0 {
-			continue
-		}
-		if _, taken := eq2[c.y2]; taken {
+		if eq1[c.y1].node >= 0 || eq2[c.y2].node >= 0 {
 			continue
 		}
 		eq1[c.y1] = match{node: c.y2, score: c.score}
@@ -283,6 +307,13 @@ func (a *aligner) assign(cands []cand, st *IterationStats) float64 {
 		}
 	}
 	a.eq1, a.eq2 = eq1, eq2
+	for i, m := range eq1 {
+		a.eqAnc1[i] = anchor{node: m.node, score: m.score}
+	}
+	a.eqAnc2 = make([]anchor, len(eq2))
+	for j, m := range eq2 {
+		a.eqAnc2[j] = anchor{node: m.node, score: m.score}
+	}
 	return delta
 }
 

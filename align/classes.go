@@ -32,10 +32,10 @@ type ClassMatch struct {
 // the superclass side also counts the superclasses of a type (rdfs:subClassOf, transitively),
 // so that a record class can be found under a general YAGO class. Classes in the OWL
 // namespace are skipped.
-func (a *aligner) classPass(ctx context.Context) ([]ClassMatch, error) {
+func (a *aligner) classPass(ctx context.Context, t1, t2 Taxonomy) ([]ClassMatch, error) {
 	theta := a.opts.Theta
-	c1 := newClassCache(a.v1.kb)
-	c2 := newClassCache(a.v2.kb)
+	c1 := newClassCache(taxKB{a.v1.kb, t1})
+	c2 := newClassCache(taxKB{a.v2.kb, t2})
 	type key struct{ sub, super graph.ID }
 	acc12 := map[key]float64{}
 	acc21 := map[key]float64{}
@@ -121,9 +121,21 @@ func (a *aligner) classPass(ctx context.Context) ([]ClassMatch, error) {
 	return out, nil
 }
 
+// classKB is what the class pass reads from a KB.
+type classKB interface {
+	Dictionary
+	Taxonomy
+}
+
+// taxKB puts a KB's dictionary and taxonomy together.
+type taxKB struct {
+	Dictionary
+	Taxonomy
+}
+
 // classCache memoises the taxonomy reads of one KB.
 type classCache struct {
-	kb     KB
+	kb     classKB
 	direct map[graph.ID][]graph.ID
 	supers map[graph.ID][]graph.ID
 	counts map[graph.ID]classCount
@@ -134,7 +146,7 @@ type classCount struct {
 	complete bool // n is the whole count, not a lower bound
 }
 
-func newClassCache(kb KB) *classCache {
+func newClassCache(kb classKB) *classCache {
 	return &classCache{kb: kb, direct: map[graph.ID][]graph.ID{}, supers: map[graph.ID][]graph.ID{}, counts: map[graph.ID]classCount{}}
 }
 

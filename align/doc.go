@@ -11,11 +11,23 @@
 //	gold, err := align.LoadGold(ctx, "gold.csv", kb1, kb2)
 //	scores := align.Evaluate(res, gold)
 //
-// It reads knowledge bases through the small KB interface defined here, which both the
-// in-memory graph of package graph (graph.Memory, for N-Triples files and record graphs)
-// and the Badger store of package ontology satisfy. KB1 is read completely; of KB2 only
-// the neighbourhood reached from KB1's literal candidates and from the equalities is
-// read, so KB2 can be a YAGO-sized store.
+// It reads knowledge bases through small interfaces defined here (Dictionary,
+// FactReader, EntityLister, Schema, LiteralMatcher, Taxonomy, and the optional batch
+// readers BatchFactReader and BatchLiteralMatcher), so that a backend implements what
+// it can: Align asks KB1 for a Source and KB2 for a Reference. The in-memory graph of
+// package graph (graph.Memory, for N-Triples files and record graphs) and the Badger
+// store of package ontology implement all of them but the batch readers (KB). KB1 is
+// read completely; of KB2 only the neighbourhood reached from KB1's literal candidates
+// and from the equalities is read, so KB2 can be a YAGO-sized store.
+//
+// # Cost
+//
+// Every pass is linear in the facts it reads, up to logarithmic factors, and runs on
+// all cores (Options.Workers) with a result that does not depend on their number. An
+// evidence factor depends on the pair of relations, not on the candidate, so a relation
+// whose factor falls below the evidence cut (a value shared by many entities) is skipped
+// without reading its candidates; the relation passes meet in the middle from the
+// smaller side. KB2 is read in batches between the parallel steps.
 //
 // # Model
 //

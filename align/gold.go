@@ -54,6 +54,13 @@ type GoldRelation struct {
 // ErrGold is returned for a gold file that cannot be used at all.
 var ErrGold = errors.New("align: bad gold file")
 
+// GoldKB is what LoadGold reads of a KB: its terms, relations and taxonomy.
+type GoldKB interface {
+	Dictionary
+	Schema
+	Taxonomy
+}
+
 // LoadGold reads a gold file. Three formats are accepted: the OAEI Alignment format
 // (RDF/XML, as the OAEI 2010 gold), CSV with two IRIs per line (an "id1,id2" header is
 // skipped), and TSV lines "kind TAB left TAB right [TAB confidence]" as in
@@ -61,7 +68,7 @@ var ErrGold = errors.New("align: bad gold file")
 // PathName notation. In the first two formats each cell's kind is inferred from KB1:
 // a relation IRI of KB1 makes a relation cell, a class of KB1 a class cell, anything
 // else an instance cell.
-func LoadGold(ctx context.Context, path string, kb1, kb2 KB) (*Gold, error) {
+func LoadGold(ctx context.Context, path string, kb1, kb2 GoldKB) (*Gold, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -70,7 +77,7 @@ func LoadGold(ctx context.Context, path string, kb1, kb2 KB) (*Gold, error) {
 }
 
 // ReadGold reads a gold file from r; name is used in messages. See LoadGold.
-func ReadGold(ctx context.Context, r io.Reader, name string, kb1, kb2 KB) (*Gold, error) {
+func ReadGold(ctx context.Context, r io.Reader, name string, kb1, kb2 GoldKB) (*Gold, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, err
@@ -109,7 +116,7 @@ type goldBuilder struct {
 	ctx      context.Context
 	g        *Gold
 	name     string
-	kb1, kb2 KB
+	kb1, kb2 GoldKB
 	known    int
 }
 
@@ -118,7 +125,7 @@ func (b *goldBuilder) problem(line int, format string, args ...any) {
 }
 
 // node reports whether kb has the node written s (an IRI, or _:label).
-func (b *goldBuilder) node(kb KB, s string) (graph.ID, bool) {
+func (b *goldBuilder) node(kb GoldKB, s string) (graph.ID, bool) {
 	t := graph.NewIRI(s)
 	if strings.HasPrefix(s, "_:") {
 		t = graph.NewBlank(s[2:])
@@ -127,7 +134,7 @@ func (b *goldBuilder) node(kb KB, s string) (graph.ID, bool) {
 	return id, ok && err == nil
 }
 
-func (b *goldBuilder) isClass(kb KB, id graph.ID) bool {
+func (b *goldBuilder) isClass(kb GoldKB, id graph.ID) bool {
 	for _, err := range kb.Instances(b.ctx, id) {
 		return err == nil
 	}

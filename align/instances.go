@@ -43,6 +43,34 @@ func (a *aligner) joinBootstrapUseful() bool {
 // instancePass computes, for every KB1 entity, its best KB2 candidates from the
 // equalities and relation scores of the previous iteration (paris.md §3.1, Jacobi style).
 func (a *aligner) instancePass(ctx context.Context) ([]cand, error) {
+	if err := a.v2.fetch(ctx, a.anchoredNodes2()); err != nil {
+		return nil, err
+	}
+	const unit = 128
+	parts := make([][]cand, (len(a.tgt)+unit-1)/unit)
+	grow := func(w *worker) {
+		for len(w.prod) < a.v2.size() {
+			w.prod = append(w.prod, 1)
+		}
+	}
+	err := runUnits(ctx, a, len(parts), grow,
+		func(w *worker, u int) []cand {
+			var cs []cand
+			for _, y := range a.tgt[u*unit : min((u+1)*unit, len(a.tgt))] {
+				cs = w.candidates(y, cs)
+			}
+			return cs
+		},
+		func(u int, cs []cand) { parts[u] = cs })
+	if err != nil {
+		return nil, err
+	}
+	return slices.Concat(parts...), nil
+}
+
+// candidates appends the best candidates of KB1 entity y to out.
+func (w *worker) candidates(y int32, out []cand) []cand {
+	a := w.a
 	o := a.opts
 	boot := a.it <= 1
 	joinBoot := boot && a.joinBootstrapUseful()
@@ -50,150 +78,173 @@ func (a *aligner) instancePass(ctx context.Context) ([]cand, error) {
 	if a.it >= 1 {
 		len1 = o.JoinLength // KB1 joins are explored from the second iteration on
 	}
-	var out []cand
-	prod := map[int32]float64{}
-	var ev []evidence
-	type fact struct {
-		p1 Path
-		x  int32
-	}
-	var facts []fact
-	for n, y := range a.tgt {
-		if n%256 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		clear(prod)
-		facts = facts[:0]
-		err := a.v1.forwardPaths(ctx, y, len1, func(q Path, end int32) error {
-			facts = append(facts, fact{p1: q.Inverse(), x: end})
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		for _, f := range facts {
-			an := a.anchors1(f.x)
-			if len(an) == 0 {
-				continue
-			}
-			p1 := f.p1
-			f1 := a.v1.funPath(p1) / o.Epsilon
-			max2 := min(o.JoinLength, o.JoinSum-p1.Len())
-			if max2 < 1 {
-				continue
-			}
-			learned := a.rels.byP1[p1]
-			ev = ev[:0]
-			for _, x2 := range an {
-				add := func(p2 Path, y2 int32, sub, super float64) {
-					if a.v2.lit[y2] {
-						return
-					}
-					fac := Factor(x2.score, sub, super, f1, a.v2.funPath(p2)/o.Epsilon)
-					if 1-fac > o.EvidenceCut {
-						ev = append(ev, evidence{y2: y2, p2: p2, factor: fac})
-					}
-				}
-				if boot {
-					// Every relation (and, if ι is large enough to matter, every join) of
-					// the anchor, with its learned score or the bootstrap value.
-					lim := 1
-					if joinBoot {
-						lim = max2
-					}
-					err := a.v2.forwardPaths(ctx, x2.node, lim, func(p2 Path, y2 int32) error {
-						if p2.Len() > max2 {
-							return nil
-						}
-						if e, ok := a.rels.lookup(p1, p2); ok {
-							add(p2, y2, e.s21/o.Epsilon, e.s12/o.Epsilon)
-							return nil
-						}
-						b := a.bootstrap(p1.Len() - 1 + p2.Len() - 1)
-						add(p2, y2, b, b)
-						return nil
-					})
-					if err != nil {
-						return nil, err
-					}
-					if joinBoot {
-						continue
-					}
-					// Joins learned in the first iteration already count in the second.
-					for _, e := range learned {
-						if !e.p2.IsJoin() || e.p2.Len() > max2 {
-							continue
-						}
-						err := a.followPath(ctx, a.v2, x2.node, e.p2, func(y2 int32) {
-							add(e.p2, y2, e.s21/o.Epsilon, e.s12/o.Epsilon)
-						})
-						if err != nil {
-							return nil, err
-						}
-					}
-					continue
-				}
-				for _, e := range learned {
-					if e.p2.Len() > max2 {
-						continue
-					}
-					err := a.followPath(ctx, a.v2, x2.node, e.p2, func(y2 int32) {
-						add(e.p2, y2, e.s21/o.Epsilon, e.s12/o.Epsilon)
-					})
-					if err != nil {
-						return nil, err
-					}
-				}
-			}
-			// One KB1 fact supports a (path, candidate) pair once, through its best anchor.
-			slices.SortFunc(ev, func(x, y evidence) int {
-				return cmp.Or(cmp.Compare(x.y2, y.y2), comparePath(x.p2, y.p2), cmp.Compare(x.factor, y.factor))
-			})
-			for k, e := range ev {
-				if k > 0 && ev[k-1].y2 == e.y2 && ev[k-1].p2 == e.p2 {
-					continue
-				}
-				if p, ok := prod[e.y2]; ok {
-					prod[e.y2] = p * e.factor
-				} else {
-					prod[e.y2] = e.factor
-				}
-			}
-		}
-		if len(prod) == 0 {
+	w.paths = w.r1.forwardPaths(y, len1, w.paths[:0])
+	for _, f := range w.paths {
+		an := a.anchors1(f.end)
+		if len(an) == 0 {
 			continue
 		}
-		cs := a.topCands(y, prod, o.MatchCandidates)
-		if o.NegativeEvidence && a.it >= 2 {
-			for k := range cs {
-				neg, err := a.negative(ctx, cs[k].y1, cs[k].y2)
-				if err != nil {
-					return nil, err
-				}
-				cs[k].score *= neg
-			}
-			a.sortCands(cs)
+		p1 := f.p.Inverse()
+		f1 := a.v1.funPath(p1) / o.Epsilon
+		max2 := min(o.JoinLength, o.JoinSum-p1.Len())
+		if max2 < 1 {
+			continue
 		}
-		out = append(out, cs...)
+		learned := a.rels.byP1[p1]
+		w.ev = w.ev[:0]
+		for _, x2 := range an {
+			switch {
+			case joinBoot:
+				w.bootJoinEvidence(p1, f1, x2, learned, max2)
+			case boot:
+				w.bootEvidence(p1, f1, x2, learned)
+				w.learnedEvidence(f1, x2, learned, max2, true) // joins learned in the first iteration
+			default:
+				w.learnedEvidence(f1, x2, learned, max2, false)
+			}
+		}
+		w.applyEvidence(len(an) > 1 || joinBoot)
 	}
-	return out, nil
+	if len(w.touched) == 0 {
+		return out
+	}
+	start := len(out)
+	out = w.topCands(y, out, o.MatchCandidates)
+	if o.NegativeEvidence && a.it >= 2 {
+		cs := out[start:]
+		for k := range cs {
+			cs[k].score *= w.negative(cs[k].y1, cs[k].y2)
+		}
+		a.sortCands(cs)
+	}
+	return out
 }
 
-// topCands returns the k best candidates of y in prod (products of evidence factors), by
-// decreasing score, ties by increasing KB2 node id, selecting without sorting them all:
-// a literal shared with many KB2 entities (a year) can give thousands of candidates.
-func (a *aligner) topCands(y int32, prod map[int32]float64, k int) []cand {
-	top := make([]cand, 0, k+1)
+// bootEvidence adds the evidence of the plain relations of anchor x2 in the first two
+// iterations: each with its learned score, or the bootstrap value ι. The factor of a
+// relation pair does not depend on the candidate, so a relation whose factor is below
+// the evidence cut (a value shared by many entities has a low inverse functionality) is
+// skipped without reading its candidates: the cost of an anchor does not grow with the
+// number of entities that share it.
+func (w *worker) bootEvidence(p1 Path, f1 float64, x2 anchor, learned []relEntry) {
+	a := w.a
+	o := a.opts
+	es := w.r2.edges(x2.node)
+	b := a.bootstrap(p1.Len() - 1)
+	for lo := 0; lo < len(es); {
+		rel := es[lo].rel
+		hi := lo + 1
+		for hi < len(es) && es[hi].rel == rel {
+			hi++
+		}
+		block := es[lo:hi]
+		lo = hi
+		p2 := NewPath(rel)
+		sub, super := b, b
+		if e, ok := findLearned(learned, p2); ok {
+			sub, super = e.s21/o.Epsilon, e.s12/o.Epsilon
+		}
+		fac := Factor(x2.score, sub, super, f1, a.v2.funRel(rel)/o.Epsilon)
+		if 1-fac <= o.EvidenceCut {
+			continue
+		}
+		for _, e := range block {
+			if e.node != x2.node && !a.v2.lit[e.node] {
+				w.ev = append(w.ev, evidence{y2: e.node, p2: p2, factor: fac})
+			}
+		}
+	}
+}
+
+// bootJoinEvidence is bootEvidence with joins, used when ι is large enough for a join to
+// give evidence in the bootstrap (it is not with PARIS's constants).
+func (w *worker) bootJoinEvidence(p1 Path, f1 float64, x2 anchor, learned []relEntry, max2 int) {
+	a := w.a
+	o := a.opts
+	w.paths2 = w.r2.forwardPaths(x2.node, max2, w.paths2[:0])
+	for _, pe := range w.paths2 {
+		if a.v2.lit[pe.end] {
+			continue
+		}
+		b := a.bootstrap(p1.Len() - 1 + pe.p.Len() - 1)
+		sub, super := b, b
+		if e, ok := findLearned(learned, pe.p); ok {
+			sub, super = e.s21/o.Epsilon, e.s12/o.Epsilon
+		}
+		if fac := Factor(x2.score, sub, super, f1, a.v2.funPath(pe.p)/o.Epsilon); 1-fac > o.EvidenceCut {
+			w.ev = append(w.ev, evidence{y2: pe.end, p2: pe.p, factor: fac})
+		}
+	}
+}
+
+// learnedEvidence adds the evidence of the learned relation pairs of p1 (only the joins
+// if joinsOnly), following each KB2 path from anchor x2 when its factor passes the cut.
+func (w *worker) learnedEvidence(f1 float64, x2 anchor, learned []relEntry, max2 int, joinsOnly bool) {
+	a := w.a
+	o := a.opts
+	for _, e := range learned {
+		if e.p2.Len() > max2 || (joinsOnly && !e.p2.IsJoin()) {
+			continue
+		}
+		fac := Factor(x2.score, e.s21/o.Epsilon, e.s12/o.Epsilon, f1, a.v2.funPath(e.p2)/o.Epsilon)
+		if 1-fac <= o.EvidenceCut {
+			continue
+		}
+		w.ends = w.followPath(&w.r2, x2.node, e.p2, w.ends[:0])
+		for _, y2 := range w.ends {
+			if !a.v2.lit[y2] {
+				w.ev = append(w.ev, evidence{y2: y2, p2: e.p2, factor: fac})
+			}
+		}
+	}
+}
+
+// findLearned returns the entry of p2 in learned (sorted by p2).
+func findLearned(learned []relEntry, p2 Path) (relEntry, bool) {
+	i, ok := slices.BinarySearchFunc(learned, p2, func(e relEntry, p Path) int { return comparePath(e.p2, p) })
+	if !ok {
+		return relEntry{}, false
+	}
+	return learned[i], true
+}
+
+// applyEvidence multiplies the factors of w.ev into the candidates' products. One KB1
+// fact supports a (path, candidate) pair once, through its best anchor; with one anchor
+// and no bootstrap joins no pair can repeat, and the evidence is already in path order.
+func (w *worker) applyEvidence(dedup bool) {
+	ev := w.ev
+	if dedup {
+		slices.SortFunc(ev, func(x, y evidence) int {
+			return cmp.Or(cmp.Compare(x.y2, y.y2), comparePath(x.p2, y.p2), cmp.Compare(x.factor, y.factor))
+		})
+	}
+	for k, e := range ev {
+		if dedup && k > 0 && ev[k-1].y2 == e.y2 && ev[k-1].p2 == e.p2 {
+			continue
+		}
+		if w.prod[e.y2] == 1 {
+			w.touched = append(w.touched, e.y2)
+		}
+		w.prod[e.y2] *= e.factor
+	}
+}
+
+// topCands appends the k best candidates of y (products of evidence factors in w.prod),
+// by decreasing score, ties by increasing KB2 node id, selecting without sorting them
+// all (a literal shared with many KB2 entities, such as a year, can give thousands of
+// candidates), and resets the products.
+func (w *worker) topCands(y int32, out []cand, k int) []cand {
+	ids := w.a.v2.ids
+	top := out[len(out):]
 	better := func(x, y cand) bool {
 		if x.score != y.score {
 			return x.score > y.score
 		}
-		return a.v2.ids[x.y2] < a.v2.ids[y.y2]
+		return ids[x.y2] < ids[y.y2]
 	}
-	for y2, p := range prod {
-		c := cand{y1: y, y2: y2, score: 1 - p}
+	for _, y2 := range w.touched {
+		c := cand{y1: y, y2: y2, score: 1 - w.prod[y2]}
+		w.prod[y2] = 1
 		if len(top) == k && !better(c, top[k-1]) {
 			continue
 		}
@@ -207,7 +258,8 @@ func (a *aligner) topCands(y int32, prod map[int32]float64, k int) []cand {
 			top = top[:k]
 		}
 	}
-	return top
+	w.touched = w.touched[:0]
+	return append(out, top...)
 }
 
 // sortCands orders candidates of one KB1 node by decreasing score, ties by KB2 node id.
@@ -223,32 +275,27 @@ func (a *aligner) sortCands(cs []cand) {
 	})
 }
 
-// followPath calls fn for every distinct end of path p from x in v, with the rules of
-// forwardPaths (no literal in the middle, no loop).
-func (a *aligner) followPath(ctx context.Context, v *view, x int32, p Path, fn func(end int32)) error {
-	es, err := v.edgesRel(ctx, x, p.Step(0))
-	if err != nil {
-		return err
-	}
+// followPath appends to ends every distinct end of path p from x, with the rules of
+// forwardPaths (no literal in the middle, no loop): in edge order for one step, sorted
+// for joins.
+func (w *worker) followPath(r *reader, x int32, p Path, ends []int32) []int32 {
+	v := r.v
+	es := r.edgesRel(x, p.Step(0))
 	if p.Len() == 1 {
 		for _, e := range es {
 			if e.node != x {
-				fn(e.node)
+				ends = append(ends, e.node)
 			}
 		}
-		return nil
+		return ends
 	}
-	var ends []int32
+	start := len(ends)
 	for _, e := range es {
 		m := e.node
 		if m == x || v.lit[m] {
 			continue
 		}
-		es2, err := v.edgesRel(ctx, m, p.Step(1))
-		if err != nil {
-			return err
-		}
-		for _, e2 := range es2 {
+		for _, e2 := range r.edgesRel(m, p.Step(1)) {
 			m2 := e2.node
 			if m2 == x || m2 == m {
 				continue
@@ -260,22 +307,15 @@ func (a *aligner) followPath(ctx context.Context, v *view, x int32, p Path, fn f
 			if v.lit[m2] {
 				continue
 			}
-			es3, err := v.edgesRel(ctx, m2, p.Step(2))
-			if err != nil {
-				return err
-			}
-			for _, e3 := range es3 {
+			for _, e3 := range r.edgesRel(m2, p.Step(2)) {
 				if e3.node != x && e3.node != m && e3.node != m2 {
 					ends = append(ends, e3.node)
 				}
 			}
 		}
 	}
-	slices.Sort(ends)
-	for _, e := range slices.Compact(ends) {
-		fn(e)
-	}
-	return nil
+	slices.Sort(ends[start:])
+	return append(ends[:start], slices.Compact(ends[start:])...)
 }
 
 func comparePath(a, b Path) int {
@@ -295,14 +335,10 @@ func comparePath(a, b Path) int {
 // which y2 has values, the factor 1 − Pr(r1 ⊆ p2)·fun(r1)·Π_{p2(y2,z2)} (1 − Pr(z1 ≡ z2)).
 // A value without counterpart, or a path along which y2 has no value, is no evidence
 // against (KBs are incomplete).
-func (a *aligner) negative(ctx context.Context, y1, y2 int32) (float64, error) {
-	es1, err := a.v1.edgesOf(ctx, y1)
-	if err != nil {
-		return 0, err
-	}
+func (w *worker) negative(y1, y2 int32) float64 {
+	a := w.a
 	neg := 1.0
-	var vals []int32
-	for _, e := range es1 {
+	for _, e := range w.r1.edges(y1) {
 		an := a.anchors1(e.node)
 		if len(an) == 0 {
 			continue
@@ -311,16 +347,12 @@ func (a *aligner) negative(ctx context.Context, y1, y2 int32) (float64, error) {
 			if re.s12 < a.opts.Theta {
 				continue
 			}
-			vals = vals[:0]
-			err := a.followPath(ctx, a.v2, y2, re.p2, func(z2 int32) { vals = append(vals, z2) })
-			if err != nil {
-				return 0, err
-			}
-			if len(vals) == 0 {
+			w.ends = w.followPath(&w.r2, y2, re.p2, w.ends[:0])
+			if len(w.ends) == 0 {
 				continue
 			}
 			inner := 1.0
-			for _, z2 := range vals {
+			for _, z2 := range w.ends {
 				for _, x := range an {
 					if x.node == z2 {
 						inner *= 1 - x.score
@@ -330,5 +362,5 @@ func (a *aligner) negative(ctx context.Context, y1, y2 int32) (float64, error) {
 			neg *= 1 - re.s12*a.v1.funRel(e.rel)*inner
 		}
 	}
-	return neg, nil
+	return neg
 }

@@ -27,90 +27,161 @@ func ApproxScore(dice, minDice, penalty float64) float64 {
 	return s * s
 }
 
+// litMatch is a KB2 literal that matches a KB1 literal, with its equality score.
+type litMatch struct {
+	node  graph.ID
+	score float64
+}
+
 // matchLiterals finds the KB2 counterparts of every KB1 literal, once per run: the
-// literal anchors of both sides. It returns how many KB1 literals found one.
+// literal anchors of both sides. The lookups run on several goroutines (or in batches,
+// if KB2 is a BatchLiteralMatcher); the anchors are then recorded in KB1 order. It
+// returns how many KB1 literals found one.
 func (a *aligner) matchLiterals(ctx context.Context) (int, error) {
-	o := a.opts
-	matched := 0
+	var lits []int32
 	for i := int32(0); i < int32(a.v1.size()); i++ {
-		if !a.v1.lit[i] {
-			continue
+		if a.v1.lit[i] {
+			lits = append(lits, i)
 		}
-		if i%1024 == 0 {
-			if err := ctx.Err(); err != nil {
-				return 0, err
-			}
-		}
-		t, err := a.v1.kb.Term(ctx, a.v1.ids[i])
-		if err != nil {
-			return 0, err
-		}
-		text := t.Value
-		if strings.TrimSpace(text) == "" {
-			continue
-		}
-		cands, err := a.v2.kb.Candidates(ctx, text, o.LiteralCandidates)
-		if err != nil {
-			return 0, fmt.Errorf("align: literal candidates of %s in %s: %w", t, a.v2.name, err)
-		}
-		var anchors []anchor
-		hasExact := false
-		for _, c := range cands {
-			if c.Exact {
-				hasExact = true
-				break
-			}
-		}
-		approxOK := o.Literals == LiteralApprox && !hasExact && graph.IsStringLiteral(t)
-		var approxNorm string
-		for _, c := range cands {
-			if !a.v2.kb.IsLiteral(c.Node) {
-				continue
-			}
-			score := 0.0
-			switch {
-			case o.Literals == LiteralExact:
-				if !c.Exact {
-					continue
-				}
-				t2, err := a.v2.kb.Term(ctx, c.Node)
-				if err != nil {
-					return 0, err
-				}
-				if t2.Value == text {
-					score = 1
-				}
-			case c.Exact:
-				score = 1
-			case approxOK:
-				t2, err := a.v2.kb.Term(ctx, c.Node)
-				if err != nil {
-					return 0, err
-				}
-				if !graph.IsStringLiteral(t2) {
-					continue
-				}
-				dice := c.Score
-				if o.ApproxK != graph.ShingleK {
-					if approxNorm == "" {
-						approxNorm = textnorm.Literal(text)
-					}
-					dice = textnorm.Dice(approxNorm, textnorm.Literal(t2.Value), o.ApproxK)
-				}
-				score = ApproxScore(dice, o.ApproxMinDice, o.ApproxPenalty)
-			}
-			if score > 0 {
-				anchors = append(anchors, anchor{node: a.v2.local(c.Node), score: score})
-			}
-		}
-		if len(anchors) == 0 {
+	}
+	found := make([][]litMatch, len(lits))
+	const unit = 256
+	err := parallelFor(ctx, len(a.workers), (len(lits)+unit-1)/unit, func(u int) error {
+		lo, hi := u*unit, min((u+1)*unit, len(lits))
+		return a.matchLiteralRange(ctx, lits[lo:hi], found[lo:hi])
+	})
+	if err != nil {
+		return 0, err
+	}
+	a.lit2 = make([][]anchor, a.v2.size())
+	matched := 0
+	for k, i := range lits {
+		if len(found[k]) == 0 {
 			continue
 		}
 		matched++
+		anchors := make([]anchor, len(found[k]))
+		for j, m := range found[k] {
+			anchors[j] = anchor{node: a.v2.local(m.node), score: m.score}
+		}
 		a.lit1[i] = anchors
+		for len(a.lit2) < a.v2.size() {
+			a.lit2 = append(a.lit2, nil)
+		}
 		for _, an := range anchors {
 			a.lit2[an.node] = append(a.lit2[an.node], anchor{node: i, score: an.score})
 		}
 	}
 	return matched, nil
+}
+
+// matchLiteralRange fills found[k] with the KB2 literals matching KB1 literal lits[k].
+func (a *aligner) matchLiteralRange(ctx context.Context, lits []int32, found [][]litMatch) error {
+	o := a.opts
+	texts := make([]string, len(lits))
+	terms := make([]graph.Term, len(lits))
+	for k, i := range lits {
+		t, err := a.v1.kb.Term(ctx, a.v1.ids[i])
+		if err != nil {
+			return err
+		}
+		terms[k], texts[k] = t, t.Value
+	}
+	var batch [][]graph.Candidate
+	if b, ok := a.lits.(BatchLiteralMatcher); ok {
+		var ask []string
+		for _, t := range texts {
+			if strings.TrimSpace(t) != "" {
+				ask = append(ask, t)
+			}
+		}
+		got, err := b.CandidatesBatch(ctx, ask, o.LiteralCandidates)
+		if err != nil {
+			return fmt.Errorf("align: literal candidates of %d texts in %s: %w", len(ask), a.v2.name, err)
+		}
+		if len(got) != len(ask) {
+			return fmt.Errorf("align: literal candidates in %s: %d answers for %d texts", a.v2.name, len(got), len(ask))
+		}
+		batch = got
+	}
+	for k, t := range terms {
+		text := texts[k]
+		if strings.TrimSpace(text) == "" {
+			continue
+		}
+		var cands []graph.Candidate
+		if batch != nil {
+			cands, batch = batch[0], batch[1:]
+		} else {
+			var err error
+			if cands, err = a.lits.Candidates(ctx, text, o.LiteralCandidates); err != nil {
+				return fmt.Errorf("align: literal candidates of %s in %s: %w", t, a.v2.name, err)
+			}
+		}
+		ms, err := a.scoreCandidates(ctx, t, cands)
+		if err != nil {
+			return err
+		}
+		found[k] = ms
+	}
+	return nil
+}
+
+// scoreCandidates turns the KB2 candidates of KB1 literal t into equality scores, as
+// Options.Literals says: exact matches score 1; approximate ones, for a string literal
+// without an exact match, (Dice/ApproxPenalty)² at Dice ≥ ApproxMinDice.
+func (a *aligner) scoreCandidates(ctx context.Context, t graph.Term, cands []graph.Candidate) ([]litMatch, error) {
+	o := a.opts
+	text := t.Value
+	hasExact := false
+	for _, c := range cands {
+		if c.Exact {
+			hasExact = true
+			break
+		}
+	}
+	approxOK := o.Literals == LiteralApprox && !hasExact && graph.IsStringLiteral(t)
+	var approxNorm string
+	var out []litMatch
+	for _, c := range cands {
+		if !a.v2.kb.IsLiteral(c.Node) {
+			continue
+		}
+		score := 0.0
+		switch {
+		case o.Literals == LiteralExact:
+			if !c.Exact {
+				continue
+			}
+			t2, err := a.v2.kb.Term(ctx, c.Node)
+			if err != nil {
+				return nil, err
+			}
+			if t2.Value == text {
+				score = 1
+			}
+		case c.Exact:
+			score = 1
+		case approxOK:
+			t2, err := a.v2.kb.Term(ctx, c.Node)
+			if err != nil {
+				return nil, err
+			}
+			if !graph.IsStringLiteral(t2) {
+				continue
+			}
+			dice := c.Score
+			if o.ApproxK != graph.ShingleK {
+				if approxNorm == "" {
+					approxNorm = textnorm.Literal(text)
+				}
+				dice = textnorm.Dice(approxNorm, textnorm.Literal(t2.Value), o.ApproxK)
+			}
+			score = ApproxScore(dice, o.ApproxMinDice, o.ApproxPenalty)
+		}
+		if score > 0 {
+			out = append(out, litMatch{node: c.Node, score: score})
+		}
+	}
+	return out, nil
 }

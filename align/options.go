@@ -105,6 +105,10 @@ type Options struct {
 	// LinkThreshold is the lowest instance confidence written as owl:sameAs to links.nt.
 	LinkThreshold float64 `json:"link_threshold"`
 
+	// Workers is the number of goroutines of each pass; 0 means GOMAXPROCS. The result
+	// does not depend on it.
+	Workers int `json:"-"`
+
 	// Logger receives per-iteration progress (Info) and diagnostics. Nil discards them.
 	Logger *slog.Logger `json:"-"`
 	// Progress, if set, is called after each iteration with what it changed.
@@ -184,6 +188,8 @@ func (o Options) Validate() error {
 		return bad("ApproxPenalty", "≥ 1", o.ApproxPenalty)
 	case o.MatchCandidates < 1 || o.MatchCandidates > 100:
 		return bad("MatchCandidates", "in [1, 100]", o.MatchCandidates)
+	case o.Workers < 0:
+		return bad("Workers", "≥ 0", o.Workers)
 	case !(o.LinkThreshold >= 0 && o.LinkThreshold <= 1):
 		return bad("LinkThreshold", "in [0, 1]", o.LinkThreshold)
 	}

@@ -61,13 +61,15 @@ func (t *relTable) diff(u *relTable, delta float64) (int, float64) {
 // equalities (paris.md §5, with the v0.3 normaliser).
 func (a *aligner) relationPasses(ctx context.Context) (*relTable, error) {
 	o := a.opts
-	from1 := a.anchoredNodes1()
-	s12, n1, err := a.relationPass(ctx, a.v1, a.v2, a.anchors1, from1)
+	from2 := a.anchoredNodes2()
+	if err := a.v2.fetch(ctx, from2); err != nil {
+		return nil, err
+	}
+	s12, n1, err := a.relationPass(ctx, &a.workers[0].r1, a.anchors1, a.anchoredNodes1(), false)
 	if err != nil {
 		return nil, err
 	}
-	from2 := a.anchoredNodes2()
-	s21, n2, err := a.relationPass(ctx, a.v2, a.v1, a.anchors2, from2)
+	s21, n2, err := a.relationPass(ctx, &a.workers[0].r2, a.anchors2, from2, true)
 	if err != nil {
 		return nil, err
 	}
@@ -119,29 +121,20 @@ func (a *aligner) anchoredNodes1() []int32 {
 // anchoredNodes2 returns the KB2 nodes that have a counterpart, in local order.
 func (a *aligner) anchoredNodes2() []int32 {
 	var ns []int32
-	for j := range a.lit2 {
-		ns = append(ns, j)
-	}
-	for j, m := range a.eq2 {
-		if m.score >= a.opts.Theta {
+	for j := int32(0); j < int32(a.v2.size()); j++ {
+		if len(a.anchors2(j)) > 0 {
 			ns = append(ns, j)
 		}
 	}
-	slices.Sort(ns)
-	return slices.Compact(ns)
+	return ns
 }
 
-// factTo is a path from the current start node to an anchored end node.
-type factTo struct {
-	p   Path
-	end int32
-}
-
-// frontier maps a node to the paths that reach it from an anchor (empty path for the
-// anchor itself).
+// frontEntry is a path of at most JoinLength−1 steps from a counterpart x′ to node, with
+// the middle node of a two-step path (−1 otherwise). p.n == 0 for x′ itself.
 type frontEntry struct {
-	p   Path // p.n == 0 for the anchor itself
-	mid int32
+	node int32
+	p    Path
+	mid  int32
 }
 
 // pairItem is one piece of evidence for a pair (pFrom, pTo): the KB facts pTo(x', y')
@@ -152,142 +145,218 @@ type pairItem struct {
 	factor float64
 }
 
+// relAcc is what one unit of a relation pass adds: the numerators by pair of paths and
+// the normalisers by path of `from`.
+type relAcc struct {
+	scores map[relKey]float64
+	norm   map[Path]float64
+}
+
 // relationPass computes, for every path pF of `from` and path pT of `to`, the numerator
 // Σ_{pF(x,y)} [1 − Π_{pT(x',y')} (1 − Pr(x≡x')·Pr(y≡y'))] and, for every pF, the
 // normaliser Σ_{pF(x,y)} [1 − Π_{x',y'} (1 − Pr(x≡x')·Pr(y≡y'))], which counts only the
 // facts whose two arguments have counterparts (paris.md §5). The facts of `from` are
 // enumerated from its anchored nodes; the matching facts of `to` are found by meeting in
 // the middle between the counterparts x' and y', so `to` is read only around them.
-func (a *aligner) relationPass(ctx context.Context, from, to *view, anchFrom func(int32) []anchor, nodes []int32) (map[relKey]float64, map[Path]float64, error) {
+// fromR is a reader of `from` (any worker's) for building the reverse index; reverse
+// says that `from` is KB2.
+func (a *aligner) relationPass(ctx context.Context, fromR *reader, anchFrom func(int32) []anchor, nodes []int32, reverse bool) (map[relKey]float64, map[Path]float64, error) {
 	o := a.opts
 	scores := map[relKey]float64{}
 	norm := map[Path]float64{}
 
-	// mid[m] lists the steps from middle node m to an anchored node of `from`.
-	mid := map[int32][]midEdgeT{}
+	// mid lists, for each middle node m, the steps from m to an anchored node of `from`.
+	var mid midIndex
 	if o.JoinLength >= 2 {
-		for _, y := range nodes {
-			es, err := from.edgesOf(ctx, y)
-			if err != nil {
-				return nil, nil, err
-			}
-			for _, e := range es {
-				if !from.lit[e.node] && e.node != y {
-					mid[e.node] = append(mid[e.node], midEdgeT{rel: e.rel.Inverse(), node: y})
-				}
-			}
-		}
+		mid = buildMidIndex(fromR, nodes)
+		fromR.miss = fromR.miss[:0] // the anchored nodes of KB2 were fetched before
 	}
 
-	var facts []factTo
-	var items []pairItem
-	fronts := map[int32]map[int32][]frontEntry{}
-	var pool []map[int32][]frontEntry // frontier maps, reused across nodes
-	for n, x := range nodes {
-		if n%256 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, nil, err
+	const unit = 256
+	err := runUnits(ctx, a, (len(nodes)+unit-1)/unit, nil,
+		func(w *worker, u int) relAcc {
+			acc := relAcc{scores: map[relKey]float64{}, norm: map[Path]float64{}}
+			from, to := &w.r1, &w.r2
+			if reverse {
+				from, to = to, from
 			}
-		}
-		ax := anchFrom(x)
-		if len(ax) == 0 {
-			continue
-		}
-		var err error
-		facts, err = a.factsToAnchored(ctx, from, x, mid, anchFrom, facts[:0])
-		if err != nil {
-			return nil, nil, err
-		}
-		if len(facts) == 0 {
-			continue
-		}
-		for _, f := range fronts {
-			pool = append(pool, f)
-		}
-		clear(fronts)
-		for _, xa := range ax {
-			var f map[int32][]frontEntry
-			if n := len(pool); n > 0 {
-				f, pool = pool[n-1], pool[:n-1]
-				clear(f)
-			} else {
-				f = map[int32][]frontEntry{}
+			for _, x := range nodes[u*unit : min((u+1)*unit, len(nodes))] {
+				w.relationFacts(from, to, x, mid, anchFrom, acc)
 			}
-			if err := a.frontier(ctx, to, xa.node, f); err != nil {
-				return nil, nil, err
+			return acc
+		},
+		func(_ int, acc relAcc) {
+			for p, n := range acc.norm {
+				norm[p] += n
 			}
-			fronts[xa.node] = f
-		}
-		for _, f := range facts {
-			ay := anchFrom(f.end)
-			maxTo := min(o.JoinLength, o.JoinSum-f.p.Len())
-			if maxTo < 1 {
-				continue
-			}
-			prodN := 1.0
-			items = items[:0]
-			for _, xa := range ax {
-				front := fronts[xa.node]
-				for _, ya := range ay {
-					fac := 1 - xa.score*ya.score
-					prodN *= fac
-					if xa.node == ya.node {
-						continue // a loop in `to`
-					}
-					es, err := to.edgesOf(ctx, ya.node)
-					if err != nil {
-						return nil, nil, err
-					}
-					for _, e := range es {
-						if e.node == ya.node {
-							continue
-						}
-						for _, fe := range front[e.node] {
-							if int(fe.p.n)+1 > maxTo {
-								continue
-							}
-							if fe.p.n == 0 {
-								items = append(items, pairItem{p: NewPath(e.rel.Inverse()), xa: xa.node, ya: ya.node, factor: fac})
-								continue
-							}
-							if fe.p.last() == e.rel || fe.mid == ya.node {
-								continue // trivial r ∘ r⁻, or a loop through the middle
-							}
-							items = append(items, pairItem{p: fe.p.then(e.rel.Inverse()), xa: xa.node, ya: ya.node, factor: fac})
-						}
-					}
-				}
-			}
-			if prodN >= 1 {
-				continue
-			}
-			norm[f.p] += 1 - prodN
-			if len(items) == 0 {
-				continue
-			}
-			slices.SortFunc(items, func(u, v pairItem) int {
-				return cmp.Or(comparePath(u.p, v.p), cmp.Compare(u.xa, v.xa), cmp.Compare(u.ya, v.ya))
-			})
-			for k := 0; k < len(items); {
-				p := items[k].p
-				prod := 1.0
-				for ; k < len(items) && items[k].p == p; k++ {
-					it := items[k]
-					if k > 0 && items[k-1].p == p && items[k-1].xa == it.xa && items[k-1].ya == it.ya {
-						continue // the same fact through another middle node
-					}
-					prod *= it.factor
-				}
-				key := relKey{f.p, p}
-				if _, ok := scores[key]; !ok && len(scores) >= o.MaxRelationPairs && (f.p.IsJoin() || p.IsJoin()) {
+			for k, s := range acc.scores {
+				if _, ok := scores[k]; !ok && len(scores) >= o.MaxRelationPairs && (k.p1.IsJoin() || k.p2.IsJoin()) {
 					a.drop++
 					continue
 				}
-				scores[key] += 1 - prod
+				scores[k] += s
 			}
+		})
+	return scores, norm, err
+}
+
+// relationFacts adds to acc the evidence of the facts of `from` that start at x.
+func (w *worker) relationFacts(from, to *reader, x int32, mid midIndex, anchFrom func(int32) []anchor, acc relAcc) {
+	o := w.a.opts
+	ax := anchFrom(x)
+	if len(ax) == 0 {
+		return
+	}
+	w.facts = w.factsToAnchored(from, x, mid, anchFrom, w.facts[:0])
+	if len(w.facts) == 0 {
+		return
+	}
+	for len(w.fronts) < len(ax) {
+		w.fronts = append(w.fronts, nil)
+		w.frontNodes = append(w.frontNodes, nil)
+	}
+	for k, xa := range ax {
+		w.fronts[k] = w.frontier(to, xa.node, w.fronts[k][:0])
+		ns := w.frontNodes[k][:0]
+		for _, fe := range w.fronts[k] {
+			ns = append(ns, fe.node)
+		}
+		w.frontNodes[k] = ns
+	}
+	// Facts come sorted by path: sum each path's contributions before adding them to
+	// the unit's maps, which are hashed once per path rather than once per fact.
+	var runP Path
+	runN := 0.0
+	runS := w.runS[:0]
+	flush := func() {
+		if runP.n == 0 {
+			return
+		}
+		acc.norm[runP] += runN
+		for _, ps := range runS {
+			acc.scores[relKey{runP, ps.p}] += ps.s
 		}
 	}
-	return scores, norm, nil
+	for _, f := range w.facts {
+		ay := anchFrom(f.end)
+		maxTo := min(o.JoinLength, o.JoinSum-f.p.Len())
+		if maxTo < 1 {
+			continue
+		}
+		prodN := 1.0
+		w.items = w.items[:0]
+		for k, xa := range ax {
+			for _, ya := range ay {
+				fac := 1 - xa.score*ya.score
+				prodN *= fac
+				if xa.node == ya.node {
+					continue // a loop in `to`
+				}
+				w.pathsBetween(to, w.fronts[k], w.frontNodes[k], xa.node, ya.node, maxTo, fac)
+			}
+		}
+		if prodN >= 1 {
+			continue
+		}
+		if f.p != runP {
+			flush()
+			runP, runN, runS = f.p, 0, runS[:0]
+		}
+		runN += 1 - prodN
+		if len(w.items) == 0 {
+			continue
+		}
+		items := w.items
+		slices.SortFunc(items, func(u, v pairItem) int {
+			return cmp.Or(comparePath(u.p, v.p), cmp.Compare(u.xa, v.xa), cmp.Compare(u.ya, v.ya))
+		})
+		for k := 0; k < len(items); {
+			p := items[k].p
+			prod := 1.0
+			for ; k < len(items) && items[k].p == p; k++ {
+				it := items[k]
+				if k > 0 && items[k-1].p == p && items[k-1].xa == it.xa && items[k-1].ya == it.ya {
+					continue // the same fact through another middle node
+				}
+				prod *= it.factor
+			}
+			i := slices.IndexFunc(runS, func(ps pathScore) bool { return ps.p == p })
+			if i < 0 {
+				i = len(runS)
+				runS = append(runS, pathScore{p: p})
+			}
+			runS[i].s += 1 - prod
+		}
+	}
+	flush()
+	w.runS = runS
+}
+
+// pathScore is a path of `to` and the sum of its contributions to the current path of
+// `from`.
+type pathScore struct {
+	p Path
+	s float64
+}
+
+// pathsBetween adds to w.items the paths of `to` of at most maxTo steps from xa to ya:
+// a path of front (from xa; nodes are its nodes) followed by one edge into ya. It walks
+// the shorter of ya's edges and the front, searching the other, so a counterpart shared
+// by many facts (a common postcode) costs no more per fact than a rare one.
+func (w *worker) pathsBetween(to *reader, front []frontEntry, nodes []int32, xa, ya int32, maxTo int, fac float64) {
+	if maxTo == 1 {
+		// Only a single edge qualifies, and no edge links two literals.
+		if !to.v.lit[xa] || !to.v.lit[ya] {
+			for _, e := range to.between(ya, xa) {
+				w.items = append(w.items, pairItem{p: NewPath(e.rel.Inverse()), xa: xa, ya: ya, factor: fac})
+			}
+		}
+		return
+	}
+	add := func(e ledge, fe frontEntry) {
+		if int(fe.p.n)+1 > maxTo {
+			return
+		}
+		if fe.p.n == 0 {
+			w.items = append(w.items, pairItem{p: NewPath(e.rel.Inverse()), xa: xa, ya: ya, factor: fac})
+			return
+		}
+		if fe.p.last() == e.rel || fe.mid == ya {
+			return // trivial r ∘ r⁻, or a loop through the middle
+		}
+		w.items = append(w.items, pairItem{p: fe.p.then(e.rel.Inverse()), xa: xa, ya: ya, factor: fac})
+	}
+	es := to.edges(ya)
+	if to.v.byNode[ya] != nil && len(front) < len(es) {
+		for i := 0; i < len(front); {
+			m := front[i].node
+			j := i + 1
+			for j < len(front) && front[j].node == m {
+				j++
+			}
+			if m != ya {
+				for _, e := range to.between(ya, m) {
+					for _, fe := range front[i:j] {
+						add(e, fe)
+					}
+				}
+			}
+			i = j
+		}
+		return
+	}
+	for _, e := range es {
+		if e.node == ya {
+			continue
+		}
+		lo, found := slices.BinarySearch(nodes, e.node)
+		if !found {
+			continue
+		}
+		for k := lo; k < len(nodes) && nodes[k] == e.node; k++ {
+			add(e, front[k])
+		}
+	}
 }
 
 // midEdgeT is the last step of a path: from a middle node, relation rel leads to node.
@@ -296,89 +365,140 @@ type midEdgeT struct {
 	node int32
 }
 
-// factsToAnchored lists the distinct facts pF(x, y) of v with y anchored, pF of at most
-// JoinLength steps, following the path rules (no literal in the middle, no loop, no
-// r ∘ r⁻). The last step comes from mid, the reverse index of the anchored nodes.
-func (a *aligner) factsToAnchored(ctx context.Context, v *view, x int32, mid map[int32][]midEdgeT, anch func(int32) []anchor, out []factTo) ([]factTo, error) {
-	L := a.opts.JoinLength
-	es, err := v.edgesOf(ctx, x)
-	if err != nil {
-		return nil, err
-	}
-	for _, e := range es {
-		if e.node != x && len(anch(e.node)) > 0 {
-			out = append(out, factTo{p: NewPath(e.rel), end: e.node})
-		}
-	}
-	if L >= 2 {
-		for _, e := range es {
-			m := e.node
-			if m == x || v.lit[m] {
-				continue
-			}
-			for _, me := range mid[m] {
-				if me.node == x || me.node == m || me.rel == e.rel.Inverse() {
-					continue
-				}
-				out = append(out, factTo{p: NewPath(e.rel, me.rel), end: me.node})
-			}
-			if L < 3 {
-				continue
-			}
-			es2, err := v.edgesOf(ctx, m)
-			if err != nil {
-				return nil, err
-			}
-			for _, e2 := range es2 {
-				m2 := e2.node
-				if m2 == x || m2 == m || v.lit[m2] || e2.rel == e.rel.Inverse() {
-					continue
-				}
-				for _, me := range mid[m2] {
-					if me.node == x || me.node == m || me.node == m2 || me.rel == e2.rel.Inverse() {
-						continue
-					}
-					out = append(out, factTo{p: NewPath(e.rel, e2.rel, me.rel), end: me.node})
-				}
-			}
-		}
-	}
-	slices.SortFunc(out, func(u, w factTo) int { return cmp.Or(comparePath(u.p, w.p), cmp.Compare(u.end, w.end)) })
-	return slices.Compact(out), nil
+// midIndex is the reverse index of the anchored nodes of a KB: the steps of node m are
+// steps[off[m]:off[m+1]].
+type midIndex struct {
+	off   []int32
+	steps []midEdgeT
 }
 
-// frontier fills f with the paths of at most JoinLength−1 steps from x in v, by end
-// node, x itself included with the empty path. Their ends are the middle nodes through which
-// a relation pass reaches the counterparts of a fact's object.
-func (a *aligner) frontier(ctx context.Context, v *view, x int32, f map[int32][]frontEntry) error {
-	f[x] = append(f[x][:0], frontEntry{mid: -1})
-	if a.opts.JoinLength < 2 {
-		return nil
+// buildMidIndex indexes the edges from the non-literal neighbours of nodes back to them.
+func buildMidIndex(r *reader, nodes []int32) midIndex {
+	v := r.v
+	ix := midIndex{off: make([]int32, v.size()+1)}
+	for _, y := range nodes {
+		for _, e := range r.edges(y) {
+			if !v.lit[e.node] && e.node != y {
+				ix.off[e.node+1]++
+			}
+		}
 	}
-	es, err := v.edgesOf(ctx, x)
-	if err != nil {
-		return err
+	for i := 1; i < len(ix.off); i++ {
+		ix.off[i] += ix.off[i-1]
 	}
+	ix.steps = make([]midEdgeT, ix.off[len(ix.off)-1])
+	fill := slices.Clone(ix.off[:len(ix.off)-1])
+	for _, y := range nodes {
+		for _, e := range r.edges(y) {
+			if !v.lit[e.node] && e.node != y {
+				ix.steps[fill[e.node]] = midEdgeT{rel: e.rel.Inverse(), node: y}
+				fill[e.node]++
+			}
+		}
+	}
+	return ix
+}
+
+// of returns the steps of m; nodes first seen after the index was built are no
+// neighbours of an anchored node.
+func (ix midIndex) of(m int32) []midEdgeT {
+	if int(m)+1 < len(ix.off) {
+		return ix.steps[ix.off[m]:ix.off[m+1]]
+	}
+	return nil
+}
+
+// factsToAnchored appends to out the distinct facts pF(x, y) of v with y anchored, pF of
+// at most JoinLength steps, following the path rules (no literal in the middle, no
+// loop, no r ∘ r⁻), sorted by path (shorter first) then y. The last step comes from mid,
+// the reverse index of the anchored nodes.
+func (w *worker) factsToAnchored(r *reader, x int32, mid midIndex, anch func(int32) []anchor, out []pathEnd) []pathEnd {
+	L := w.a.opts.JoinLength
+	v := r.v
+	es := r.edges(x)
+	start := len(out)
+	for _, e := range es {
+		if e.node != x && len(anch(e.node)) > 0 {
+			out = append(out, pathEnd{p: NewPath(e.rel), end: e.node})
+		}
+	}
+	// Edges are sorted by relation, then by KB node id: sort by local index instead.
+	slices.SortFunc(out[start:], func(u, w pathEnd) int { return cmp.Or(cmp.Compare(u.p.r[0], w.p.r[0]), cmp.Compare(u.end, w.end)) })
+	if L < 2 {
+		return out
+	}
+	// Joins through different middle nodes can repeat: sort on packed keys and compact.
+	two, three := w.two[:0], w.three[:0]
 	for _, e := range es {
 		m := e.node
 		if m == x || v.lit[m] {
 			continue
 		}
-		f[m] = append(f[m], frontEntry{p: NewPath(e.rel), mid: -1})
-		if a.opts.JoinLength < 3 {
+		for _, me := range mid.of(m) {
+			if me.node == x || me.node == m || me.rel == e.rel.Inverse() {
+				continue
+			}
+			two = append(two, joinEnd{steps: uint64(e.rel)<<32 | uint64(me.rel), end: me.node})
+		}
+		if L < 3 {
 			continue
 		}
-		es2, err := v.edgesOf(ctx, m)
-		if err != nil {
-			return err
-		}
-		for _, e2 := range es2 {
+		for _, e2 := range r.edges(m) {
 			m2 := e2.node
 			if m2 == x || m2 == m || v.lit[m2] || e2.rel == e.rel.Inverse() {
 				continue
 			}
-			f[m2] = append(f[m2], frontEntry{p: NewPath(e.rel, e2.rel), mid: m})
+			for _, me := range mid.of(m2) {
+				if me.node == x || me.node == m || me.node == m2 || me.rel == e2.rel.Inverse() {
+					continue
+				}
+				three = append(three, pathEnd{p: NewPath(e.rel, e2.rel, me.rel), end: me.node})
+			}
 		}
 	}
-	return nil
+	slices.SortFunc(two, func(u, w joinEnd) int { return cmp.Or(cmp.Compare(u.steps, w.steps), cmp.Compare(u.end, w.end)) })
+	for _, j := range slices.Compact(two) {
+		out = append(out, pathEnd{p: NewPath(graph.Rel(j.steps>>32), graph.Rel(j.steps)), end: j.end})
+	}
+	slices.SortFunc(three, func(u, w pathEnd) int { return cmp.Or(comparePath(u.p, w.p), cmp.Compare(u.end, w.end)) })
+	out = append(out, slices.Compact(three)...)
+	w.two, w.three = two, three
+	return out
+}
+
+// joinEnd is a two-step path, its steps packed in one integer, and its end.
+type joinEnd struct {
+	steps uint64
+	end   int32
+}
+
+// frontier appends to f the paths of at most JoinLength−1 steps from x in v, x itself
+// included with the empty path, sorted by end node. Their ends are the middle nodes
+// through which a relation pass reaches the counterparts of a fact's object.
+func (w *worker) frontier(r *reader, x int32, f []frontEntry) []frontEntry {
+	f = append(f, frontEntry{node: x, mid: -1})
+	L := w.a.opts.JoinLength
+	if L < 2 {
+		return f
+	}
+	v := r.v
+	for _, e := range r.edges(x) {
+		m := e.node
+		if m == x || v.lit[m] {
+			continue
+		}
+		f = append(f, frontEntry{node: m, p: NewPath(e.rel), mid: -1})
+		if L < 3 {
+			continue
+		}
+		for _, e2 := range r.edges(m) {
+			m2 := e2.node
+			if m2 == x || m2 == m || v.lit[m2] || e2.rel == e.rel.Inverse() {
+				continue
+			}
+			f = append(f, frontEntry{node: m2, p: NewPath(e.rel, e2.rel), mid: m})
+		}
+	}
+	slices.SortStableFunc(f, func(a, b frontEntry) int { return cmp.Compare(a.node, b.node) })
+	return f
 }

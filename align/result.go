@@ -93,9 +93,19 @@ func (a *aligner) fillResult(ctx context.Context, res *Result) error {
 		}
 		res.Instances = append(res.Instances, InstanceMatch{Left: l, Right: r, LeftTerm: lt, RightTerm: rt, Confidence: m.score})
 	}
-	slices.SortFunc(res.Instances, func(x, y InstanceMatch) int {
-		return cmp.Or(cmp.Compare(x.LeftTerm.String(), y.LeftTerm.String()), cmp.Compare(x.RightTerm.String(), y.RightTerm.String()))
-	})
+	// Sort by the N-Triples forms, computed once per pair rather than per comparison.
+	type keyed struct {
+		l, r string
+		m    InstanceMatch
+	}
+	ks := make([]keyed, len(res.Instances))
+	for i, m := range res.Instances {
+		ks[i] = keyed{m.LeftTerm.String(), m.RightTerm.String(), m}
+	}
+	slices.SortFunc(ks, func(x, y keyed) int { return cmp.Or(cmp.Compare(x.l, y.l), cmp.Compare(x.r, y.r)) })
+	for i, k := range ks {
+		res.Instances[i] = k.m
+	}
 	for k, e := range a.rels.pairs {
 		base := RelationMatch{Left: k.p1, Right: k.p2, LeftName: PathName(a.v1.kb, k.p1), RightName: PathName(a.v2.kb, k.p2)}
 		if e.s12 >= a.opts.Theta {

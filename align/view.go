@@ -5,29 +5,47 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/trawl-dev/trawl/graph"
 )
 
+// viewKB is what a view reads from a KB.
+type viewKB interface {
+	Dictionary
+	FactReader
+	Schema
+}
+
 // view caches what the aligner reads from one KB. Every node it touches gets a local
 // index (int32, in order of first touch, so a run is deterministic); the edges of a node
-// are read once, on first use. KB1 is read completely at the start; of KB2 only the
-// neighbourhood that literal candidates and equalities reach is ever read.
+// are read once. KB1 is read completely at the start; of KB2 only the neighbourhood that
+// literal candidates and equalities reach is ever read.
+//
+// A view changes only in fetch, which the aligner calls between its parallel phases;
+// during a phase the workers read it through a reader, which records the nodes whose
+// edges are missing instead of reading them.
 type view struct {
-	kb      KB
+	kb      viewKB
 	name    string
 	ids     []graph.ID
 	idx     map[graph.ID]int32
 	lit     []bool
-	edges   [][]ledge
+	edges   [][]ledge // sorted by relation, then KB node id
+	byNode  [][]ledge // for nodes with more than byNodeMin edges: the edges sorted by local node, then relation
 	fetched []bool
 	hub     []bool
-	fun     map[graph.Rel]float64
+	fun     []float64 // functionality by relation (graph.Rel), for the relations the KB lists
 
 	maxDegree int
+	workers   int
 	hubs      int // nodes skipped for having more than maxDegree edges
 	reads     int // nodes whose edges were read
 }
+
+// byNodeMin is the degree above which a node's edges are also kept sorted by node, so
+// that the edges between it and a given node are found by binary search.
+const byNodeMin = 16
 
 // ledge is an edge with the local index of its other end.
 type ledge struct {
@@ -35,8 +53,31 @@ type ledge struct {
 	node int32
 }
 
-func newView(kb KB, name string, maxDegree int) *view {
-	return &view{kb: kb, name: name, idx: map[graph.ID]int32{}, fun: map[graph.Rel]float64{}, maxDegree: maxDegree}
+func newView(kb viewKB, name string, maxDegree, workers int) *view {
+	v := &view{kb: kb, name: name, idx: map[graph.ID]int32{}, maxDegree: maxDegree, workers: workers}
+	rels := kb.Relations()
+	if len(rels) > 0 && int(slices.Max(rels)) < 1<<22 {
+		v.fun = make([]float64, slices.Max(rels)+2)
+		for _, r := range rels {
+			v.fun[r] = kb.Functionality(r)
+			v.fun[r.Inverse()] = kb.Functionality(r.Inverse())
+		}
+	}
+	return v
+}
+
+// reserve makes room for n nodes.
+func (v *view) reserve(n int) {
+	if len(v.ids) > 0 {
+		return
+	}
+	v.idx = make(map[graph.ID]int32, n)
+	v.ids = make([]graph.ID, 0, n)
+	v.lit = make([]bool, 0, n)
+	v.edges = make([][]ledge, 0, n)
+	v.byNode = make([][]ledge, 0, n)
+	v.fetched = make([]bool, 0, n)
+	v.hub = make([]bool, 0, n)
 }
 
 // local returns the local index of id, assigning one if needed.
@@ -49,6 +90,7 @@ func (v *view) local(id graph.ID) int32 {
 	v.idx[id] = i
 	v.lit = append(v.lit, v.kb.IsLiteral(id))
 	v.edges = append(v.edges, nil)
+	v.byNode = append(v.byNode, nil)
 	v.fetched = append(v.fetched, false)
 	v.hub = append(v.hub, false)
 	return i
@@ -56,137 +98,311 @@ func (v *view) local(id graph.ID) int32 {
 
 func (v *view) size() int { return len(v.ids) }
 
-// edgesOf returns the edges of local node i, sorted by relation then KB node id. A hub
-// (more than maxDegree edges) has none.
-func (v *view) edgesOf(ctx context.Context, i int32) ([]ledge, error) {
-	if v.fetched[i] {
-		return v.edges[i], nil
-	}
-	var es []graph.Edge
-	hub := false
-	for e, err := range v.kb.Edges(ctx, v.ids[i]) {
-		if err != nil {
-			return nil, fmt.Errorf("align: read the edges of node %d of %s: %w", v.ids[i], v.name, err)
+// fetch reads the edges of the nodes of ns that have not been read, through the KB's
+// BatchFactReader if it has one, otherwise with Edges on several goroutines. Local
+// indices are given to new neighbours in the order of ns and of each node's edges, so
+// the result does not depend on the order in which the reads finish. A hub (more than
+// maxDegree edges) gets no edges.
+func (v *view) fetch(ctx context.Context, ns []int32) error {
+	var todo []int32
+	for _, i := range ns {
+		if !v.fetched[i] {
+			todo = append(todo, i)
+			v.fetched[i] = true // marks duplicates in ns too; undone on error below
 		}
-		if len(es) == v.maxDegree {
-			hub = true
-			break
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+	got := make([][]graph.Edge, len(todo))
+	hub := make([]bool, len(todo))
+	keep := func(k int, es []graph.Edge) {
+		if len(es) > v.maxDegree {
+			hub[k] = true
+			return
 		}
-		es = append(es, e)
+		es = slices.Clone(es)
+		slices.SortFunc(es, func(a, b graph.Edge) int {
+			return cmp.Or(cmp.Compare(a.Rel, b.Rel), cmp.Compare(a.Node, b.Node))
+		})
+		got[k] = slices.Compact(es)
 	}
-	v.fetched[i] = true
-	v.reads++
-	if hub {
-		v.hub[i] = true
-		v.hubs++
-		return nil, nil
-	}
-	slices.SortFunc(es, func(a, b graph.Edge) int {
-		return cmp.Or(cmp.Compare(a.Rel, b.Rel), cmp.Compare(a.Node, b.Node))
-	})
-	es = slices.Compact(es)
-	out := make([]ledge, len(es))
-	for k, e := range es {
-		out[k] = ledge{rel: e.Rel, node: v.local(e.Node)}
-	}
-	v.edges[i] = out
-	return out, nil
-}
-
-// edgesRel returns the edges of i with relation r.
-func (v *view) edgesRel(ctx context.Context, i int32, r graph.Rel) ([]ledge, error) {
-	es, err := v.edgesOf(ctx, i)
+	err := v.read(ctx, todo, keep)
 	if err != nil {
-		return nil, err
+		for _, i := range todo {
+			v.fetched[i] = false
+		}
+		return err
 	}
-	lo, _ := slices.BinarySearchFunc(es, r, func(e ledge, r graph.Rel) int { return cmp.Compare(e.rel, r) })
-	hi := lo
-	for hi < len(es) && es[hi].rel == r {
-		hi++
+	// The edges of all nodes share two allocations (capacities capped, so no append
+	// can reach a neighbour's edges).
+	total, large := 0, 0
+	for k := range todo {
+		total += len(got[k])
+		if len(got[k]) > byNodeMin {
+			large += len(got[k])
+		}
 	}
-	return es[lo:hi], nil
+	arena, byArena := make([]ledge, 0, total), make([]ledge, 0, large)
+	for k, i := range todo {
+		v.reads++
+		if hub[k] {
+			v.hub[i] = true
+			v.hubs++
+			continue
+		}
+		start := len(arena)
+		for _, e := range got[k] {
+			arena = append(arena, ledge{rel: e.Rel, node: v.local(e.Node)})
+		}
+		out := arena[start:len(arena):len(arena)]
+		v.edges[i] = out
+		if len(out) > byNodeMin {
+			start := len(byArena)
+			byArena = append(byArena, out...)
+			bn := byArena[start:len(byArena):len(byArena)]
+			slices.SortFunc(bn, func(a, b ledge) int { return cmp.Or(cmp.Compare(a.node, b.node), cmp.Compare(a.rel, b.rel)) })
+			v.byNode[i] = bn
+		}
+	}
+	return nil
 }
 
-// funRel returns the functionality of r in this KB (cached).
-func (v *view) funRel(r graph.Rel) float64 {
-	if f, ok := v.fun[r]; ok {
-		return f
+// read calls keep(k, edges) for each node todo[k]; calls for different k may run at the
+// same time.
+func (v *view) read(ctx context.Context, todo []int32, keep func(k int, es []graph.Edge)) error {
+	ids := make([]graph.ID, len(todo))
+	for k, i := range todo {
+		ids[k] = v.ids[i]
 	}
-	f := v.kb.Functionality(r)
-	v.fun[r] = f
-	return f
+	if b, ok := v.kb.(BatchFactReader); ok {
+		err := b.EdgesBatch(ctx, ids, func(k int, es []graph.Edge) error {
+			if k < 0 || k >= len(ids) {
+				return fmt.Errorf("align: EdgesBatch of %s returned node index %d of %d", v.name, k, len(ids))
+			}
+			keep(k, es)
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("align: read the edges of %d nodes of %s: %w", len(ids), v.name, err)
+		}
+		return nil
+	}
+	one := func(k int, buf []graph.Edge) ([]graph.Edge, error) {
+		buf = buf[:0]
+		for e, err := range v.kb.Edges(ctx, ids[k]) {
+			if err != nil {
+				return buf, fmt.Errorf("align: read the edges of node %d of %s: %w", ids[k], v.name, err)
+			}
+			buf = append(buf, e)
+			if len(buf) > v.maxDegree {
+				break // a hub: its edges are not used
+			}
+		}
+		keep(k, buf)
+		return buf, nil
+	}
+	workers := min(v.workers, len(todo)/64+1)
+	if workers <= 1 {
+		var buf []graph.Edge
+		for k := range todo {
+			if k%1024 == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			var err error
+			if buf, err = one(k, buf); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		first error
+		next  int
+	)
+	for range workers {
+		wg.Go(func() {
+			var buf []graph.Edge
+			for {
+				mu.Lock()
+				k := next
+				next += 64
+				stop := first != nil
+				mu.Unlock()
+				if stop || k >= len(todo) {
+					return
+				}
+				if err := ctx.Err(); err != nil {
+					mu.Lock()
+					first = cmp.Or(first, err)
+					mu.Unlock()
+					return
+				}
+				for j := k; j < min(k+64, len(todo)); j++ {
+					var err error
+					if buf, err = one(j, buf); err != nil {
+						mu.Lock()
+						first = cmp.Or(first, err)
+						mu.Unlock()
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return first
+}
+
+// funRel returns the functionality of r in this KB.
+func (v *view) funRel(r graph.Rel) float64 {
+	if int(r) < len(v.fun) {
+		return v.fun[r]
+	}
+	return v.kb.Functionality(r)
 }
 
 // funPath returns the functionality of a path: the smallest of its steps' (paris.md §2).
 func (v *view) funPath(p Path) float64 {
-	f := v.funRel(p.Step(0))
-	for i := 1; i < p.Len(); i++ {
-		f = min(f, v.funRel(p.Step(i)))
+	f := v.funRel(p.r[0])
+	for i := 1; i < int(p.n); i++ {
+		f = min(f, v.funRel(p.r[i]))
 	}
 	return f
 }
 
-// forwardPaths calls fn for every distinct (path, end) that starts at x, has at most
+// reader reads a view during a parallel phase: the edges of a node not fetched yet are
+// empty, and the node is recorded in miss, so that the unit of work can be done again
+// once it is fetched.
+type reader struct {
+	v    *view
+	miss []int32
+
+	order   []int32 // scratch of firstOccurrences
+	dup     []bool
+	scratch []ledge // of between
+}
+
+// edges returns the edges of local node i, sorted by relation then KB node id.
+func (r *reader) edges(i int32) []ledge {
+	if !r.v.fetched[i] {
+		r.miss = append(r.miss, i)
+		return nil
+	}
+	return r.v.edges[i]
+}
+
+// edgesRel returns the edges of i with relation rel.
+func (r *reader) edgesRel(i int32, rel graph.Rel) []ledge {
+	es := r.edges(i)
+	lo, _ := slices.BinarySearchFunc(es, rel, func(e ledge, r graph.Rel) int { return cmp.Compare(e.rel, r) })
+	hi := lo
+	for hi < len(es) && es[hi].rel == rel {
+		hi++
+	}
+	return es[lo:hi]
+}
+
+// between returns the edges of i whose other end is m, sorted by relation; the slice is
+// valid until the next call.
+func (r *reader) between(i, m int32) []ledge {
+	es := r.v.byNode[i]
+	if es == nil {
+		// Few edges, sorted by relation: copy those to m into scratch space.
+		r.scratch = r.scratch[:0]
+		for _, e := range r.edges(i) {
+			if e.node == m {
+				r.scratch = append(r.scratch, e)
+			}
+		}
+		return r.scratch
+	}
+	lo, _ := slices.BinarySearchFunc(es, m, func(e ledge, m int32) int { return cmp.Compare(e.node, m) })
+	hi := lo
+	for hi < len(es) && es[hi].node == m {
+		hi++
+	}
+	return es[lo:hi]
+}
+
+// pathEnd is a path from a start node and the node it leads to.
+type pathEnd struct {
+	p   Path
+	end int32
+}
+
+// forwardPaths appends to out every distinct (path, end) that starts at x, has at most
 // maxLen steps, never steps through a literal, never revisits a node (no loops), and
 // never takes a relation right after its inverse (no trivial r ∘ r⁻). Ends may be
-// literals. Paths are produced shortest first, in edge order.
-func (v *view) forwardPaths(ctx context.Context, x int32, maxLen int, fn func(p Path, end int32) error) error {
-	es, err := v.edgesOf(ctx, x)
-	if err != nil {
-		return err
-	}
+// literals. The one-step paths come first, in edge order, then the longer ones sorted.
+func (r *reader) forwardPaths(x int32, maxLen int, out []pathEnd) []pathEnd {
+	es := r.edges(x)
 	for _, e := range es {
-		if e.node == x {
-			continue
-		}
-		if err := fn(NewPath(e.rel), e.node); err != nil {
-			return err
+		if e.node != x {
+			out = append(out, pathEnd{NewPath(e.rel), e.node})
 		}
 	}
 	if maxLen < 2 {
-		return nil
+		return out
 	}
-	type seenKey struct {
-		p   Path
-		end int32
-	}
-	seen := map[seenKey]bool{}
-	var walk func(p Path, at int32, visited []int32) error
-	walk = func(p Path, at int32, visited []int32) error {
-		if v.lit[at] {
-			return nil
-		}
-		es, err := v.edgesOf(ctx, at)
-		if err != nil {
-			return err
-		}
-		for _, e := range es {
-			if e.rel == p.last().Inverse() || slices.Contains(visited, e.node) || e.node == at {
-				continue
-			}
-			q := p.then(e.rel)
-			k := seenKey{q, e.node}
-			if !seen[k] {
-				seen[k] = true
-				if err := fn(q, e.node); err != nil {
-					return err
-				}
-			}
-			if q.Len() < maxLen {
-				if err := walk(q, e.node, append(visited, at)); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}
+	start := len(out)
 	for _, e := range es {
-		if e.node == x {
+		m := e.node
+		if m == x || r.v.lit[m] {
 			continue
 		}
-		if err := walk(NewPath(e.rel), e.node, []int32{x}); err != nil {
-			return err
+		for _, e2 := range r.edges(m) {
+			m2 := e2.node
+			if e2.rel == e.rel.Inverse() || m2 == x || m2 == m {
+				continue
+			}
+			q := NewPath(e.rel, e2.rel)
+			out = append(out, pathEnd{q, m2})
+			if maxLen < 3 || r.v.lit[m2] {
+				continue
+			}
+			for _, e3 := range r.edges(m2) {
+				if e3.rel == e2.rel.Inverse() || e3.node == x || e3.node == m || e3.node == m2 {
+					continue
+				}
+				out = append(out, pathEnd{q.then(e3.rel), e3.node})
+			}
 		}
 	}
-	return nil
+	return append(out[:start], r.firstOccurrences(out[start:])...)
+}
+
+// firstOccurrences removes the repeated elements of ps in place, keeping the first of
+// each in its position (a path reached through two middle nodes is one fact).
+func (r *reader) firstOccurrences(ps []pathEnd) []pathEnd {
+	if len(ps) < 2 {
+		return ps
+	}
+	r.order = r.order[:0]
+	for i := range ps {
+		r.order = append(r.order, int32(i))
+	}
+	slices.SortFunc(r.order, func(i, j int32) int {
+		return cmp.Or(comparePath(ps[i].p, ps[j].p), cmp.Compare(ps[i].end, ps[j].end), cmp.Compare(i, j))
+	})
+	r.dup = slices.Grow(r.dup[:0], len(ps))[:len(ps)]
+	clear(r.dup)
+	for k := 1; k < len(r.order); k++ {
+		i, j := r.order[k-1], r.order[k]
+		if ps[i] == ps[j] {
+			r.dup[j] = true
+		}
+	}
+	n := 0
+	for i, pe := range ps {
+		if !r.dup[i] {
+			ps[n] = pe
+			n++
+		}
+	}
+	return ps[:n]
 }

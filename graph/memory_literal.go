@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/trawl-dev/trawl/internal/textnorm"
 )
@@ -29,18 +30,26 @@ const (
 	// MinApproxScore is the lowest Dice coefficient an approximate candidate can have.
 	// The aligner applies its own, stricter threshold (PARIS: 0.78).
 	MinApproxScore = 0.5
-	// maxRescore bounds the number of distinct normal forms re-scored per lookup, so that
-	// a query made of very common 2-grams cannot scan a large part of the index.
-	maxRescore = 20000
+	// maxRescore bounds the number of distinct normal forms re-scored per lookup: those
+	// sharing the most bands with the text, as the Badger store does (with 128, which
+	// loses recall among crowded phone numbers: TestCandidatesCrowded).
+	maxRescore = 512
+	// maxBandBucket is the largest band bucket a lookup reads. A larger one holds a
+	// band common to a large part of the index (the 2-grams of digit strings such as
+	// phone numbers) and tells little; without the bound the cost of a lookup would grow
+	// with the index, and an alignment's with the square of its size.
+	maxBandBucket = 1024
 )
 
 type literalIndex struct {
 	exact   map[string][]ID // normal form → literal nodes, increasing
 	forms   []string        // distinct normal forms of string literals
+	formIDs [][]ID          // the literal nodes of each form: exact[forms[f]]
 	gramOff []int32         // grams of form f are grams[gramOff[f]:gramOff[f+1]]
 	grams   []uint32        // sorted 2-gram codes of each form (see bigrams)
 	formID  map[string]int32
 	bands   map[uint64][]int32 // band key → forms
+	hits    sync.Pool          // *[]uint8 of len(forms), all 0: band hits of a lookup
 	years   map[int][]datedID  // dates with a known year
 	wild    []datedID          // dates whose year has unknown digits
 	mh      *textnorm.MinHash
@@ -93,6 +102,15 @@ func (m *Memory) literalIndex() *literalIndex {
 			}
 		}
 		ix.gramOff = append(ix.gramOff, int32(len(ix.grams)))
+		ix.formIDs = make([][]ID, len(ix.forms))
+		for f, form := range ix.forms {
+			ix.formIDs[f] = ix.exact[form]
+		}
+		nForms := len(ix.forms)
+		ix.hits.New = func() any {
+			h := make([]uint8, nForms)
+			return &h
+		}
 		m.lit = ix
 	})
 	return m.lit
@@ -120,11 +138,13 @@ func looksNumeric(s string) bool {
 	return ok
 }
 
-// Candidates returns up to k literal nodes that match text: first the exact matches
-// (equal textnorm.Literal normal form, or, for a date, inclusion in either direction),
-// by increasing ID; then approximate matches of string texts (MinHash candidates with
-// a 2-gram Dice coefficient of at least MinApproxScore), best first, ties by increasing
-// ID. Text without letters or digits matches nothing.
+// Candidates returns up to k literal nodes that match text: the exact matches (equal
+// textnorm.Literal normal form, or, for a date, inclusion in either direction), by
+// increasing ID; if there is none, approximate matches of string texts (MinHash
+// candidates with a 2-gram Dice coefficient of at least MinApproxScore), best first,
+// ties by increasing ID. Like PARIS (noApproxIfExact) and the aligner's LiteralMatcher
+// contract, it looks for approximate matches only when no literal matches exactly.
+// Text without letters or digits matches nothing.
 func (m *Memory) Candidates(ctx context.Context, text string, k int) ([]Candidate, error) {
 	if k <= 0 {
 		return nil, nil
@@ -132,14 +152,16 @@ func (m *Memory) Candidates(ctx context.Context, text string, k int) ([]Candidat
 	ix := m.literalIndex()
 	norm := textnorm.Literal(text)
 	var out []Candidate
-	seen := map[ID]bool{}
 	if norm != "" {
 		for _, id := range ix.exact[norm] {
 			out = append(out, Candidate{Node: id, Exact: true, Score: 1})
-			seen[id] = true
 		}
 	}
 	if d, ok := ParseDate(strings.TrimSpace(text)); ok {
+		seen := make(map[ID]bool, len(out))
+		for _, c := range out {
+			seen[c.Node] = true
+		}
 		var dated []ID
 		check := func(list []datedID) {
 			for _, x := range list {
@@ -160,8 +182,8 @@ func (m *Memory) Candidates(ctx context.Context, text string, k int) ([]Candidat
 		out = append(out, idsAsExact(dated)...)
 	}
 	slices.SortFunc(out, func(a, b Candidate) int { return cmp.Compare(a.Node, b.Node) })
-	if len(out) >= k {
-		return out[:k], nil
+	if len(out) > 0 {
+		return out[:min(k, len(out))], nil
 	}
 	if norm == "" || looksNumeric(text) {
 		return out, nil
@@ -169,31 +191,16 @@ func (m *Memory) Candidates(ctx context.Context, text string, k int) ([]Candidat
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var forms []int32
-	for _, key := range textnorm.Bands(ix.mh.Signature(textnorm.Shingles(norm, ShingleK)), bandRows) {
-		forms = append(forms, ix.bands[key]...)
-	}
-	slices.Sort(forms)
-	forms = slices.Compact(forms)
-	if len(forms) > maxRescore {
-		forms = forms[:maxRescore]
-	}
 	var approx []Candidate
 	q := bigrams(nil, norm)
-	for _, f := range forms {
-		form := ix.forms[f]
-		if form == norm {
-			continue
-		}
+	for _, f := range ix.bandCandidates(norm) {
 		d := dice(q, ix.grams[ix.gramOff[f]:ix.gramOff[f+1]])
 		if d < MinApproxScore {
 			continue
 		}
 		d = min(d, 0.999999) // distinct normal forms are never an exact match
-		for _, id := range ix.exact[form] {
-			if !seen[id] {
-				approx = append(approx, Candidate{Node: id, Score: d})
-			}
+		for _, id := range ix.formIDs[f] {
+			approx = append(approx, Candidate{Node: id, Score: d})
 		}
 	}
 	slices.SortFunc(approx, func(a, b Candidate) int {
@@ -204,6 +211,66 @@ func (m *Memory) Candidates(ctx context.Context, text string, k int) ([]Candidat
 		out = out[:k]
 	}
 	return out, nil
+}
+
+// bandCandidates returns the normal forms other than norm that share a MinHash band
+// with it, at most maxRescore of them: those sharing the most bands, ties by the order
+// in which the bands find them. Band buckets larger than maxBandBucket are not read. The
+// cost is linear in the bucket entries read: hits are counted in a pooled array, not
+// sorted.
+func (ix *literalIndex) bandCandidates(norm string) []int32 {
+	self, hasSelf := ix.formID[norm]
+	var buckets [minHashes / bandRows][]int32
+	n := 0
+	for i, key := range textnorm.Bands(ix.mh.Signature(textnorm.Shingles(norm, ShingleK)), bandRows) {
+		if b := ix.bands[key]; len(b) <= maxBandBucket {
+			buckets[i] = b
+			n += len(b)
+		}
+	}
+	hp := ix.hits.Get().(*[]uint8)
+	hits := *hp
+	forms := make([]int32, 0, n)
+	for _, b := range buckets {
+		for _, f := range b {
+			if hits[f] == 0 && (!hasSelf || f != self) {
+				forms = append(forms, f)
+			}
+			hits[f]++
+		}
+	}
+	defer func() {
+		for _, b := range buckets {
+			for _, f := range b {
+				hits[f] = 0
+			}
+		}
+		ix.hits.Put(hp)
+	}()
+	if len(forms) <= maxRescore {
+		return forms
+	}
+	// Every form above the cut-off count of bands, then the first ones at it.
+	var count [minHashes/bandRows + 1]int
+	for _, f := range forms {
+		count[hits[f]]++
+	}
+	cut, above := len(count)-1, 0
+	for ; cut > 0 && above+count[cut] < maxRescore; cut-- {
+		above += count[cut]
+	}
+	room := maxRescore - above
+	kept := forms[:0]
+	for _, f := range forms {
+		switch h := int(hits[f]); {
+		case h > cut:
+			kept = append(kept, f)
+		case h == cut && room > 0:
+			kept = append(kept, f)
+			room--
+		}
+	}
+	return kept
 }
 
 func idsAsExact(ids []ID) []Candidate {

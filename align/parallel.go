@@ -1,0 +1,174 @@
+package align
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// The passes of an iteration run on several goroutines. Their work is cut into units
+// (a fixed number of KB1 entities, or of anchored nodes), independent of the number of
+// goroutines, and the results of the units are combined in unit order, so a run gives
+// the same result on any number of cores.
+//
+// KB2 is read lazily: a unit that needs the edges of a KB2 node not read yet records it
+// (reader.miss) and is done again after the aligner has read all such nodes of the
+// wave in one batch. The anchored nodes of KB2 are read before each pass, so only units
+// that follow joins (or look at candidates' values, with negative evidence) are redone,
+// once per step further out.
+
+// unitsPerWave is the number of units done between two reads of KB2. It does not
+// depend on the number of goroutines, so neither do the order of the reads nor the
+// local indices they give.
+const unitsPerWave = 128
+
+// worker is the state of one goroutine of a pass: its readers and scratch space.
+type worker struct {
+	a      *aligner
+	r1, r2 reader
+
+	// instance pass
+	prod    []float64 // evidence product by KB2 local index, 1 when untouched
+	touched []int32
+	paths   []pathEnd
+	paths2  []pathEnd
+	ev      []evidence
+	ends    []int32
+
+	// relation passes
+	facts      []pathEnd
+	two        []joinEnd // scratch of factsToAnchored
+	three      []pathEnd
+	fronts     [][]frontEntry
+	frontNodes [][]int32 // the nodes of fronts, for binary search
+	items      []pairItem
+	runS       []pathScore
+}
+
+func (a *aligner) newWorkers() {
+	n := a.opts.Workers
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	a.workers = make([]*worker, n)
+	for i := range a.workers {
+		a.workers[i] = &worker{a: a, r1: reader{v: a.v1}, r2: reader{v: a.v2}}
+	}
+	a.v1.workers, a.v2.workers = n, n
+}
+
+// runUnits calls do for every unit in [0, n) on the workers and then commit with its
+// result, in unit order. before, if set, is called on each worker before each round
+// (the views may have grown).
+func runUnits[T any](ctx context.Context, a *aligner, n int, before func(w *worker), do func(w *worker, u int) T, commit func(u int, t T)) error {
+	wave := unitsPerWave
+	results := make([]T, min(wave, n))
+	misses := make([][2][]int32, min(wave, n))
+	var pending []int
+	for start := 0; start < n; start += wave {
+		end := min(start+wave, n)
+		pending = pending[:0]
+		for u := start; u < end; u++ {
+			pending = append(pending, u)
+		}
+		for len(pending) > 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			var next atomic.Int64
+			runOne := func(w *worker) {
+				if before != nil {
+					before(w)
+				}
+				for {
+					k := int(next.Add(1)) - 1
+					if k >= len(pending) {
+						return
+					}
+					u := pending[k]
+					w.r1.miss, w.r2.miss = w.r1.miss[:0], w.r2.miss[:0]
+					t := do(w, u)
+					m := &misses[u-start]
+					m[0], m[1] = append(m[0][:0], w.r1.miss...), append(m[1][:0], w.r2.miss...)
+					if len(m[0])+len(m[1]) == 0 {
+						results[u-start] = t
+					}
+				}
+			}
+			if len(a.workers) == 1 || len(pending) == 1 {
+				runOne(a.workers[0])
+			} else {
+				var wg sync.WaitGroup
+				for _, w := range a.workers {
+					wg.Go(func() { runOne(w) })
+				}
+				wg.Wait()
+			}
+			var miss1, miss2 []int32
+			redo := pending[:0]
+			for _, u := range pending {
+				m := misses[u-start]
+				if len(m[0])+len(m[1]) > 0 {
+					miss1, miss2 = append(miss1, m[0]...), append(miss2, m[1]...)
+					redo = append(redo, u)
+				}
+			}
+			if err := a.v1.fetch(ctx, miss1); err != nil {
+				return err
+			}
+			if err := a.v2.fetch(ctx, miss2); err != nil {
+				return err
+			}
+			pending = redo
+		}
+		for u := start; u < end; u++ {
+			commit(u, results[u-start])
+			var zero T
+			results[u-start] = zero
+		}
+	}
+	return nil
+}
+
+// parallelFor calls fn for every unit in [0, n) on up to workers goroutines and returns
+// the first error; after an error no new unit starts.
+func parallelFor(ctx context.Context, workers, n int, fn func(u int) error) error {
+	var (
+		next  atomic.Int64
+		mu    sync.Mutex
+		first error
+		wg    sync.WaitGroup
+	)
+	run := func() {
+		for {
+			u := int(next.Add(1)) - 1
+			if u >= n {
+				return
+			}
+			mu.Lock()
+			stop := first != nil
+			mu.Unlock()
+			if stop {
+				return
+			}
+			err := ctx.Err()
+			if err == nil {
+				err = fn(u)
+			}
+			if err != nil {
+				mu.Lock()
+				if first == nil {
+					first = err
+				}
+				mu.Unlock()
+				return
+			}
+		}
+	}
+	for range min(workers, n) {
+		wg.Go(run)
+	}
+	wg.Wait()
+	return first
+}
