@@ -56,8 +56,9 @@ type RunStats struct {
 }
 
 type match struct {
-	node  int32 // -1 = none
-	score float64
+	node                int32 // -1 = none
+	score               float64
+	support, comparable uint8 // of the candidate (see cand)
 }
 
 type aligner struct {
@@ -74,10 +75,11 @@ type aligner struct {
 	eq2    []match    // the same, by KB2 local index (shorter than the view: no partner)
 	eqAnc1 []anchor   // eq1 as anchors, so anchors1 does not allocate
 	eqAnc2 []anchor
-	rels   *relTable // relation scores of the previous relation pass
-	tgt    []int32   // KB1 entities (non-literal nodes), in local order
-	it     int       // current iteration
-	drop   int       // join pair updates dropped in this iteration
+	rels   *relTable  // relation scores of the previous relation pass
+	types  *typeModel // nil without TypeEvidence or a taxonomy on both sides
+	tgt    []int32    // KB1 entities (non-literal nodes), in local order
+	it     int        // current iteration
+	drop   int        // join pair updates dropped in this iteration
 }
 
 // Align aligns kb1 with kb2 with the PARIS model and returns instance equivalences,
@@ -104,6 +106,15 @@ func Align(ctx context.Context, kb1 Source, kb2 Reference, opts Options) (*Resul
 	}
 	a.newWorkers()
 	res := &Result{Options: opts}
+	if opts.TypeEvidence {
+		t1, ok1 := kb1.(Taxonomy)
+		t2, ok2 := kb2.(Taxonomy)
+		if ok1 && ok2 {
+			a.types = newTypeModel(t1, t2, a.v1, a.v2)
+		} else {
+			res.Warnings = append(res.Warnings, "type evidence not used: a KB does not read rdf:type and rdfs:subClassOf (no Taxonomy)")
+		}
+	}
 	start := time.Now()
 	if err := a.loadKB1(ctx); err != nil {
 		return nil, err
@@ -154,6 +165,11 @@ func Align(ctx context.Context, kb1 Source, kb2 Reference, opts Options) (*Resul
 		st.RelationPairs = len(rels.pairs)
 		st.RelationChanges, st.MaxDelta = a.rels.diff(rels, st.MaxDelta)
 		a.rels = rels
+		if a.types != nil {
+			if err := a.types.update(ctx, a); err != nil {
+				return nil, err
+			}
+		}
 		st.DroppedJoinPairs = a.drop
 		st.KB2Nodes = a.v2.reads
 		st.Elapsed = time.Since(t0)
@@ -257,8 +273,10 @@ func (a *aligner) anchors2(j int32) []anchor {
 }
 
 // assign reduces the candidates to a 1:1 matching (greedy by decreasing score, ties by
-// increasing node ids), replaces the equalities with it and fills the change counts of
-// st. It returns the largest score change of a pair kept in both iterations.
+// increasing node ids), or with OneToMany keeps the best candidate of each KB1 entity
+// (PARIS's takeMax without takeMaxMax: a KB2 entity may have several KB1 partners, its
+// equality being the best of them), replaces the equalities with it and fills the change
+// counts of st. It returns the largest score change of a pair kept in both iterations.
 func (a *aligner) assign(cands []cand, st *IterationStats) float64 {
 	slices.SortFunc(cands, func(x, y cand) int {
 		switch {
@@ -281,11 +299,13 @@ func (a *aligner) assign(cands []cand, st *IterationStats) float64 {
 		eq2[i] = match{node: -1}
 	}
 	for _, c := range cands {
-		if eq1[c.y1].node >= 0 || eq2[c.y2].node >= 0 {
+		if eq1[c.y1].node >= 0 || (eq2[c.y2].node >= 0 && !a.opts.OneToMany) {
 			continue
 		}
-		eq1[c.y1] = match{node: c.y2, score: c.score}
-		eq2[c.y2] = match{node: c.y1, score: c.score}
+		eq1[c.y1] = match{node: c.y2, score: c.score, support: c.support, comparable: c.comparable}
+		if eq2[c.y2].node < 0 {
+			eq2[c.y2] = match{node: c.y1, score: c.score}
+		}
 	}
 	theta := a.opts.Theta
 	delta := 0.0

@@ -3,11 +3,13 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/trawl-dev/trawl/align"
 	"github.com/trawl-dev/trawl/graph"
@@ -203,7 +205,8 @@ func (p *Pipeline) makeGuidedPlan(ctx context.Context, r int) (*guidedPlan, erro
 		return nil, err
 	}
 	if class == "" {
-		plan.Reason = "the records' class aligned to no KB class, so the KB cannot say which values to try"
+		plan.Reason = fmt.Sprintf("the records' class aligned to no KB class (%d of %d records linked), so the KB cannot say which values to try",
+			in.under.Linked, in.under.Records)
 		return plan, nil
 	}
 	tried, err := p.triedValues(r)
@@ -212,7 +215,9 @@ func (p *Pipeline) makeGuidedPlan(ctx context.Context, r int) (*guidedPlan, erro
 	}
 	linked := linkedEntities(in.result, in.result.Options.LinkThreshold)
 	known := knownValues(in.schema, in.recs)
-	for _, c := range p.planCandidates(in) {
+	cands := p.planCandidates(in)
+	var empty []string
+	for _, c := range cands {
 		if _, done := plan.Values[c.field.Name]; done {
 			continue
 		}
@@ -223,12 +228,48 @@ func (p *Pipeline) makeGuidedPlan(ctx context.Context, r int) (*guidedPlan, erro
 		if pick := p.pickValues(c, vals, known, tried); len(pick) > 0 {
 			plan.Values[c.field.Name] = pick
 			plan.Paths[c.field.Name] = class + " → " + c.relation
+		} else {
+			empty = append(empty, fmt.Sprintf("%s (%d values of %s along %s, none new)", c.field.Name, len(vals), class, c.relation))
 		}
 	}
-	if len(plan.Values) == 0 {
-		plan.Reason = "no text field maps to a feature aligned with the KB, or the KB has no value left to try"
+	switch {
+	case len(plan.Values) > 0:
+	case len(cands) == 0:
+		plan.Reason = "no text field maps to a record feature understood as a KB relation (" + p.planGap(in) + ")"
+	default:
+		plan.Reason = "the KB has no value left to try in " + strings.Join(empty, "; ")
 	}
 	return plan, nil
+}
+
+// planGap says why no field is a plan candidate: the text fields mapped by containment
+// and the features understood as KB relations (confidence ≥ the floor).
+func (p *Pipeline) planGap(in *planInput) string {
+	var mapped, understood []string
+	fields := map[string]probe.Field{}
+	for _, f := range in.form.Fields {
+		fields[f.Name] = f
+	}
+	for _, m := range in.schema.Mapping {
+		if fd, ok := fields[m.Field]; ok && fd.IsText() && fd.Type != "number" && m.Relation == schema.RelContains {
+			mapped = append(mapped, m.Field+" → "+m.Feature)
+		}
+	}
+	for _, r := range in.under.Relations {
+		if r.Aligned != nil {
+			understood = append(understood, shortIRI(r.Relation))
+		}
+	}
+	slices.Sort(mapped)
+	slices.Sort(understood)
+	none := func(xs []string) string {
+		if len(xs) == 0 {
+			return "none"
+		}
+		return strings.Join(xs, ", ")
+	}
+	return fmt.Sprintf("text fields mapped: %s; features understood (confidence ≥ %.2f): %s",
+		none(mapped), in.under.MinRelationConfidence, none(understood))
 }
 
 // recordClass is the KB class the records aligned to, or the class most of their
