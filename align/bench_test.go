@@ -15,7 +15,9 @@ import (
 
 // Benchmarks. The figures in docs/benchmarks.md come from:
 //
-//	go test ./align -run '^$' -bench . -benchtime 5x
+//	go test ./align -run '^$' -bench '^Benchmark(Persons1|Restaurants)' -benchtime 5x
+//
+// and, for the scaling benchmarks (minutes, gigabytes), scale_test.go.
 //
 // OAEI runs include neither file parsing nor the literal index (both happen once per
 // KB); the CLI figures of docs/benchmarks.md include them.

@@ -262,14 +262,13 @@ func (w *worker) learnedEvidence(f1, fun1 float64, x2 anchor, learned []relEntry
 func byRelation(es []ledge) iter.Seq2[graph.Rel, []ledge] {
 	return func(yield func(graph.Rel, []ledge) bool) {
 		for lo := 0; lo < len(es); {
-			hi := lo + 1
-			for hi < len(es) && es[hi].rel == es[lo].rel {
-				hi++
-			}
-			if !yield(es[lo].rel, es[lo:hi]) {
+			rel := es[lo].rel
+			// The run's end by binary search: a shared value's skipped run costs log n.
+			n, _ := slices.BinarySearchFunc(es[lo:], rel+1, func(e ledge, r graph.Rel) int { return cmp.Compare(e.rel, r) })
+			if !yield(rel, es[lo:lo+n]) {
 				return
 			}
-			lo = hi
+			lo += n
 		}
 	}
 }

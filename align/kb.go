@@ -79,9 +79,9 @@ type Schema interface {
 type LiteralMatcher interface {
 	// Candidates returns up to k literal nodes that match text after normalisation:
 	// exact matches first, then approximate ones (k-gram MinHash candidates re-scored by
-	// Dice), best first, ties by increasing node ID. Date literals also match the text of
-	// a date that includes them or that they include (a year and its days; YAGO's '#'
-	// wildcards).
+	// Dice), best first, ties by the literals' canonical form (graph.MatchLiterals, the
+	// semantics both KBs implement). Date literals also match the text of a date that
+	// includes them or that they include (a year and its days; YAGO's '#' wildcards).
 	Candidates(ctx context.Context, text string, k int) ([]graph.Candidate, error)
 }
 

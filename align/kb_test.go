@@ -11,8 +11,6 @@ import (
 	"github.com/trawl-dev/trawl/graph"
 )
 
-var _ KB = (*graph.Memory)(nil)
-
 // sourceOnly is a KB1 that gives Align nothing but a Source: no taxonomy, no literal
 // lookups.
 type sourceOnly struct{ Source }

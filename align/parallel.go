@@ -50,6 +50,7 @@ type worker struct {
 	frontNodes [][]int32 // the nodes of fronts, for binary search
 	items      []pairItem
 	runS       []pathScore
+	skipSeen   []Path // paths factsToAnchored left out for the current node
 }
 
 func (a *aligner) newWorkers() {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/trawl-dev/trawl/graph"
 )
@@ -145,12 +146,28 @@ type pairItem struct {
 	factor float64
 }
 
-// relAcc is what one unit of a relation pass adds: the numerators by pair of paths and
-// the normalisers by path of `from`.
+// relAcc is what one unit of a relation pass adds: the numerators by pair of paths, the
+// normalisers by path of `from`, and the paths whose literal-to-literal facts were left
+// out (see litFacts).
 type relAcc struct {
-	scores map[relKey]float64
-	norm   map[Path]float64
+	scores  map[relKey]float64
+	norm    map[Path]float64
+	skipped map[Path]bool
 }
+
+// litFacts says what a relation pass does with the facts of a join from a literal to a
+// literal when the pair leaves one step for the other KB: no edge links two literals, so
+// they can never be matched, and count only in the normaliser of their path, which
+// matters only if the path is matched by another of its facts. The main pass leaves them
+// out (litSkip) and records their paths; a second pass counts them (litOnly) for the
+// paths that got a score. Most of the facts from a value shared by many entities are
+// such facts.
+type litFacts int
+
+const (
+	litSkip litFacts = iota
+	litOnly
+)
 
 // relationPass computes, for every path pF of `from` and path pT of `to`, the numerator
 // Σ_{pF(x,y)} [1 − Π_{pT(x',y')} (1 − Pr(x≡x')·Pr(y≡y'))] and, for every pF, the
@@ -173,42 +190,87 @@ func (a *aligner) relationPass(ctx context.Context, fromR *reader, anchFrom func
 	}
 
 	const unit = 256
-	err := runUnits(ctx, a, (len(nodes)+unit-1)/unit, nil,
-		func(w *worker, u int) relAcc {
-			acc := relAcc{scores: map[relKey]float64{}, norm: map[Path]float64{}}
-			from, to := &w.r1, &w.r2
-			if reverse {
-				from, to = to, from
-			}
-			for _, x := range nodes[u*unit : min((u+1)*unit, len(nodes))] {
-				w.relationFacts(from, to, x, mid, anchFrom, acc)
-			}
-			return acc
-		},
-		func(_ int, acc relAcc) {
-			for p, n := range acc.norm {
-				norm[p] += n
-			}
-			for k, s := range acc.scores {
-				if _, ok := scores[k]; !ok && len(scores) >= o.MaxRelationPairs && (k.p1.IsJoin() || k.p2.IsJoin()) {
-					a.drop++
-					continue
+	// The maps of combined units are cleared and reused: they keep their size.
+	var pool sync.Pool
+	skipped := map[Path]bool{}
+	pass := func(mode litFacts, only map[Path]bool) error {
+		return runUnits(ctx, a, (len(nodes)+unit-1)/unit, nil,
+			func(w *worker, u int) *relAcc {
+				acc, ok := pool.Get().(*relAcc)
+				if !ok {
+					acc = &relAcc{scores: map[relKey]float64{}, norm: map[Path]float64{}, skipped: map[Path]bool{}}
 				}
-				scores[k] += s
-			}
-		})
-	return scores, norm, err
+				from, to := &w.r1, &w.r2
+				if reverse {
+					from, to = to, from
+				}
+				for _, x := range nodes[u*unit : min((u+1)*unit, len(nodes))] {
+					w.relationFacts(from, to, x, mid, anchFrom, mode, only, acc)
+				}
+				return acc
+			},
+			func(_ int, acc *relAcc) {
+				for p, n := range acc.norm {
+					norm[p] += n
+				}
+				for k, s := range acc.scores {
+					if _, ok := scores[k]; !ok && len(scores) >= o.MaxRelationPairs && (k.p1.IsJoin() || k.p2.IsJoin()) {
+						a.drop++
+						continue
+					}
+					scores[k] += s
+				}
+				for p := range acc.skipped {
+					skipped[p] = true
+				}
+				clear(acc.norm)
+				clear(acc.scores)
+				clear(acc.skipped)
+				pool.Put(acc)
+			})
+	}
+	if err := pass(litSkip, nil); err != nil {
+		return nil, nil, err
+	}
+	only := map[Path]bool{}
+	for k := range scores {
+		if skipped[k.p1] {
+			only[k.p1] = true
+		}
+	}
+	if len(only) > 0 {
+		if err := pass(litOnly, only); err != nil {
+			return nil, nil, err
+		}
+	}
+	return scores, norm, nil
 }
 
-// relationFacts adds to acc the evidence of the facts of `from` that start at x.
-func (w *worker) relationFacts(from, to *reader, x int32, mid midIndex, anchFrom func(int32) []anchor, acc relAcc) {
+// relationFacts adds to acc the evidence of the facts of `from` that start at x, with
+// the literal-to-literal facts handled as mode says (only: the paths of litOnly).
+func (w *worker) relationFacts(from, to *reader, x int32, mid midIndex, anchFrom func(int32) []anchor, mode litFacts, only map[Path]bool, acc *relAcc) {
 	o := w.a.opts
 	ax := anchFrom(x)
 	if len(ax) == 0 {
 		return
 	}
-	w.facts = w.factsToAnchored(from, x, mid, anchFrom, w.facts[:0])
+	w.facts = w.factsToAnchored(from, x, mid, anchFrom, mode, only, acc.skipped, w.facts[:0])
 	if len(w.facts) == 0 {
+		return
+	}
+	if mode == litOnly {
+		// Normalisers only: these facts have no pair.
+		for _, f := range w.facts {
+			prodN := 1.0
+			for _, xa := range ax {
+				for _, ya := range anchFrom(f.end) {
+					prodN *= 1 - xa.score*ya.score
+				}
+			}
+			if prodN < 1 {
+				acc.norm[f.p] += 1 - prodN
+			}
+		}
 		return
 	}
 	for len(w.fronts) < len(ax) {
@@ -411,21 +473,41 @@ func (ix midIndex) of(m int32) []midEdgeT {
 // factsToAnchored appends to out the distinct facts pF(x, y) of v with y anchored, pF of
 // at most JoinLength steps, following the path rules (no literal in the middle, no
 // loop, no r ∘ r⁻), sorted by path (shorter first) then y. The last step comes from mid,
-// the reverse index of the anchored nodes.
-func (w *worker) factsToAnchored(r *reader, x int32, mid midIndex, anch func(int32) []anchor, out []pathEnd) []pathEnd {
-	L := w.a.opts.JoinLength
+// the reverse index of the anchored nodes. Joins from a literal to a literal that leave
+// one step for the other KB are left out and their paths added to skipped (litSkip), or
+// are the only facts listed, for the paths of only (litOnly).
+func (w *worker) factsToAnchored(r *reader, x int32, mid midIndex, anch func(int32) []anchor, mode litFacts, only, skipped map[Path]bool, out []pathEnd) []pathEnd {
+	o := w.a.opts
+	L := o.JoinLength
 	v := r.v
 	es := r.edges(x)
-	start := len(out)
-	for _, e := range es {
-		if e.node != x && len(anch(e.node)) > 0 {
-			out = append(out, pathEnd{p: NewPath(e.rel), end: e.node})
+	if mode == litSkip {
+		start := len(out)
+		for _, e := range es {
+			if e.node != x && len(anch(e.node)) > 0 {
+				out = append(out, pathEnd{p: NewPath(e.rel), end: e.node})
+			}
 		}
+		// Edges are sorted by relation, then by KB node id: sort by local index instead.
+		slices.SortFunc(out[start:], func(u, w pathEnd) int { return cmp.Or(cmp.Compare(u.p.r[0], w.p.r[0]), cmp.Compare(u.end, w.end)) })
 	}
-	// Edges are sorted by relation, then by KB node id: sort by local index instead.
-	slices.SortFunc(out[start:], func(u, w pathEnd) int { return cmp.Or(cmp.Compare(u.p.r[0], w.p.r[0]), cmp.Compare(u.end, w.end)) })
 	if L < 2 {
 		return out
+	}
+	// keep says whether the join p of n steps to end is listed (see litFacts).
+	w.skipSeen = w.skipSeen[:0]
+	keep := func(p Path, end int32) bool {
+		if !v.lit[x] || !v.lit[end] || o.JoinSum-p.Len() != 1 {
+			return mode == litSkip
+		}
+		if mode == litOnly {
+			return only[p]
+		}
+		if !slices.Contains(w.skipSeen, p) { // few paths per node: spare the map
+			w.skipSeen = append(w.skipSeen, p)
+			skipped[p] = true
+		}
+		return false
 	}
 	// Joins through different middle nodes can repeat: sort on packed keys and compact.
 	two, three := w.two[:0], w.three[:0]
@@ -438,7 +520,9 @@ func (w *worker) factsToAnchored(r *reader, x int32, mid midIndex, anch func(int
 			if me.node == x || me.node == m || me.rel == e.rel.Inverse() {
 				continue
 			}
-			two = append(two, joinEnd{steps: uint64(e.rel)<<32 | uint64(me.rel), end: me.node})
+			if keep(NewPath(e.rel, me.rel), me.node) {
+				two = append(two, joinEnd{steps: uint64(e.rel)<<32 | uint64(me.rel), end: me.node})
+			}
 		}
 		if L < 3 {
 			continue
@@ -452,7 +536,9 @@ func (w *worker) factsToAnchored(r *reader, x int32, mid midIndex, anch func(int
 				if me.node == x || me.node == m || me.node == m2 || me.rel == e2.rel.Inverse() {
 					continue
 				}
-				three = append(three, pathEnd{p: NewPath(e.rel, e2.rel, me.rel), end: me.node})
+				if q := NewPath(e.rel, e2.rel, me.rel); keep(q, me.node) {
+					three = append(three, pathEnd{p: q, end: me.node})
+				}
 			}
 		}
 	}

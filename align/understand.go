@@ -748,7 +748,7 @@ func (s *understander) kb2LocalNames() map[string][]string {
 	out := map[string][]string{}
 	for _, r := range s.kb2.Relations() {
 		iri := s.kb2.RelationIRI(r)
-		local := iri[strings.LastIndexAny(iri, "/#")+1:]
+		local := graph.LocalName(iri)
 		if local != "" {
 			k := strings.ToLower(local)
 			out[k] = append(out[k], iri)

@@ -43,6 +43,10 @@ type view struct {
 	reads     int // nodes whose edges were read
 }
 
+// noEdges are the edges of a hub: read, but not used. The edges of a node that has been
+// read are never nil, so readers test one slice rather than two.
+var noEdges = []ledge{}
+
 // byNodeMin is the degree above which a node's edges are also kept sorted by node, so
 // that the edges between it and a given node are found by binary search.
 const byNodeMin = 16
@@ -143,12 +147,13 @@ func (v *view) fetch(ctx context.Context, ns []int32) error {
 			large += len(got[k])
 		}
 	}
-	arena, byArena := make([]ledge, 0, total), make([]ledge, 0, large)
+	arena, byArena := make([]ledge, 0, total), make([]ledge, 0, large) // non-nil even when empty
 	for k, i := range todo {
 		v.reads++
 		if hub[k] {
 			v.hub[i] = true
 			v.hubs++
+			v.edges[i] = noEdges
 			continue
 		}
 		start := len(arena)
@@ -289,11 +294,11 @@ type reader struct {
 
 // edges returns the edges of local node i, sorted by relation then KB node id.
 func (r *reader) edges(i int32) []ledge {
-	if !r.v.fetched[i] {
+	es := r.v.edges[i]
+	if es == nil {
 		r.miss = append(r.miss, i)
-		return nil
 	}
-	return r.v.edges[i]
+	return es
 }
 
 // edgesRel returns the edges of i with relation rel.

@@ -108,3 +108,17 @@ func TestNamespace(t *testing.T) {
 		t.Errorf("default base: %v, %v", def.SourceIRI(), err)
 	}
 }
+
+func TestLocalName(t *testing.T) {
+	for iri, want := range map[string]string{
+		"http://schema.org/name":                           "name",
+		"http://www.w3.org/2000/01/rdf-schema#label":       "label",
+		"http://yago-knowledge.org/resource/Paris_(Texas)": "Paris_(Texas)",
+		"http://example.org/dir/":                          "",
+		"urn:isbn:0451450523":                              "urn:isbn:0451450523",
+	} {
+		if got := LocalName(iri); got != want {
+			t.Errorf("LocalName(%q) = %q, want %q", iri, got, want)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -19,8 +20,9 @@ import (
 // interface (package align) and serves both small graphs (the record graph of one deep-web
 // source, OAEI files) and test knowledge bases of a few million triples.
 //
-// Node identifiers are assigned in order of first appearance, starting at 1, so that the
-// same input always gives the same identifiers. A forward relation has an even
+// Node identifiers are 1 … Nodes(), assigned in the order of the terms' hash
+// identifiers (TermHashID, those of the Badger store of package ontology), so that the
+// same input always gives the same identifiers and both KBs order nodes alike. A forward relation has an even
 // identifier (see Rel). rdf:type and rdfs:subClassOf facts are taxonomy: they are kept
 // apart (Types, Instances, SuperClasses) and are not edges.
 //
@@ -188,6 +190,8 @@ func (b *memoryBuilder) add(t Triple) {
 
 func (b *memoryBuilder) build() *Memory {
 	m := b.m
+	b.numberRelations()
+	b.numberNodes()
 	slices.SortFunc(b.facts, func(x, y memFact) int {
 		return cmp.Or(cmp.Compare(x.tax, y.tax), cmp.Compare(x.s, y.s), cmp.Compare(x.r, y.r), cmp.Compare(x.o, y.o))
 	})
@@ -269,6 +273,65 @@ func (b *memoryBuilder) build() *Memory {
 		m.instances[k] = slices.Compact(v)
 	}
 	return m
+}
+
+// numberRelations renumbers the relations in IRI order (as the Badger store of package
+// ontology does), so that the two KBs enumerate relations, and hence edges, alike.
+func (b *memoryBuilder) numberRelations() {
+	m := b.m
+	order := make([]int, len(m.relIRIs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(x, y int) int { return strings.Compare(m.relIRIs[x], m.relIRIs[y]) })
+	newRel := make([]Rel, len(order))
+	iris := make([]string, len(order))
+	for rank, old := range order {
+		newRel[old] = Rel(2 * rank)
+		iris[rank] = m.relIRIs[old]
+		m.relIDs[m.relIRIs[old]] = Rel(2 * rank)
+	}
+	m.relIRIs = iris
+	for i := range b.facts {
+		if b.facts[i].tax == 0 {
+			b.facts[i].r = newRel[b.facts[i].r>>1]
+		}
+	}
+}
+
+// numberNodes renumbers the nodes in the order of their hash identifiers
+// (TermHashID with salt 0, the identifiers of the Badger store of package ontology), so
+// that anything that orders nodes by identifier (edges, entities, instances, the
+// aligner's tie-breaks) orders them alike in both KBs.
+func (b *memoryBuilder) numberNodes() {
+	m := b.m
+	n := len(m.terms)
+	type keyed struct {
+		h   ID
+		old ID
+	}
+	ks := make([]keyed, n-1)
+	var buf []byte
+	for i := 1; i < n; i++ {
+		var h ID
+		h, buf = TermHashID(m.terms[i], 0, buf)
+		ks[i-1] = keyed{h, ID(i)}
+	}
+	slices.SortFunc(ks, func(x, y keyed) int {
+		return cmp.Or(cmp.Compare(x.h, y.h), strings.Compare(m.terms[x.old].String(), m.terms[y.old].String()))
+	})
+	newID := make([]ID, n)
+	terms := make([]Term, n)
+	for i, k := range ks {
+		newID[k.old] = ID(i + 1)
+		terms[i+1] = m.terms[k.old]
+		m.ids[m.terms[k.old]] = ID(i + 1)
+	}
+	m.terms = terms
+	for i := range b.facts {
+		f := &b.facts[i]
+		f.s, f.o = newID[f.s], newID[f.o]
+	}
 }
 
 // Triples returns the number of distinct facts, taxonomy facts excluded.

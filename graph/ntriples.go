@@ -3,11 +3,10 @@ package graph
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
-	"strings"
-	"unicode/utf8"
 )
 
 // ParseError locates a bad line of an RDF file. It wraps the underlying cause.
@@ -137,20 +136,37 @@ func (r *Reader) nextLine() ([]byte, error) {
 // space or a comment. A bad line gives an error whose message says what is wrong.
 func ParseLine(line []byte) (t Triple, ok bool, err error) {
 	var p parser
-	p.init(line)
-	p.ws()
-	if p.done() || p.peek() == '#' {
-		return Triple{}, false, nil
-	}
-	t, err = p.triple()
-	if err != nil {
+	var raw [3]rawTerm
+	if ok, err = p.line(line, &raw); !ok || err != nil {
 		return Triple{}, false, err
 	}
-	p.ws()
-	if p.done() || p.peek() == '#' {
-		return t, true, nil
+	return Triple{S: raw[0].term(), P: raw[1].term(), O: raw[2].term()}, true, nil
+}
+
+// AppendLineKeys parses one N-Triples line like ParseLine, but instead of building terms
+// it appends the keys (AppendTermKey encodings) of the subject, predicate and object to
+// buf, which allocates nothing for most lines: a bulk loader hashes the keys and decodes
+// only the terms it has not seen. ends are the end offsets of the three keys in out.
+// Blank node labels get blankPrefix in front (also inside triple terms). A bad line
+// gives a *ParseError with the column (File and Line are the caller's to fill in).
+func AppendLineKeys(buf, line []byte, blankPrefix string) (out []byte, ends [3]int, ok bool, err error) {
+	var p parser
+	var raw [3]rawTerm
+	ok, err = p.line(line, &raw)
+	if err != nil {
+		if se, isSyntax := err.(*syntaxError); isSyntax {
+			return buf, ends, false, &ParseError{Col: se.col + 1, Err: se.err}
+		}
+		return buf, ends, false, &ParseError{Err: err}
 	}
-	return Triple{}, false, p.errorf("unexpected %q after the end of the triple (one triple per line)", p.rest(12))
+	if !ok {
+		return buf, ends, false, nil
+	}
+	for i := range raw {
+		buf = raw[i].appendKey(buf, blankPrefix)
+		ends[i] = len(buf)
+	}
+	return buf, ends, true, nil
 }
 
 // ParseTerm parses one term in N-Triples syntax, such as `<http://a>`, `_:b`, `"x"@en`
@@ -159,134 +175,226 @@ func ParseTerm(s string) (Term, error) {
 	var p parser
 	p.init([]byte(s))
 	p.ws()
-	t, err := p.object(0)
-	if err != nil {
+	var t rawTerm
+	if err := p.object(&t, 0); err != nil {
 		return Term{}, err
 	}
 	p.ws()
 	if !p.done() {
 		return Term{}, p.errorf("unexpected %q after the term", p.rest(12))
 	}
-	return t, nil
+	return t.term(), nil
 }
-
-type syntaxError struct {
-	col int
-	err error
-}
-
-func (e *syntaxError) Error() string { return fmt.Sprintf("column %d: %v", e.col+1, e.err) }
-func (e *syntaxError) Unwrap() error { return e.err }
 
 // maxTripleTermDepth bounds nested triple terms, so that hostile input cannot exhaust the
 // stack.
 const maxTripleTermDepth = 32
 
-type parser struct {
-	b []byte
-	i int
+// parser reads the N-Triples grammar with the shared lexical rules of scanner.
+type parser struct{ scanner }
+
+// rawTerm is a term as scanned from a line: views of the line (or decoded copies when
+// the text had escapes), turned into a Term or a term key only at the end.
+type rawTerm struct {
+	kind     Kind
+	value    []byte
+	datatype []byte // as written; xsd:string is the simple literal
+	lang     []byte // lower case
+	dir      []byte // lower case
+	quoted   *Triple
 }
 
-func (p *parser) init(b []byte) { p.b, p.i = b, 0 }
-func (p *parser) done() bool    { return p.i >= len(p.b) }
-func (p *parser) peek() byte    { return p.b[p.i] }
-
-func (p *parser) rest(n int) string {
-	r := p.b[p.i:]
-	if len(r) > n {
-		r = r[:n]
+// commonDatatypes are datatype IRIs interned so that terms share their strings.
+var commonDatatypes = func() map[string]string {
+	m := map[string]string{}
+	for _, t := range []string{"string", "integer", "decimal", "double", "float", "boolean", "date", "dateTime",
+		"gYear", "gYearMonth", "anyURI", "nonNegativeInteger", "positiveInteger", "long", "int"} {
+		m[XSD+t] = XSD + t
 	}
-	return string(r)
-}
+	m[LangString] = LangString
+	return m
+}()
 
-func (p *parser) errorf(format string, args ...any) error {
-	return &syntaxError{col: p.i, err: fmt.Errorf(format, args...)}
-}
-
-func (p *parser) ws() {
-	for p.i < len(p.b) && (p.b[p.i] == ' ' || p.b[p.i] == '\t') {
-		p.i++
+func internDatatype(b []byte) string {
+	if s, ok := commonDatatypes[string(b)]; ok {
+		return s
 	}
+	return string(b)
 }
 
-func (p *parser) triple() (Triple, error) {
-	s, err := p.subject()
-	if err != nil {
-		return Triple{}, err
+// term builds the Term.
+func (r *rawTerm) term() Term {
+	switch r.kind {
+	case KindTriple:
+		return NewTripleTerm(*r.quoted)
+	case KindLiteral:
+		t := Term{Kind: KindLiteral, Value: string(r.value)}
+		if len(r.lang) > 0 {
+			t.Lang, t.Dir = string(r.lang), string(r.dir)
+		} else if len(r.datatype) > 0 {
+			t.Datatype = internDatatype(r.datatype)
+			if t.Datatype == XSDString {
+				t.Datatype = ""
+			}
+		}
+		return t
+	}
+	return Term{Kind: r.kind, Value: string(r.value)}
+}
+
+// appendKey appends the term's key (as AppendTermKey of term() would), with
+// blankPrefix before blank node labels.
+func (r *rawTerm) appendKey(b []byte, blankPrefix string) []byte {
+	switch r.kind {
+	case KindTriple:
+		q := *r.quoted
+		if blankPrefix != "" {
+			q = q.WithBlankPrefix(blankPrefix)
+		}
+		return AppendTermKey(b, NewTripleTerm(q))
+	case KindBlank:
+		b = append(b, byte(KindBlank))
+		b = binary.AppendUvarint(b, uint64(len(blankPrefix)+len(r.value)))
+		b = append(b, blankPrefix...)
+		return append(b, r.value...)
+	}
+	b = append(b, byte(r.kind))
+	b = appendKeyBytes(b, r.value)
+	if r.kind == KindLiteral {
+		dt := r.datatype
+		if len(r.lang) > 0 || string(dt) == XSDString {
+			dt = nil
+		}
+		b = appendKeyBytes(b, dt)
+		b = appendKeyBytes(b, r.lang)
+		b = appendKeyBytes(b, r.dir)
+	}
+	return b
+}
+
+func appendKeyBytes(b, v []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(len(v)))
+	return append(b, v...)
+}
+
+// WithBlankPrefix returns t with blankPrefix before every blank node label, also in
+// nested triple terms (a loader scopes the blank nodes of a file this way).
+func (t Triple) WithBlankPrefix(blankPrefix string) Triple {
+	fix := func(x Term) Term {
+		switch x.Kind {
+		case KindBlank:
+			x.Value = blankPrefix + x.Value
+		case KindTriple:
+			if q, err := x.Triple(); err == nil {
+				return NewTripleTerm(q.WithBlankPrefix(blankPrefix))
+			}
+		}
+		return x
+	}
+	return Triple{S: fix(t.S), P: t.P, O: fix(t.O)}
+}
+
+// line parses a whole line into raw; ok is false for a blank or comment line.
+func (p *parser) line(line []byte, raw *[3]rawTerm) (ok bool, err error) {
+	p.init(line)
+	p.ws()
+	if p.done() || p.peek() == '#' {
+		return false, nil
+	}
+	if err := p.triple(raw); err != nil {
+		return false, err
 	}
 	p.ws()
-	pr, err := p.predicate()
-	if err != nil {
-		return Triple{}, err
+	if p.done() || p.peek() == '#' {
+		return true, nil
+	}
+	return false, p.errorf("unexpected %q after the end of the triple (one triple per line)", p.rest(12))
+}
+
+func (p *parser) triple(raw *[3]rawTerm) error {
+	if err := p.subject(&raw[0]); err != nil {
+		return err
 	}
 	p.ws()
-	o, err := p.object(0)
-	if err != nil {
-		return Triple{}, err
+	if err := p.predicate(&raw[1]); err != nil {
+		return err
+	}
+	p.ws()
+	if err := p.object(&raw[2], 0); err != nil {
+		return err
 	}
 	p.ws()
 	if p.done() || p.peek() != '.' {
 		if p.done() {
-			return Triple{}, p.errorf("missing '.' at the end of the triple")
+			return p.errorf("missing '.' at the end of the triple")
 		}
-		return Triple{}, p.errorf("expected '.' to end the triple, found %q", p.rest(12))
+		return p.errorf("expected '.' to end the triple, found %q", p.rest(12))
 	}
 	p.i++
-	return Triple{S: s, P: pr, O: o}, nil
+	return nil
 }
 
-func (p *parser) subject() (Term, error) {
+func (p *parser) subject(t *rawTerm) error {
 	if p.done() {
-		return Term{}, p.errorf("missing subject")
+		return p.errorf("missing subject")
 	}
+	var err error
 	switch p.peek() {
 	case '<':
-		iri, err := p.iri()
-		return NewIRI(iri), err
+		t.kind = KindIRI
+		t.value, err = p.iri()
+		return err
 	case '_':
-		l, err := p.blank()
-		return NewBlank(l), err
+		t.kind = KindBlank
+		t.value, err = p.blankBytes()
+		return err
 	case '@':
-		return Term{}, p.errorf("directives such as %q are Turtle, not N-Triples", p.rest(8))
+		return p.errorf("directives such as %q are Turtle, not N-Triples", p.rest(8))
 	}
-	return Term{}, p.errorf("subject must be an IRI or a blank node, found %q", p.rest(12))
+	return p.errorf("subject must be an IRI or a blank node, found %q", p.rest(12))
 }
 
-func (p *parser) predicate() (Term, error) {
+func (p *parser) predicate(t *rawTerm) error {
 	if p.done() {
-		return Term{}, p.errorf("missing predicate")
+		return p.errorf("missing predicate")
 	}
 	if p.peek() != '<' {
-		return Term{}, p.errorf("predicate must be an IRI, found %q", p.rest(12))
+		return p.errorf("predicate must be an IRI, found %q", p.rest(12))
 	}
-	iri, err := p.iri()
-	return NewIRI(iri), err
+	var err error
+	t.kind = KindIRI
+	t.value, err = p.iri()
+	return err
 }
 
-func (p *parser) object(depth int) (Term, error) {
+func (p *parser) object(t *rawTerm, depth int) error {
 	if p.done() {
-		return Term{}, p.errorf("missing object")
+		return p.errorf("missing object")
 	}
+	var err error
 	switch p.peek() {
 	case '<':
 		if bytes.HasPrefix(p.b[p.i:], []byte("<<(")) {
-			t, err := p.tripleTerm(depth)
+			q, err := p.tripleTerm(depth)
 			if err != nil {
-				return Term{}, err
+				return err
 			}
-			return NewTripleTerm(t), nil
+			t.kind, t.quoted = KindTriple, &q
+			return nil
 		}
-		iri, err := p.iri()
-		return NewIRI(iri), err
+		t.kind = KindIRI
+		t.value, err = p.iri()
+		return err
 	case '_':
-		l, err := p.blank()
-		return NewBlank(l), err
+		t.kind = KindBlank
+		t.value, err = p.blankBytes()
+		return err
 	case '"':
-		return p.literal()
+		return p.literal(t)
 	case '\'':
-		return Term{}, p.errorf("single-quoted strings are Turtle, not N-Triples")
+		return p.errorf("single-quoted strings are Turtle, not N-Triples")
 	}
-	return Term{}, p.errorf("object must be an IRI, a blank node or a quoted literal, found %q", p.rest(12))
+	return p.errorf("object must be an IRI, a blank node or a quoted literal, found %q", p.rest(12))
 }
 
 func (p *parser) tripleTerm(depth int) (Triple, error) {
@@ -295,18 +403,16 @@ func (p *parser) tripleTerm(depth int) (Triple, error) {
 	}
 	p.i += len("<<(")
 	p.ws()
-	s, err := p.subject()
-	if err != nil {
+	var raw [3]rawTerm
+	if err := p.subject(&raw[0]); err != nil {
 		return Triple{}, err
 	}
 	p.ws()
-	pr, err := p.predicate()
-	if err != nil {
+	if err := p.predicate(&raw[1]); err != nil {
 		return Triple{}, err
 	}
 	p.ws()
-	o, err := p.object(depth + 1)
-	if err != nil {
+	if err := p.object(&raw[2], depth+1); err != nil {
 		return Triple{}, err
 	}
 	p.ws()
@@ -314,295 +420,54 @@ func (p *parser) tripleTerm(depth int) (Triple, error) {
 		return Triple{}, p.errorf("expected ')>>' to close the triple term, found %q", p.rest(12))
 	}
 	p.i += len(")>>")
-	return Triple{S: s, P: pr, O: o}, nil
+	return Triple{S: raw[0].term(), P: raw[1].term(), O: raw[2].term()}, nil
 }
 
-// iri reads an IRIREF: '<' ([^#x00-#x20<>"{}|^`\] | UCHAR)* '>', and requires it to be
-// absolute.
-func (p *parser) iri() (string, error) {
+// iri reads an IRIREF and requires it to be absolute.
+func (p *parser) iri() ([]byte, error) {
 	start := p.i
-	p.i++ // '<'
-	from := p.i
-	var sb *strings.Builder
-	for {
-		if p.done() {
-			p.i = start
-			return "", p.errorf("unterminated IRI %q", p.rest(40))
-		}
-		c := p.peek()
-		switch {
-		case c == '>':
-			var s string
-			if sb == nil {
-				s = string(p.b[from:p.i])
-			} else {
-				sb.Write(p.b[from:p.i])
-				s = sb.String()
-			}
-			p.i++
-			if !HasScheme(s) {
-				p.i = start
-				return "", p.errorf("relative IRI <%s> (N-Triples needs absolute IRIs)", s)
-			}
-			return s, nil
-		case c == '\\':
-			if sb == nil {
-				sb = &strings.Builder{}
-			}
-			sb.Write(p.b[from:p.i])
-			r, err := p.uchar()
-			if err != nil {
-				return "", err
-			}
-			if r <= 0x20 || strings.ContainsRune("<>\"{}|^`\\", r) {
-				return "", p.errorf("escape in IRI encodes the forbidden character %U", r)
-			}
-			sb.WriteRune(r)
-			from = p.i
-		case c <= 0x20 || c == '<' || c == '"' || c == '{' || c == '}' || c == '|' || c == '^' || c == '`':
-			return "", p.errorf("character %q is not allowed in an IRI", c)
-		case c >= utf8.RuneSelf:
-			r, size := utf8.DecodeRune(p.b[p.i:])
-			if r == utf8.RuneError && size == 1 {
-				return "", p.errorf("invalid UTF-8 in IRI")
-			}
-			p.i += size
-		default:
-			p.i++
-		}
+	s, err := p.iriBytes(false)
+	if err != nil {
+		return nil, err
 	}
-}
-
-// uchar reads \uXXXX or \UXXXXXXXX at p.i.
-func (p *parser) uchar() (rune, error) {
-	if p.i+1 >= len(p.b) {
-		return 0, p.errorf("incomplete escape")
+	if !hasScheme(s) {
+		p.i = start
+		return nil, p.errorf("relative IRI <%s> (N-Triples needs absolute IRIs)", s)
 	}
-	var n int
-	switch p.b[p.i+1] {
-	case 'u':
-		n = 4
-	case 'U':
-		n = 8
-	default:
-		return 0, p.errorf("invalid escape %q in IRI (only \\u and \\U are allowed)", p.rest(2))
-	}
-	if p.i+2+n > len(p.b) {
-		return 0, p.errorf("incomplete escape %q", p.rest(2+n))
-	}
-	var r rune
-	for _, c := range p.b[p.i+2 : p.i+2+n] {
-		v, ok := hexVal(c)
-		if !ok {
-			return 0, p.errorf("invalid hex digit in escape %q", p.rest(2+n))
-		}
-		r = r<<4 | rune(v)
-	}
-	if r > utf8.MaxRune || (r >= 0xD800 && r <= 0xDFFF) {
-		return 0, p.errorf("escape %q is not a Unicode scalar value", p.rest(2+n))
-	}
-	p.i += 2 + n
-	return r, nil
-}
-
-func hexVal(c byte) (byte, bool) {
-	switch {
-	case c >= '0' && c <= '9':
-		return c - '0', true
-	case c >= 'a' && c <= 'f':
-		return c - 'a' + 10, true
-	case c >= 'A' && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
-}
-
-// blank reads a BLANK_NODE_LABEL: '_:' (PN_CHARS_U | [0-9]) ((PN_CHARS | '.')* PN_CHARS)?
-func (p *parser) blank() (string, error) {
-	if !bytes.HasPrefix(p.b[p.i:], []byte("_:")) {
-		return "", p.errorf("expected a blank node '_:', found %q", p.rest(8))
-	}
-	p.i += 2
-	start := p.i
-	end := start
-	first := true
-	for !p.done() {
-		r, size := utf8.DecodeRune(p.b[p.i:])
-		if first {
-			if !IsPNCharsU(r) && !(r >= '0' && r <= '9') {
-				return "", p.errorf("invalid first character %q in blank node label", r)
-			}
-			first = false
-			p.i += size
-			end = p.i
-			continue
-		}
-		if r == '.' {
-			p.i += size
-			continue
-		}
-		if !IsPNChars(r) {
-			break
-		}
-		p.i += size
-		end = p.i
-	}
-	if first {
-		return "", p.errorf("empty blank node label")
-	}
-	p.i = end // a trailing '.' belongs to the statement, not the label
-	if !p.done() && p.peek() == ':' {
-		return "", p.errorf("character ':' is not allowed in a blank node label")
-	}
-	return string(p.b[start:end]), nil
-}
-
-func validBlankLabel(s string) bool {
-	var p parser
-	p.init([]byte("_:" + s))
-	l, err := p.blank()
-	return err == nil && l == s && p.done()
+	return s, nil
 }
 
 // literal reads '"' ([^#x22#x5C#xA#xD] | ECHAR | UCHAR)* '"' then an optional
 // language tag (with direction) or datatype.
-func (p *parser) literal() (Term, error) {
-	p.i++ // '"'
-	from := p.i
-	var sb *strings.Builder
-	var value string
-loop:
-	for {
-		if p.done() {
-			return Term{}, p.errorf("unterminated string literal")
-		}
-		c := p.peek()
-		switch {
-		case c == '"':
-			if sb == nil {
-				value = string(p.b[from:p.i])
-			} else {
-				sb.Write(p.b[from:p.i])
-				value = sb.String()
-			}
-			p.i++
-			break loop
-		case c == '\\':
-			if sb == nil {
-				sb = &strings.Builder{}
-			}
-			sb.Write(p.b[from:p.i])
-			if p.i+1 >= len(p.b) {
-				return Term{}, p.errorf("incomplete escape at the end of the line")
-			}
-			e := p.b[p.i+1]
-			var rep byte
-			switch e {
-			case 't':
-				rep = '\t'
-			case 'b':
-				rep = '\b'
-			case 'n':
-				rep = '\n'
-			case 'r':
-				rep = '\r'
-			case 'f':
-				rep = '\f'
-			case '"', '\'', '\\':
-				rep = e
-			case 'u', 'U':
-				r, err := p.uchar()
-				if err != nil {
-					return Term{}, err
-				}
-				sb.WriteRune(r)
-				from = p.i
-				continue
-			default:
-				return Term{}, p.errorf("invalid escape %q in string literal", p.rest(2))
-			}
-			sb.WriteByte(rep)
-			p.i += 2
-			from = p.i
-		case c >= utf8.RuneSelf:
-			r, size := utf8.DecodeRune(p.b[p.i:])
-			if r == utf8.RuneError && size == 1 {
-				return Term{}, p.errorf("invalid UTF-8 in string literal")
-			}
-			p.i += size
-		default:
-			p.i++
-		}
+func (p *parser) literal(t *rawTerm) error {
+	value, err := p.quotedBytes()
+	if err != nil {
+		return err
 	}
+	t.kind, t.value = KindLiteral, value
 	// RDF 1.2 allows white space between the string and its tag or datatype.
 	afterQuote := p.i
 	p.ws()
 	if p.done() {
 		p.i = afterQuote
-		return NewLiteral(value), nil
+		return nil
 	}
 	switch p.peek() {
 	case '@':
-		start := p.i
-		p.i++
-		for !p.done() {
-			c := p.peek()
-			if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' {
-				p.i++
-				continue
-			}
-			break
-		}
-		tag := string(p.b[start:p.i])
-		if !validLangDir(tag) {
-			p.i = start
-			return Term{}, p.errorf("invalid language tag %q", tag)
-		}
-		lang, dir, _ := strings.Cut(strings.ToLower(tag[1:]), "--")
-		return Term{Kind: KindLiteral, Value: value, Lang: lang, Dir: dir}, nil
+		t.lang, t.dir, err = p.langDirBytes()
+		return err
 	case '^':
 		if !bytes.HasPrefix(p.b[p.i:], []byte("^^")) {
-			return Term{}, p.errorf("expected '^^' before a datatype IRI, found %q", p.rest(8))
+			return p.errorf("expected '^^' before a datatype IRI, found %q", p.rest(8))
 		}
 		p.i += 2
 		p.ws()
 		if p.done() || p.peek() != '<' {
-			return Term{}, p.errorf("expected a datatype IRI after '^^', found %q", p.rest(8))
+			return p.errorf("expected a datatype IRI after '^^', found %q", p.rest(8))
 		}
-		dt, err := p.iri()
-		if err != nil {
-			return Term{}, err
-		}
-		return NewTyped(value, dt), nil
+		t.datatype, err = p.iri()
+		return err
 	}
 	p.i = afterQuote
-	return NewLiteral(value), nil
-}
-
-// validLangDir checks '@' [a-zA-Z]+ ('-' [a-zA-Z0-9]+)* ('--' ('ltr'|'rtl'))?.
-func validLangDir(tag string) bool {
-	if len(tag) < 2 || tag[0] != '@' {
-		return false
-	}
-	body, dir, hasDir := strings.Cut(tag[1:], "--")
-	if hasDir {
-		d := strings.ToLower(dir)
-		if d != "ltr" && d != "rtl" {
-			return false
-		}
-	}
-	for i, sub := range strings.Split(body, "-") {
-		if sub == "" {
-			return false
-		}
-		for j := 0; j < len(sub); j++ {
-			c := sub[j]
-			alpha := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-			digit := c >= '0' && c <= '9'
-			if !alpha && !(digit && i > 0) {
-				return false
-			}
-		}
-	}
-	return true
+	return nil
 }

@@ -306,3 +306,69 @@ func FuzzParseLine(f *testing.F) {
 		}
 	})
 }
+
+// TestAppendLineKeys checks the loader's allocation-free path against ParseLine: on
+// every line of the W3C positive tests and a few more, the keys are those of the parsed
+// terms (with the blank node prefix), and bad lines give the same column.
+func TestAppendLineKeys(t *testing.T) {
+	dir := testutil.SharedData(t, "w3c-ntriples/rdf11")
+	var lines []string
+	for _, mt := range readManifest(t, filepath.Join(dir, "manifest.ttl")) {
+		data, err := os.ReadFile(filepath.Join(dir, mt.action))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, strings.Split(string(data), "\n")...)
+	}
+	lines = append(lines,
+		`<http://a> <http://p> "x"^^<http://www.w3.org/2001/XMLSchema#string> .`,
+		`_:b1 <http://p> "Été"@FR-ca .`,
+		`<http://a> <http://p> "y"@en--RTL .`,
+		`<http://a> <http://p> <<( _:x <http://q> "z" )>> .`,
+		`<http://a> <http://p> "esc\u00e9\n" .`,
+		`<http://a> <http://p> "bad`)
+	rename := func(x Term) Term {
+		switch x.Kind {
+		case KindBlank:
+			x.Value = "f1_" + x.Value
+		case KindTriple:
+			q, _ := x.Triple()
+			return NewTripleTerm(q.WithBlankPrefix("f1_"))
+		}
+		return x
+	}
+	n := 0
+	for _, l := range lines {
+		tr, ok, err := ParseLine([]byte(l))
+		keys, ends, kok, kerr := AppendLineKeys([]byte("prefix"), []byte(l), "f1_")
+		if (err == nil) != (kerr == nil) || ok != kok {
+			t.Errorf("%q: ParseLine %v %v, AppendLineKeys %v %v", l, ok, err, kok, kerr)
+			continue
+		}
+		if err != nil {
+			var se *syntaxError
+			pe, _ := kerr.(*ParseError)
+			if errors.As(err, &se) && (pe == nil || pe.Col != se.col+1) {
+				t.Errorf("%q: column %d, AppendLineKeys %v", l, se.col+1, kerr)
+			}
+			continue
+		}
+		if !ok {
+			continue
+		}
+		var want []byte
+		want = append(want, "prefix"...)
+		var wantEnds [3]int
+		for i, x := range []Term{rename(tr.S), tr.P, rename(tr.O)} {
+			want = AppendTermKey(want, x)
+			wantEnds[i] = len(want)
+		}
+		if !bytes.Equal(keys, want) || ends != wantEnds {
+			t.Errorf("%q: keys differ from those of ParseLine", l)
+		}
+		n++
+	}
+	if n < 40 {
+		t.Errorf("compared only %d lines", n)
+	}
+}

@@ -130,6 +130,13 @@ func (t Term) String() string {
 	return b.String()
 }
 
+// LocalName returns the local name of an IRI: what follows its last '/' or '#' ("" when
+// the IRI ends with one), or the whole IRI when it has neither. It is the one helper for
+// "the last segment of an IRI" in trawl.
+func LocalName(iri string) string {
+	return iri[strings.LastIndexAny(iri, "/#")+1:]
+}
+
 // Triple is an RDF triple.
 type Triple struct {
 	S, P, O Term
@@ -172,7 +179,7 @@ func (t Term) Validate() error {
 		}
 	case KindLiteral:
 		if t.Lang != "" {
-			if !validLangDir("@" + t.Lang + dirSuffix(t.Dir)) {
+			if !validLangDir([]byte(t.Lang + dirSuffix(t.Dir))) {
 				return fmt.Errorf("graph: invalid language tag %q", t.Lang)
 			}
 			if t.Datatype != "" {

@@ -147,8 +147,8 @@ func (l *loader) build(db *badger.DB) error {
 	}
 	st, stLit := newStats(), newStats()
 	var litInfo kbInfo
-	info := &kbInfo{Layout: LayoutVersion, Salt: l.salt, ShingleK: shingleK, MinHashes: minHashes,
-		BandRows: bandRows, Created: time.Now().UTC(), Sources: l.report.Sources,
+	info := &kbInfo{Layout: LayoutVersion, Salt: l.salt, ShingleK: graph.BandShingleK, MinHashes: graph.MinHashes,
+		BandRows: graph.BandRows, Created: time.Now().UTC(), Sources: l.report.Sources,
 		Parsed: l.parsed.Load(), BadLines: l.bad.Load(),
 		LiteralBits: bucketBits(l.lits.total), BandBits: bucketBits(l.bands.total)}
 
@@ -159,12 +159,18 @@ func (l *loader) build(db *badger.DB) error {
 	defer sw.Cancel()
 	g, ctx := errgroup.WithContext(l.ctx)
 	// Nodes below and above the literal bit are written in parallel, as two streams.
-	g.Go(func() error { return l.buildNodes(ctx, sw, halfLow, relOf, typeIdx, subIdx, st, info) })
-	g.Go(func() error { return l.buildNodes(ctx, sw, halfLit, relOf, typeIdx, subIdx, stLit, &litInfo) })
+	// The subjects (and so the pairs of the 'P' index, collected in a spool) are all in
+	// the lower half.
+	spool := newPairSpool(l.tmp, l.pairBytes, len(preds))
+	defer func() { _ = spool.close() }()
 	g.Go(func() error {
-		if err := l.buildPairs(ctx, sw, relOf, st); err != nil {
+		if err := l.buildNodes(ctx, sw, halfLow, relOf, typeIdx, subIdx, st, info, spool); err != nil {
 			return err
 		}
+		return l.buildPairs(ctx, sw, relOf, st, spool)
+	})
+	g.Go(func() error { return l.buildNodes(ctx, sw, halfLit, relOf, typeIdx, subIdx, stLit, &litInfo, nil) })
+	g.Go(func() error {
 		if err := l.buildLiterals(ctx, sw, info.LiteralBits); err != nil {
 			return err
 		}
@@ -237,287 +243,359 @@ func (l *loader) build(db *badger.DB) error {
 // one record per node ('N'), the instances of each class ('I') and the entity list
 // ('E'). It also counts facts, distinct subjects and distinct objects per predicate.
 // It handles the nodes of one half of the identifier space (literals or not).
-func (l *loader) buildNodes(ctx contextLike, sw *badger.StreamWriter, half int, relOf []graph.Rel, typeIdx, subIdx int, st *relStats, info *kbInfo) (err error) {
-	w := newKVWriter(sw)
+func (l *loader) buildNodes(ctx contextLike, sw *badger.StreamWriter, half int, relOf []graph.Rel, typeIdx, subIdx int, st *relStats, info *kbInfo, spool *pairSpool) (err error) {
+	nw := &nodeWriter{w: newKVWriter(sw), stream: streamNode, relOf: relOf, typeIdx: typeIdx, subIdx: subIdx, st: st, info: info, spool: spool}
 	defer func() {
-		if cerr := w.close(); err == nil {
+		if cerr := nw.w.close(); err == nil {
 			err = cerr
 		}
 	}()
-	nodeStream := streamNode
 	if half == halfLit {
 		// Literals have no outgoing facts; an rdf:type fact to a literal (which is
 		// not a class) stays an edge, so that only the other half writes 'I' and 'E'.
-		nodeStream, typeIdx = streamNodeLit, -1
+		nw.stream, nw.typeIdx = streamNodeLit, -1
 	}
-	spo, err := l.triples.merge(0, half)
+	m, err := l.openNodeMerge(half)
 	if err != nil {
 		return err
 	}
-	defer func() { _ = spo.close() }()
-	ops, err := l.triples.merge(1, half)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = ops.close() }()
-	tm, err := l.terms.merge(half)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = tm.close() }()
-
-	sp, spOK, err := spo.next()
-	if err != nil {
-		return err
-	}
-	op, opOK, err := ops.next()
-	if err != nil {
-		return err
-	}
-	t, tOK, err := tm.next()
-	if err != nil {
-		return err
-	}
-
-	type pair struct{ p, n uint64 }
-	type group struct {
-		rel        graph.Rel
-		start, end int
-	}
-	var (
-		out, in  []pair
-		flat     []uint64
-		groups   []group
-		term     []byte
-		key, val []byte
-		entities []uint64
-		eChunk   uint32
-		count    int
-	)
-	flushEntities := func(force bool) error {
-		if len(entities) == 0 || !force && len(entities) < chunkIDs {
-			return nil
-		}
-		key = idChunkKey(key, pfxEntity, 0, eChunk)
-		eChunk++
-		val = appendIDs(val[:0], entities)
-		entities = entities[:0]
-		return w.put(streamEntity, key, val)
-	}
-	for spOK || opOK || tOK {
-		if count++; count&0xFFFF == 0 {
+	defer m.close()
+	for count := 1; ; count++ {
+		if count&0xFFFF == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		id := uint64(1<<64 - 1)
-		if spOK {
-			id = min(id, sp[0])
+		ok, err := m.next()
+		if err != nil || !ok {
+			if err == nil {
+				err = nw.flushEntities(true)
+			}
+			return err
 		}
-		if opOK {
-			id = min(id, op[0])
-		}
-		if tOK {
-			id = min(id, t.k1)
-		}
-		term = term[:0]
-		for tOK && t.k1 == id {
-			if len(term) == 0 {
-				term = append(term, t.data...)
-			} else if !bytes.Equal(term, t.data) {
-				a, _, _ := decodeTerm(term)
-				b, _, _ := decodeTerm(t.data)
-				return fmt.Errorf("%w: %s and %s have the same identifier %016x; load again with another ID salt (--id-salt)", ErrIDCollision, a, b, id)
-			}
-			if t, tOK, err = tm.next(); err != nil {
-				return err
-			}
-		}
-		out, in = out[:0], in[:0]
-		for spOK && sp[0] == id {
-			if n := len(out); n == 0 || out[n-1] != (pair{sp[1], sp[2]}) {
-				out = append(out, pair{sp[1], sp[2]})
-			}
-			if sp, spOK, err = spo.next(); err != nil {
-				return err
-			}
-		}
-		for opOK && op[0] == id {
-			if n := len(in); n == 0 || in[n-1] != (pair{op[1], op[2]}) {
-				in = append(in, pair{op[1], op[2]})
-			}
-			if op, opOK, err = ops.next(); err != nil {
-				return err
-			}
-		}
-		if len(term) == 0 {
-			return fmt.Errorf("ontology: internal error: node %016x has facts but no term", id)
-		}
-		info.Nodes++
-		if isLiteralID(graph.ID(id)) {
-			info.Literals++
-		}
-		// Edge groups, outgoing then incoming.
-		flat, groups = flat[:0], groups[:0]
-		isEntity, isClass := false, false
-		for i := 0; i < len(out); {
-			p := out[i].p
-			start := len(flat)
-			for ; i < len(out) && out[i].p == p; i++ {
-				flat = append(flat, out[i].n)
-			}
-			st.facts[p] += int64(len(flat) - start)
-			st.subjects[p]++
-			groups = append(groups, group{relOf[p], start, len(flat)})
-			if int(p) != typeIdx && int(p) != subIdx {
-				isEntity = true
-			}
-			if int(p) == subIdx {
-				isClass = true
-			}
-		}
-		for i := 0; i < len(in); {
-			p := in[i].p
-			start := len(flat)
-			for ; i < len(in) && in[i].p == p; i++ {
-				flat = append(flat, in[i].n)
-			}
-			st.objects[p]++
-			if int(p) == typeIdx {
-				// Instances of a class go to their own chunks, not into the record.
-				isClass = true
-				ids := flat[start:]
-				for c := 0; len(ids) > 0; c++ {
-					n := min(len(ids), chunkIDs)
-					key = idChunkKey(key, pfxInstance, graph.ID(id), uint32(c))
-					val = appendIDs(val[:0], ids[:n])
-					if err := w.put(streamInstance, key, val); err != nil {
-						return err
-					}
-					ids = ids[n:]
-				}
-				flat = flat[:start]
-				continue
-			}
-			if int(p) == subIdx {
-				isClass = true
-			}
-			groups = append(groups, group{relOf[p].Inverse(), start, len(flat)})
-		}
-		slices.SortFunc(groups, func(a, b group) int { return int(a.rel) - int(b.rel) })
-		if isEntity {
-			info.Entities++
-			entities = append(entities, id)
-			if err := flushEntities(false); err != nil {
-				return err
-			}
-		}
-		if isClass {
-			info.Classes++
-		}
-		// The record, split into parts of at most partIDs ids.
-		val = append(val[:0], term...)
-		part, inPart := uint32(0), 0
-		for _, g := range groups {
-			ids := flat[g.start:g.end]
-			for len(ids) > 0 {
-				if inPart == partIDs {
-					if err := w.put(nodeStream, nodeKey(key, graph.ID(id), part), val); err != nil {
-						return err
-					}
-					part++
-					val, inPart = val[:0], 0
-				}
-				n := min(partIDs-inPart, len(ids))
-				val = appendGroup(val, g.rel, ids[:n])
-				inPart += n
-				ids = ids[n:]
-			}
-		}
-		if err := w.put(nodeStream, nodeKey(key, graph.ID(id), part), val); err != nil {
+		if err := nw.write(&m.cur); err != nil {
 			return err
 		}
 	}
-	return flushEntities(true)
+}
+
+// edgePair is one fact seen from a node: the predicate index and the other node.
+type edgePair struct{ p, n uint64 }
+
+// nodeFacts is what the merge yields for one node: its term encoding and its distinct
+// facts as subject (out) and as object (in), sorted by predicate then node.
+type nodeFacts struct {
+	id      uint64
+	term    []byte
+	out, in []edgePair
+}
+
+// nodeMerge merges the SPO and OPS runs and the dictionary run of one half of the
+// identifier space into nodeFacts, node by node in identifier order.
+type nodeMerge struct {
+	spo, ops   *merger[rec3]
+	terms      *merger[varItem]
+	sp, op     rec3
+	t          varItem
+	spOK, opOK bool
+	tOK        bool
+	cur        nodeFacts
+}
+
+func (l *loader) openNodeMerge(half int) (*nodeMerge, error) {
+	m := &nodeMerge{}
+	var err error
+	if m.spo, err = l.triples.merge(0, half); err != nil {
+		return nil, err
+	}
+	if m.ops, err = l.triples.merge(1, half); err != nil {
+		_ = m.spo.close()
+		return nil, err
+	}
+	if m.terms, err = l.terms.merge(half); err != nil {
+		_ = m.spo.close()
+		_ = m.ops.close()
+		return nil, err
+	}
+	if m.sp, m.spOK, err = m.spo.next(); err == nil {
+		if m.op, m.opOK, err = m.ops.next(); err == nil {
+			m.t, m.tOK, err = m.terms.next()
+		}
+	}
+	if err != nil {
+		m.close()
+		return nil, err
+	}
+	return m, nil
+}
+
+func (m *nodeMerge) close() {
+	_ = m.spo.close()
+	_ = m.ops.close()
+	_ = m.terms.close()
+}
+
+// next fills m.cur with the next node; it returns false after the last one.
+func (m *nodeMerge) next() (bool, error) {
+	if !m.spOK && !m.opOK && !m.tOK {
+		return false, nil
+	}
+	id := uint64(1<<64 - 1)
+	if m.spOK {
+		id = min(id, m.sp[0])
+	}
+	if m.opOK {
+		id = min(id, m.op[0])
+	}
+	if m.tOK {
+		id = min(id, m.t.k1)
+	}
+	c := &m.cur
+	c.id, c.term, c.out, c.in = id, c.term[:0], c.out[:0], c.in[:0]
+	var err error
+	for m.tOK && m.t.k1 == id {
+		if len(c.term) == 0 {
+			c.term = append(c.term, m.t.data...)
+		} else if !bytes.Equal(c.term, m.t.data) {
+			a, _, _ := graph.DecodeTermKey(c.term)
+			b, _, _ := graph.DecodeTermKey(m.t.data)
+			return false, fmt.Errorf("%w: %s and %s have the same identifier %016x; load again with another ID salt (--id-salt)", ErrIDCollision, a, b, id)
+		}
+		if m.t, m.tOK, err = m.terms.next(); err != nil {
+			return false, err
+		}
+	}
+	for m.spOK && m.sp[0] == id {
+		if n := len(c.out); n == 0 || c.out[n-1] != (edgePair{m.sp[1], m.sp[2]}) {
+			c.out = append(c.out, edgePair{m.sp[1], m.sp[2]})
+		}
+		if m.sp, m.spOK, err = m.spo.next(); err != nil {
+			return false, err
+		}
+	}
+	for m.opOK && m.op[0] == id {
+		if n := len(c.in); n == 0 || c.in[n-1] != (edgePair{m.op[1], m.op[2]}) {
+			c.in = append(c.in, edgePair{m.op[1], m.op[2]})
+		}
+		if m.op, m.opOK, err = m.ops.next(); err != nil {
+			return false, err
+		}
+	}
+	if len(c.term) == 0 {
+		return false, fmt.Errorf("ontology: internal error: node %016x has facts but no term", id)
+	}
+	return true, nil
+}
+
+// nodeWriter turns nodeFacts into node records, instance chunks and entity chunks.
+type nodeWriter struct {
+	w                 *kvWriter
+	stream            uint32
+	relOf             []graph.Rel
+	typeIdx, subIdx   int
+	st                *relStats
+	info              *kbInfo
+	flat              []uint64 // the ids of all edge groups of the node
+	groups            []edgeGroup
+	key, val          []byte
+	entities          []uint64
+	eChunk            uint32
+	isEntity, isClass bool
+	spool             *pairSpool // receives the facts of the node as subject
+}
+
+// edgeGroup is the edges of one relation of a node: flat[start:end].
+type edgeGroup struct {
+	rel        graph.Rel
+	start, end int
+}
+
+// write writes one node.
+func (nw *nodeWriter) write(n *nodeFacts) error {
+	nw.info.Nodes++
+	if isLiteralID(graph.ID(n.id)) {
+		nw.info.Literals++
+	}
+	nw.flat, nw.groups = nw.flat[:0], nw.groups[:0]
+	nw.isEntity, nw.isClass = false, false
+	nw.outGroups(n.out)
+	if nw.spool != nil {
+		for _, e := range n.out {
+			if err := nw.spool.add(int(e.p), n.id, e.n); err != nil {
+				return err
+			}
+		}
+	}
+	if err := nw.inGroups(n.id, n.in); err != nil {
+		return err
+	}
+	slices.SortFunc(nw.groups, func(a, b edgeGroup) int { return int(a.rel) - int(b.rel) })
+	if nw.isEntity {
+		nw.info.Entities++
+		nw.entities = append(nw.entities, n.id)
+		if err := nw.flushEntities(false); err != nil {
+			return err
+		}
+	}
+	if nw.isClass {
+		nw.info.Classes++
+	}
+	return nw.writeRecord(n.id, n.term)
+}
+
+// outGroups groups the facts of which the node is the subject by predicate and counts
+// facts and distinct subjects.
+func (nw *nodeWriter) outGroups(out []edgePair) {
+	for i := 0; i < len(out); {
+		p := out[i].p
+		start := len(nw.flat)
+		for ; i < len(out) && out[i].p == p; i++ {
+			nw.flat = append(nw.flat, out[i].n)
+		}
+		nw.st.facts[p] += int64(len(nw.flat) - start)
+		nw.st.subjects[p]++
+		nw.groups = append(nw.groups, edgeGroup{nw.relOf[p], start, len(nw.flat)})
+		if int(p) != nw.typeIdx && int(p) != nw.subIdx {
+			nw.isEntity = true
+		}
+		if int(p) == nw.subIdx {
+			nw.isClass = true
+		}
+	}
+}
+
+// inGroups groups the facts of which the node is the object by inverse predicate and
+// counts distinct objects; rdf:type facts into a class go to its instance chunks.
+func (nw *nodeWriter) inGroups(id uint64, in []edgePair) error {
+	for i := 0; i < len(in); {
+		p := in[i].p
+		start := len(nw.flat)
+		for ; i < len(in) && in[i].p == p; i++ {
+			nw.flat = append(nw.flat, in[i].n)
+		}
+		nw.st.objects[p]++
+		switch int(p) {
+		case nw.typeIdx:
+			nw.isClass = true
+			if err := nw.writeInstances(id, nw.flat[start:]); err != nil {
+				return err
+			}
+			nw.flat = nw.flat[:start]
+			continue
+		case nw.subIdx:
+			nw.isClass = true
+		}
+		nw.groups = append(nw.groups, edgeGroup{nw.relOf[p].Inverse(), start, len(nw.flat)})
+	}
+	return nil
+}
+
+// writeInstances writes the instances of a class in chunks of chunkIDs ids.
+func (nw *nodeWriter) writeInstances(class uint64, ids []uint64) error {
+	for c := 0; len(ids) > 0; c++ {
+		n := min(len(ids), chunkIDs)
+		nw.key = idChunkKey(nw.key, pfxInstance, graph.ID(class), uint32(c))
+		nw.val = appendIDs(nw.val[:0], ids[:n])
+		if err := nw.w.put(streamInstance, nw.key, nw.val); err != nil {
+			return err
+		}
+		ids = ids[n:]
+	}
+	return nil
+}
+
+// flushEntities writes a chunk of entities when it is full (or, with force, when it
+// holds any).
+func (nw *nodeWriter) flushEntities(force bool) error {
+	if len(nw.entities) == 0 || !force && len(nw.entities) < chunkIDs {
+		return nil
+	}
+	nw.key = idChunkKey(nw.key, pfxEntity, 0, nw.eChunk)
+	nw.eChunk++
+	nw.val = appendIDs(nw.val[:0], nw.entities)
+	nw.entities = nw.entities[:0]
+	return nw.w.put(streamEntity, nw.key, nw.val)
+}
+
+// writeRecord writes the node's record: the term, then the edge groups, in parts of at
+// most partIDs ids.
+func (nw *nodeWriter) writeRecord(id uint64, term []byte) error {
+	nw.val = append(nw.val[:0], term...)
+	part, inPart := uint32(0), 0
+	for _, g := range nw.groups {
+		ids := nw.flat[g.start:g.end]
+		for len(ids) > 0 {
+			if inPart == partIDs {
+				if err := nw.w.put(nw.stream, nodeKey(nw.key, graph.ID(id), part), nw.val); err != nil {
+					return err
+				}
+				part++
+				nw.val, inPart = nw.val[:0], 0
+			}
+			n := min(partIDs-inPart, len(ids))
+			nw.val = appendGroup(nw.val, g.rel, ids[:n])
+			inPart += n
+			ids = ids[n:]
+		}
+	}
+	return nw.w.put(nw.stream, nodeKey(nw.key, graph.ID(id), part), nw.val)
 }
 
 // contextLike is the part of context.Context the builders use.
 type contextLike interface{ Err() error }
 
 // buildPairs writes the (subject, object) pairs of each relation in blocks ('P'), one
-// stream per relation.
-func (l *loader) buildPairs(ctx contextLike, sw *badger.StreamWriter, relOf []graph.Rel, st *relStats) (err error) {
+// stream per relation, from the spool that buildNodes filled.
+func (l *loader) buildPairs(ctx contextLike, sw *badger.StreamWriter, relOf []graph.Rel, st *relStats, spool *pairSpool) (err error) {
 	w := newKVWriter(sw)
 	defer func() {
 		if cerr := w.close(); err == nil {
 			err = cerr
 		}
 	}()
-	m, err := l.triples.merge(2, halfAll)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = m.close() }()
 	var key, val []byte
-	cur := int64(-1)
-	var block uint32
-	var n int
-	var last rec3
-	flushBlock := func() error {
-		if n == 0 {
-			return nil
-		}
-		key = relBlockKey(key, relOf[cur], block)
-		if err := w.put(streamPairs+uint32(cur), key, val); err != nil {
+	for p := range relOf {
+		if err := ctx.Err(); err != nil {
 			return err
 		}
-		block++
-		val, n = val[:0], 0
-		return nil
-	}
-	endRel := func() error {
-		if cur < 0 {
-			return nil
-		}
-		if err := flushBlock(); err != nil {
-			return err
-		}
-		st.blocks[cur] = block
-		return w.done(streamPairs + uint32(cur))
-	}
-	first := true
-	for count := 0; ; count++ {
-		if count&0xFFFF == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
+		var block uint32
+		n := 0
+		flush := func() error {
+			if n == 0 {
+				return nil
 			}
+			key = relBlockKey(key, relOf[p], block)
+			block++
+			err := w.put(streamPairs+uint32(p), key, val)
+			val, n = val[:0], 0
+			return err
 		}
-		r, ok, err := m.next()
+		err := spool.each(p, func(words []uint64) error {
+			for i := 0; i+1 < len(words); i += 2 {
+				val = binary.BigEndian.AppendUint64(val, words[i])
+				val = binary.BigEndian.AppendUint64(val, words[i+1])
+				if n++; n == blockLen {
+					if err := flush(); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		})
+		if err == nil {
+			err = flush()
+		}
 		if err != nil {
 			return err
 		}
-		if !ok {
-			break
-		}
-		if !first && r == last {
-			continue
-		}
-		first, last = false, r
-		if p := int64(psoPred(r)); p != cur {
-			if err := endRel(); err != nil {
-				return err
-			}
-			cur, block = p, 0
-		}
-		val = binary.BigEndian.AppendUint64(val, r[1])
-		val = binary.BigEndian.AppendUint64(val, r[2])
-		if n++; n == blockLen {
-			if err := flushBlock(); err != nil {
+		st.blocks[p] = block
+		if block > 0 {
+			if err := w.done(streamPairs + uint32(p)); err != nil {
 				return err
 			}
 		}
 	}
-	return endRel()
+	return nil
 }
 
 // buildLiterals writes the exact literal index ('L'): buckets of normal forms with the
@@ -607,12 +685,6 @@ func (l *loader) buildLiterals(ctx contextLike, sw *badger.StreamWriter, bits ui
 	return flushBucket()
 }
 
-// maxBandPostings bounds the normal forms of one band key: a band that many strings
-// share (the minimum hashes of the most common trigrams) discriminates nothing and
-// would make lookups slow, so it is left out of the index, as search engines leave out
-// stop words.
-const maxBandPostings = 1024
-
 // buildBands writes the MinHash band buckets ('K').
 func (l *loader) buildBands(ctx contextLike, sw *badger.StreamWriter, bits uint) (err error) {
 	w := newKVWriter(sw)
@@ -631,7 +703,7 @@ func (l *loader) buildBands(ctx contextLike, sw *badger.StreamWriter, bits uint)
 	var group []uint64 // the norm hashes of the current band key
 	var band uint64
 	flushGroup := func() error {
-		if len(group) == 0 || len(group) > maxBandPostings {
+		if len(group) == 0 || len(group) > graph.MaxBandPostings {
 			group = group[:0]
 			return nil
 		}
@@ -728,7 +800,7 @@ func (l *loader) buildDates(ctx contextLike, sw *badger.StreamWriter) (err error
 			continue
 		}
 		last = r
-		if y := unpackDate(r[0]).yearKey(); y != year || count == 0 {
+		if y := yearKey(unpackDate(r[0])); y != year || count == 0 {
 			if err := flush(); err != nil {
 				return err
 			}

@@ -5,24 +5,19 @@ import (
 	"context"
 	"encoding/binary"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/dgraph-io/badger/v4"
 	"github.com/trawl-dev/trawl/graph"
-	"github.com/trawl-dev/trawl/internal/textnorm"
 )
 
-// maxApproxCandidates bounds the normal forms re-scored by one approximate lookup:
-// those sharing the most bands with the text are scored first.
-const maxApproxCandidates = 128
-
-// Candidates returns up to k literal nodes that match text after normalisation:
-// exact matches (same normal form, or a date that includes or is included in the
-// text's date) by increasing node ID; if there is none, approximate ones (MinHash LSH
-// candidates re-scored by 2-gram Dice, kept if the score is at least
-// Options.MinScore), best first, ties by increasing node ID. Like PARIS
-// (noApproxIfExact), it looks for approximate matches only when no literal matches
-// exactly.
+// Candidates returns up to k literal nodes that match text, by the rules of
+// graph.MatchLiterals (with Options.MinScore): exact normal-form matches, then dates
+// that include or are included in the text's date, and, only when there is none (as
+// PARIS's noApproxIfExact), approximate matches of string texts, best first, ties by
+// the literals' canonical form. A graph.Memory with the same data gives the same
+// answer.
 func (s *Store) Candidates(ctx context.Context, text string, k int) ([]graph.Candidate, error) {
 	if err := s.check(ctx); err != nil {
 		return nil, err
@@ -30,62 +25,36 @@ func (s *Store) Candidates(ctx context.Context, text string, k int) ([]graph.Can
 	if k <= 0 {
 		return nil, nil
 	}
-	norm := textnorm.Literal(text)
-	best := map[graph.ID]graph.Candidate{}
-	add := func(id graph.ID, exact bool, score float64) {
-		if c, ok := best[id]; ok && (c.Exact || c.Score >= score) && !exact {
-			return
-		}
-		best[id] = graph.Candidate{Node: id, Exact: exact, Score: score}
+	ix := &literalReader{s: s, txn: s.db.NewTransaction(false), buckets: map[bucketRef][]byte{}}
+	defer ix.txn.Discard()
+	return graph.MatchLiterals(ctx, ix, text, k, s.opts.MinScore)
+}
+
+// literalReader is the graph.LiteralIndex of one lookup: it reads the literal index in
+// one read transaction and keeps the buckets it has read.
+type literalReader struct {
+	s       *Store
+	txn     *badger.Txn
+	buckets map[bucketRef][]byte
+}
+
+type bucketRef struct {
+	pfx    byte
+	bucket uint32
+}
+
+// bucket returns the value of an 'L' or 'K' bucket (nil if absent).
+func (r *literalReader) bucket(pfx byte, b uint32) ([]byte, error) {
+	ref := bucketRef{pfx, b}
+	if v, ok := r.buckets[ref]; ok {
+		return v, nil
 	}
-	txn := s.db.NewTransaction(false)
-	defer txn.Discard()
-	nExact := 0
-	if norm != "" {
-		ids, err := s.exactIDs(txn, norm)
-		if err != nil {
-			return nil, err
-		}
-		for _, id := range ids {
-			add(id, true, 1)
-		}
-		nExact = len(ids)
+	v, err := getValue(r.txn, bucketKey(nil, pfx, b))
+	if err != nil {
+		return nil, err
 	}
-	if d, ok := parseQueryDate(text); ok {
-		ids, err := s.dateIDs(ctx, txn, d)
-		if err != nil {
-			return nil, err
-		}
-		for _, id := range ids {
-			add(id, true, 1)
-		}
-		nExact += len(ids)
-	}
-	if nExact == 0 && norm != "" && len(norm) <= maxApproxLen {
-		if err := s.approx(ctx, txn, norm, func(id graph.ID, score float64) { add(id, false, score) }); err != nil {
-			return nil, err
-		}
-	}
-	out := make([]graph.Candidate, 0, len(best))
-	for _, c := range best {
-		out = append(out, c)
-	}
-	slices.SortFunc(out, func(a, b graph.Candidate) int {
-		if a.Exact != b.Exact {
-			if a.Exact {
-				return -1
-			}
-			return 1
-		}
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Node, b.Node)
-	})
-	if len(out) > k {
-		out = out[:k]
-	}
-	return out, nil
+	r.buckets[ref] = v
+	return v, nil
 }
 
 // getValue returns a copy of the value of key, or nil if it is absent.
@@ -100,7 +69,8 @@ func getValue(txn *badger.Txn, key []byte) ([]byte, error) {
 	return item.ValueCopy(nil)
 }
 
-// literalBucket calls fn for each entry (hash, normal form, ids) of an 'L' bucket.
+// eachLiteralEntry calls fn for each entry (hash, normal form, ids) of an 'L' bucket,
+// until fn returns false.
 func eachLiteralEntry(v []byte, fn func(h uint64, norm []byte, ids []byte) bool) error {
 	for len(v) > 0 {
 		if len(v) < 8 {
@@ -127,114 +97,68 @@ func eachLiteralEntry(v []byte, fn func(h uint64, norm []byte, ids []byte) bool)
 	return nil
 }
 
-// exactIDs returns the literal nodes whose normal form is norm.
-func (s *Store) exactIDs(txn *badger.Txn, norm string) ([]graph.ID, error) {
-	h := normHash(norm)
-	v, err := getValue(txn, bucketKey(nil, pfxLiteral, bucketOf(h, s.info.LiteralBits)))
+func decodeIDs(b []byte) []graph.ID {
+	out := make([]graph.ID, len(b)/8)
+	for i := range out {
+		out[i] = graph.ID(binary.BigEndian.Uint64(b[8*i:]))
+	}
+	return out
+}
+
+// FormsWithHash returns the entries of the exact index with hash h.
+func (r *literalReader) FormsWithHash(ctx context.Context, h uint64) ([]graph.IndexedForm, error) {
+	v, err := r.bucket(pfxLiteral, bucketOf(h, r.s.info.LiteralBits))
 	if err != nil || v == nil {
 		return nil, err
 	}
-	var out []graph.ID
-	err = eachLiteralEntry(v, func(eh uint64, en []byte, ids []byte) bool {
-		if eh == h && string(en) == norm {
-			for i := 0; i < len(ids); i += 8 {
-				out = append(out, graph.ID(binary.BigEndian.Uint64(ids[i:])))
-			}
+	var out []graph.IndexedForm
+	err = eachLiteralEntry(v, func(eh uint64, norm []byte, ids []byte) bool {
+		if eh == h {
+			out = append(out, graph.IndexedForm{Norm: string(norm), Nodes: decodeIDs(ids)})
 		}
 		return eh <= h
 	})
 	return out, err
 }
 
-// approx finds the normal forms that share a MinHash band with norm, scores them with
-// 2-gram Dice and reports the literal nodes of those scoring at least MinScore.
-func (s *Store) approx(ctx context.Context, txn *badger.Txn, norm string, report func(graph.ID, float64)) error {
-	self := normHash(norm)
-	hits := map[uint64]int{} // normal form hash → bands shared with the text
-	buckets := map[uint32][]byte{}
-	for _, band := range bandKeys(norm) {
-		b := bucketOf(band, s.info.BandBits)
-		v, ok := buckets[b]
-		if !ok {
-			var err error
-			if v, err = getValue(txn, bucketKey(nil, pfxBand, b)); err != nil {
-				return err
-			}
-			buckets[b] = v
-		}
-		// Entries are sorted by band key: find the run equal to band.
-		n := len(v) / 16
-		lo, hi := 0, n
-		for lo < hi {
-			m := (lo + hi) / 2
-			if binary.BigEndian.Uint64(v[16*m:]) < band {
-				lo = m + 1
-			} else {
-				hi = m
-			}
-		}
-		for j := lo; j < n && binary.BigEndian.Uint64(v[16*j:]) == band; j++ {
-			if h := binary.BigEndian.Uint64(v[16*j+8:]); h != self {
-				hits[h]++
-			}
+// LiteralsWithForm returns the literal nodes whose normal form is norm.
+func (r *literalReader) LiteralsWithForm(ctx context.Context, norm string) ([]graph.ID, error) {
+	fs, err := r.FormsWithHash(ctx, graph.FormHash(norm))
+	for _, f := range fs {
+		if f.Norm == norm {
+			return f.Nodes, nil
 		}
 	}
-	cands := make([]uint64, 0, len(hits))
-	for h := range hits {
-		cands = append(cands, h)
-	}
-	slices.SortFunc(cands, func(a, b uint64) int {
-		if c := cmp.Compare(hits[b], hits[a]); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
-	})
-	if len(cands) > maxApproxCandidates {
-		cands = cands[:maxApproxCandidates]
-	}
-	slices.Sort(cands) // bucket order
-	lits := map[uint32][]byte{}
-	for _, h := range cands {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		b := bucketOf(h, s.info.LiteralBits)
-		v, ok := lits[b]
-		if !ok {
-			var err error
-			if v, err = getValue(txn, bucketKey(nil, pfxLiteral, b)); err != nil {
-				return err
-			}
-			lits[b] = v
-		}
-		err := eachLiteralEntry(v, func(eh uint64, en []byte, ids []byte) bool {
-			if eh != h {
-				return eh < h
-			}
-			score := textnorm.Dice(norm, string(en), diceK)
-			if score >= s.opts.MinScore && score < 1 {
-				for i := 0; i < len(ids); i += 8 {
-					report(graph.ID(binary.BigEndian.Uint64(ids[i:])), score)
-				}
-			}
-			return true
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return nil, err
 }
 
-// dateIDs returns the date literals that include d or that d includes.
-func (s *Store) dateIDs(ctx context.Context, txn *badger.Txn, d datePattern) ([]graph.ID, error) {
-	year := d.yearKey()
+// FormsInBands returns the form hashes under each band key ('K' entries are sorted by
+// band key: the run equal to the key is found by binary search).
+func (r *literalReader) FormsInBands(ctx context.Context, keys []uint64) ([]uint64, error) {
+	var out []uint64
+	for _, band := range keys {
+		v, err := r.bucket(pfxBand, bucketOf(band, r.s.info.BandBits))
+		if err != nil {
+			return nil, err
+		}
+		n := len(v) / 16
+		lo := sort.Search(n, func(m int) bool { return binary.BigEndian.Uint64(v[16*m:]) >= band })
+		for j := lo; j < n && binary.BigEndian.Uint64(v[16*j:]) == band; j++ {
+			out = append(out, binary.BigEndian.Uint64(v[16*j+8:]))
+		}
+	}
+	return out, nil
+}
+
+// DatedLiterals returns the date literals that include d or that d includes: stored
+// years that start with d's known year digits, and stored years with wildcards that
+// include d's year.
+func (r *literalReader) DatedLiterals(ctx context.Context, d graph.Date) ([]graph.DatedLiteral, error) {
+	year := yearKey(d)
 	known := 1 // sign
 	for known < 5 && year[known] != '#' {
 		known++
 	}
-	// Stored years that start with the query's known digits, then stored years with
-	// wildcards that include the query's year.
 	prefixes := [][]byte{append([]byte{pfxDate}, year[:known]...)}
 	for i := known - 1; i >= 1; i-- {
 		var y [5]byte
@@ -244,11 +168,11 @@ func (s *Store) dateIDs(ctx context.Context, txn *badger.Txn, d datePattern) ([]
 		}
 		prefixes = append(prefixes, append([]byte{pfxDate}, y[:]...))
 	}
-	var out []graph.ID
+	var out []graph.DatedLiteral
 	for _, pfx := range prefixes {
 		opt := badger.DefaultIteratorOptions
 		opt.Prefix = pfx
-		it := txn.NewIterator(opt)
+		it := r.txn.NewIterator(opt)
 		for it.Rewind(); it.Valid(); it.Next() {
 			if err := ctx.Err(); err != nil {
 				it.Close()
@@ -256,9 +180,8 @@ func (s *Store) dateIDs(ctx context.Context, txn *badger.Txn, d datePattern) ([]
 			}
 			err := it.Item().Value(func(v []byte) error {
 				for i := 0; i+16 <= len(v); i += 16 {
-					if d.matches(unpackDate(binary.BigEndian.Uint64(v[i+8:]))) {
-						out = append(out, graph.ID(binary.BigEndian.Uint64(v[i:])))
-					}
+					out = append(out, graph.DatedLiteral{Node: graph.ID(binary.BigEndian.Uint64(v[i:])),
+						Date: unpackDate(binary.BigEndian.Uint64(v[i+8:]))})
 				}
 				return nil
 			})
@@ -270,6 +193,11 @@ func (s *Store) dateIDs(ctx context.Context, txn *badger.Txn, d datePattern) ([]
 		it.Close()
 	}
 	return out, nil
+}
+
+// Term returns the term of a literal node.
+func (r *literalReader) Term(ctx context.Context, n graph.ID) (graph.Term, error) {
+	return r.s.Term(ctx, n)
 }
 
 // EntityMatch is an entity found by FindEntities.
@@ -406,13 +334,5 @@ func (s *Store) Label(ctx context.Context, n graph.ID) (string, error) {
 	if fallback != "" {
 		return fallback, nil
 	}
-	return localName(t.Value), nil
-}
-
-// localName returns the last segment of an IRI with underscores as spaces.
-func localName(iri string) string {
-	if i := strings.LastIndexAny(iri, "/#"); i >= 0 && i < len(iri)-1 {
-		iri = iri[i+1:]
-	}
-	return strings.ReplaceAll(iri, "_", " ")
+	return strings.ReplaceAll(cmp.Or(graph.LocalName(t.Value), t.Value), "_", " "), nil
 }

@@ -177,6 +177,7 @@ func prepareDir(dir string, replace bool) error {
 // run parses the sources and writes the KB into db.
 func (l *loader) run(sources []Source, db *badger.DB) (*LoadReport, error) {
 	start := time.Now()
+	defer l.release()
 	if err := l.parse(sources); err != nil {
 		return l.finalReport(), err
 	}
@@ -230,7 +231,7 @@ func loadBadgerOptions(dir string, log *slog.Logger) badger.Options {
 		WithNumMemtables(2).
 		WithBlockCacheSize(16 << 20).
 		WithValueLogFileSize(64 << 20).
-		WithBaseTableSize(256 << 10)
+		WithBaseTableSize(128 << 10) // 4 MiB tables: Badger's StreamWriter builds up to 16 at once
 }
 
 // LoadMemory loads sources into an in-memory KB and opens it. It suits small KBs
@@ -250,6 +251,7 @@ func LoadMemory(ctx context.Context, sources []Source, opts LoadOptions) (*Store
 	// Parse first, so that bad input fails before a database is made.
 	start := time.Now()
 	l := newLoader(ctx, opts, tmp)
+	defer l.release()
 	if err := l.parse(sources); err != nil {
 		return nil, l.finalReport(), err
 	}

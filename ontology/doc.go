@@ -1,23 +1,37 @@
-// Package ontology is the reference knowledge base on Badger: streaming loaders for
-// N-Triples, YAGO 4.5-style Turtle and YAGO3 TSV (plain or gzipped), a term dictionary,
-// fact indexes in both directions and per relation, the taxonomy (rdf:type,
-// rdfs:subClassOf), per-relation functionalities computed at load, a literal index for
-// candidate lookup (exact after normalisation, approximate by MinHash, dates by
-// inclusion), and value sampling for ontology-guided probing. A small demo KB in YAGO
-// 4.5 vocabulary is embedded in the binary (package demokb, OpenDemo).
+// Package ontology is the reference knowledge base on Badger: the store and its
+// loaders. It reads N-Triples, YAGO 4.5-style Turtle and YAGO3 TSV (plain or gzipped)
+// with the RDF syntax layer of package graph, and keeps a term dictionary, fact indexes
+// in both directions and per relation, the taxonomy (rdf:type, rdfs:subClassOf),
+// per-relation functionalities computed at load, the literal index of package graph's
+// literal matching (graph.MatchLiterals: exact after normalisation, dates by inclusion,
+// approximate by MinHash), and value sampling for ontology-guided probing. A small
+// demo KB in YAGO 4.5 vocabulary is embedded in the binary (package demokb, OpenDemo).
 //
 // It is the only package that imports Badger.
 //
 // # Loading
 //
 // Load (into a directory) and LoadMemory (into an in-memory Badger) read Sources
-// (FileSource, BytesSource) in parallel, encode every term as a 64-bit hash identifier
-// (the top bit marks literals), sort the facts externally (radix-sorted runs, k-way
-// merge) and write packed per-node records with Badger's StreamWriter. A malformed
-// line is reported with file:line(:col) and skipped, up to LoadOptions.MaxErrors. A
-// directory is marked complete only when its load finished; Open refuses unfinished
-// loads (ErrIncomplete), foreign directories (ErrNotKB) and other key layouts
-// (LayoutError). See docs/decisions/2026-11-22-ontology-*.md.
+// (FileSource, BytesSource) in parallel with the parsers of package graph (N-Triples
+// through graph.AppendLineKeys, which yields term keys without building terms; Turtle
+// through graph.ReadTurtle), name every term by its 64-bit hash identifier
+// (graph.TermHashID; the top bit marks literals), sort the facts externally by subject
+// and by object (radix-sorted runs, k-way merge; the pairs of each relation come out
+// of the subject order), and write packed per-node records with Badger's StreamWriter.
+//
+// Memory is bounded by LoadOptions.SortMemoryMB (1 GiB by default), shared out among
+// the sort buffers, the in-memory runs, the relation pairs and the parsers' term sets;
+// the buffers live outside the Go heap, so the collector's headroom does not double
+// them. Whatever does not fit goes to sorted runs in DIR/.load-tmp; a load that fits
+// writes no run. Peak resident memory is about the budget plus 10–30 % (Go heap,
+// Badger's table builders), plus the table files Badger maps while it writes them
+// (docs/benchmarks.md).
+//
+// A malformed line is reported with file:line(:col) and skipped, up to
+// LoadOptions.MaxErrors. A directory is marked complete only when its load finished;
+// Open refuses unfinished loads (ErrIncomplete), foreign directories (ErrNotKB) and
+// other key layouts (LayoutError). See docs/decisions/2026-11-22-ontology-*.md and
+// 2026-11-27-kb-load-budget.md.
 //
 // # Reading
 //

@@ -1,17 +1,23 @@
 package ontology
 
+import "github.com/trawl-dev/trawl/graph"
+
 // idSet is an open-addressing set of non-zero uint64 keys (node identifiers, normal
 // form hashes). The loader uses one per worker to emit each term's dictionary entry
-// about once; when it reaches maxLen it is cleared, which only costs duplicate entries
-// that the final merge drops.
+// about once; when its table would outgrow maxBytes it is cleared, which only costs
+// duplicate entries that the final merge drops.
 type idSet struct {
-	slots  []uint64
-	n      int
-	maxLen int
+	slots    []uint64
+	n        int
+	maxSlots int
 }
 
-func newIDSet(maxLen int) *idSet {
-	return &idSet{slots: make([]uint64, 1<<12), maxLen: max(maxLen, 1<<12)}
+func newIDSet(maxBytes int64) *idSet {
+	maxSlots := 1 << 12
+	for int64(maxSlots)*2*8 <= maxBytes {
+		maxSlots *= 2
+	}
+	return &idSet{slots: make([]uint64, 1<<12), maxSlots: maxSlots}
 }
 
 // add inserts k and reports whether it was absent.
@@ -38,7 +44,7 @@ func (s *idSet) add(k uint64) bool {
 }
 
 func (s *idSet) grow() {
-	if s.n >= s.maxLen {
+	if len(s.slots) >= s.maxSlots {
 		clear(s.slots)
 		s.n = 0
 		return
@@ -62,11 +68,4 @@ func (s *idSet) grow() {
 
 // mix64 is the splitmix64 finaliser (identifiers are hashes already; this guards
 // against structured keys such as packed dates).
-func mix64(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	x ^= x >> 31
-	return x
-}
+func mix64(x uint64) uint64 { return graph.Mix64(x) }

@@ -9,7 +9,7 @@ import (
 
 // LayoutVersion is the version of the key layout below. Open refuses a KB written with
 // another version.
-const LayoutVersion = 1
+const LayoutVersion = 2
 
 // Key layout (one Badger stream per family; all prefixes are printable and above '!',
 // so no key starts with "!badger!"). Integers are big-endian, so keys sort numerically.

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/trawl-dev/trawl/graph"
-	"github.com/trawl-dev/trawl/internal/textnorm"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -58,10 +57,14 @@ const maxTermBytes = 256 << 10
 func checkTriple(t graph.Triple) error {
 	for _, x := range [...]graph.Term{t.S, t.P, t.O} {
 		if n := len(x.Value) + len(x.Datatype); n > maxTermBytes {
-			return fmt.Errorf("a term of %d bytes is longer than the %d KiB limit", n, maxTermBytes>>10)
+			return termTooLong(n)
 		}
 	}
 	return nil
+}
+
+func termTooLong(n int) error {
+	return fmt.Errorf("a term of %d bytes is longer than the %d KiB limit", n, maxTermBytes>>10)
 }
 
 type loader struct {
@@ -77,6 +80,9 @@ type loader struct {
 	bands   *fixedSorter[rec2]
 	dates   *fixedSorter[rec2]
 	preds   predTable
+
+	pairBytes int64 // memory of the pair spool before it spills
+	setBytes  int64 // memory of the workers' term sets
 
 	read, parsed, bad atomic.Int64
 	errMu             sync.Mutex
@@ -123,27 +129,53 @@ func (t *predTable) index(pid uint64, iri string) (uint64, error) {
 
 func newLoader(ctx context.Context, opts LoadOptions, tmp string) *loader {
 	l := &loader{ctx: ctx, opts: opts, log: opts.logger(), salt: opts.IDSalt, tmp: tmp}
+	// The memory budget (SortMemoryMB) is shared out once: each sorter's buffers and
+	// in-memory runs, the pairs of the 'P' index, the workers' term sets.
 	mem := opts.SortMemoryMB << 20
-	l.triples = newFixedSorter("triples", tmp, mem*40/100, 3, permuteTriple,
+	share := func(percent int64) int64 { return mem * percent / 100 }
+	l.triples = newFixedSorter("triples", tmp, share(shareTriples), 2, permuteTriple,
 		func(_ int, rs, tmp []rec3) { sortWords(rs, tmp) }, cmp3)
-	l.terms = newVarSorter("terms", tmp, mem*25/100)
-	l.lits = newVarSorter("literals", tmp, mem*15/100)
-	l.bands = newFixedSorter("bands", tmp, mem*15/100, 1, func(_ int, r rec2) rec2 { return r },
+	l.terms = newVarSorter("terms", tmp, share(shareTerms))
+	l.lits = newVarSorter("literals", tmp, share(shareLiterals))
+	l.bands = newFixedSorter("bands", tmp, share(shareBands), 1, func(_ int, r rec2) rec2 { return r },
 		func(_ int, rs, tmp []rec2) { sortWords(rs, tmp) }, cmp2)
-	l.dates = newFixedSorter("dates", tmp, mem*5/100, 1, func(_ int, r rec2) rec2 { return r },
+	l.dates = newFixedSorter("dates", tmp, share(shareDates), 1, func(_ int, r rec2) rec2 { return r },
 		func(_ int, rs, tmp []rec2) { sortWords(rs, tmp) }, cmp2)
+	l.pairBytes = share(sharePairs)
+	l.setBytes = share(shareSets)
 	l.file.Store("")
 	return l
 }
 
+// Shares of the memory budget, in percent. The triples are sorted in two orders and
+// take 72 bytes each while sorted (36 % keeps 5.4 M triples in memory per GiB); the band
+// records (16 per distinct string) and the term dictionary come next.
+const (
+	shareTriples  = 36
+	shareTerms    = 18
+	shareLiterals = 10
+	shareBands    = 18
+	shareDates    = 4
+	sharePairs    = 8
+	shareSets     = 6
+)
+
+// release frees the sort buffers and in-memory runs (after the load, or when it failed).
+func (l *loader) release() {
+	l.triples.release()
+	l.terms.release()
+	l.lits.release()
+	l.bands.release()
+	l.dates.release()
+}
+
 // permuteTriple rearranges a buffer record for order o, from the layout of order o-1
-// (the input layout (s, p, o) for order 0); see fixedSorter.spill.
+// (the input layout (s, p, o) for order 0); see fixedSorter.spill. The triples are
+// sorted by subject (SPO) and by object (OPS); the pairs of each relation come out of
+// the SPO walk in order (pairSpool).
 func permuteTriple(o int, r rec3) rec3 {
-	switch o {
-	case 1: // (s,p,o) → (o,p,s)
+	if o == 1 { // (s,p,o) → (o,p,s)
 		return rec3{r[2], r[1], r[0]}
-	case 2: // (o,p,s) → PSO
-		return psoKey(r[2], r[1], r[0])
 	}
 	return r
 }
@@ -390,9 +422,7 @@ func (l *loader) readTurtle(ctx context.Context, idx int, src Source, r io.Reade
 		cur = make([]graph.Triple, 0, batch)
 		return nil
 	}
-	p := newTurtleParser(r, name, blankRenamer(idx))
-	p.base = src.Base
-	p.emit = func(ts []graph.Triple) error {
+	emit := func(ts []graph.Triple) error {
 		cur = append(cur, ts...)
 		if len(cur) >= batch {
 			if err := ctx.Err(); err != nil {
@@ -402,33 +432,27 @@ func (l *loader) readTurtle(ctx context.Context, idx int, src Source, r io.Reade
 		}
 		return nil
 	}
-	p.bad = func(perr *graph.ParseError) error { return l.badLine(rep, perr) }
-	if err := p.parse(); err != nil {
+	bad := func(perr *graph.ParseError) error { return l.badLine(rep, perr) }
+	opts := graph.TurtleOptions{Name: name, Base: src.Base, BlankPrefix: blankPrefix(idx), Check: checkTriple}
+	if err := graph.ReadTurtle(r, opts, emit, bad); err != nil {
 		return err
 	}
 	return send()
 }
 
-// blankRenamer scopes blank node labels to one file: "_:b" of file 3 becomes "f3_b",
-// and the Turtle parser's anonymous nodes (labels starting with NUL) become "f3-gN".
-func blankRenamer(idx int) func(string) string {
-	pfx := "f" + strconv.Itoa(idx)
-	return func(label string) string {
-		if len(label) > 0 && label[0] == 0 {
-			return pfx + "-g" + label[1:]
-		}
-		return pfx + "_" + label
-	}
-}
+// blankPrefix is the prefix that scopes the blank nodes of file idx: "_:b" of file 3
+// becomes "f3_b" (graph.TurtleOptions.BlankPrefix names the Turtle parser's anonymous
+// nodes "f3-gN" the same way).
+func blankPrefix(idx int) string { return "f" + strconv.Itoa(idx) }
 
 // encoder turns triples into sorter records; one per worker.
 type encoder struct {
 	l         *loader
 	seen      *idSet
+	recent    [recentSlots]graph.ID // the terms met last, by hash slot: most repeats stop here
 	normSeen  *idSet
-	buf       []byte
-	rename    map[int]func(string) string
-	predCache map[uint64]uint64
+	keys      []byte // the term keys of the current triple
+	predCache map[graph.ID]uint64
 	triples   []rec3
 	terms     []varItem
 	termArena []byte
@@ -440,13 +464,16 @@ type encoder struct {
 }
 
 func (l *loader) newEncoder() *encoder {
-	// Each worker's sets hold up to about 1/16 of the sort memory.
-	maxIDs := int(l.opts.SortMemoryMB<<20/16/16) / max(l.opts.Workers, 1)
-	return &encoder{l: l, seen: newIDSet(maxIDs), normSeen: newIDSet(maxIDs / 2),
-		rename: map[int]func(string) string{}, predCache: map[uint64]uint64{}}
+	per := l.setBytes / int64(max(l.opts.Workers, 1))
+	return &encoder{l: l, seen: newIDSet(per * 3 / 4), normSeen: newIDSet(per / 4), predCache: map[graph.ID]uint64{}}
 }
 
 const encoderBatch = 1 << 15
+
+// recentSlots is the size of an encoder's direct-mapped cache of recently met terms
+// (32 KiB, within the processor's first-level cache): the subject of the previous
+// line, classes, countries, languages. Only the other terms probe the larger idSet.
+const recentSlots = 4096
 
 func (e *encoder) do(ctx context.Context, j job) error {
 	if err := ctx.Err(); err != nil {
@@ -482,31 +509,36 @@ func (e *encoder) do(ctx context.Context, j job) error {
 	return nil
 }
 
-func (e *encoder) renamer(idx int) func(string) string {
-	f, ok := e.rename[idx]
-	if !ok {
-		f = blankRenamer(idx)
-		e.rename[idx] = f
-	}
-	return f
-}
-
+// ntChunk encodes a chunk of N-Triples lines. It works on the term keys of each line
+// (graph.AppendLineKeys), so that a term is decoded only the first time this worker
+// meets it.
 func (e *encoder) ntChunk(j job) error {
-	rn := e.renamer(j.fileIdx)
+	pfx := blankPrefix(j.fileIdx) + "_"
 	var count int64
 	err := eachLine(j.data, j.firstLine, func(line []byte, n int) error {
-		t, ok, err := graph.ParseLine(line)
+		var ends [3]int
+		var ok bool
+		var err error
+		e.keys, ends, ok, err = graph.AppendLineKeys(e.keys[:0], line, pfx)
 		if err != nil {
-			return e.l.badLine(j.src, ntError(j.name, line, n, err))
+			pe, isPE := err.(*graph.ParseError)
+			if !isPE {
+				pe = &graph.ParseError{Err: err}
+			}
+			pe.File, pe.Line = j.name, n
+			return e.l.badLine(j.src, pe)
 		}
 		if !ok {
 			return nil
 		}
-		if err := checkTriple(t); err != nil {
-			return e.l.badLine(j.src, &graph.ParseError{File: j.name, Line: n, Err: err})
+		for i, start := range [3]int{0, ends[0], ends[1]} {
+			if size := ends[i] - start; size > maxTermBytes {
+				return e.l.badLine(j.src, &graph.ParseError{File: j.name, Line: n, Err: termTooLong(size)})
+			}
 		}
 		count++
-		return e.add(renameBlanks(t, rn))
+		_, _, err = e.addKeys(e.keys, ends)
+		return err
 	})
 	e.l.errMu.Lock()
 	j.src.Triples += count
@@ -514,20 +546,8 @@ func (e *encoder) ntChunk(j job) error {
 	return err
 }
 
-// ntError re-reads a bad line with graph.Reader to get its column.
-func ntError(name string, line []byte, n int, cause error) *graph.ParseError {
-	r := graph.NewReader(bytes.NewReader(line), name)
-	_, err := r.Read()
-	var pe *graph.ParseError
-	if errors.As(err, &pe) {
-		pe.Line = n
-		return pe
-	}
-	return &graph.ParseError{File: name, Line: n, Err: cause}
-}
-
 func (e *encoder) tsvChunk(j job) error {
-	rn := e.renamer(j.fileIdx)
+	pfx := blankPrefix(j.fileIdx) + "_"
 	var count int64
 	err := eachLine(j.data, j.firstLine, func(line []byte, n int) error {
 		f, ok, terr := parseTSVLine(line)
@@ -541,7 +561,7 @@ func (e *encoder) tsvChunk(j job) error {
 			return e.l.badLine(j.src, &graph.ParseError{File: j.name, Line: n, Err: err})
 		}
 		count++
-		t := renameBlanks(f.T, rn)
+		t := f.T.WithBlankPrefix(pfx)
 		sNew, oNew, err := e.addNew(t)
 		if err != nil {
 			return err
@@ -575,28 +595,6 @@ func (e *encoder) addLabel(s graph.Term, name string) error {
 	return err
 }
 
-// renameBlanks scopes the blank nodes of t to its file, also inside triple terms.
-func renameBlanks(t graph.Triple, rn func(string) string) graph.Triple {
-	t.S = renameTerm(t.S, rn)
-	t.O = renameTerm(t.O, rn)
-	return t
-}
-
-func renameTerm(x graph.Term, rn func(string) string) graph.Term {
-	switch x.Kind {
-	case graph.KindBlank:
-		return graph.NewBlank(rn(x.Value))
-	case graph.KindTriple:
-		if !bytes.Contains([]byte(x.Value), []byte("_:")) {
-			return x
-		}
-		if tt, err := x.Triple(); err == nil {
-			return graph.NewTripleTerm(renameBlanks(tt, rn))
-		}
-	}
-	return x
-}
-
 func (e *encoder) add(t graph.Triple) error {
 	_, _, err := e.addNew(t)
 	return err
@@ -605,17 +603,34 @@ func (e *encoder) add(t graph.Triple) error {
 // addNew encodes one triple and reports whether its subject and object were new to
 // this worker.
 func (e *encoder) addNew(t graph.Triple) (sNew, oNew bool, err error) {
+	var ends [3]int
+	e.keys = e.keys[:0]
+	for i, x := range [3]graph.Term{t.S, t.P, t.O} {
+		e.keys = graph.AppendTermKey(e.keys, x)
+		ends[i] = len(e.keys)
+	}
+	return e.addKeys(e.keys, ends)
+}
+
+// addKeys encodes the triple whose term keys are keys[:ends[0]], keys[ends[0]:ends[1]]
+// and keys[ends[1]:ends[2]], and reports whether its subject and object were new to
+// this worker.
+func (e *encoder) addKeys(keys []byte, ends [3]int) (sNew, oNew bool, err error) {
 	var sid, oid graph.ID
-	sid, sNew = e.term(t.S)
-	oid, oNew = e.term(t.O)
-	var pid graph.ID
-	pid, e.buf = termID(t.P, e.l.salt, e.buf)
-	pi, ok := e.predCache[uint64(pid)]
+	sid, sNew = e.term(keys[:ends[0]])
+	oid, oNew = e.term(keys[ends[1]:ends[2]])
+	pkey := keys[ends[0]:ends[1]]
+	pid := graph.HashTermKey(pkey, e.l.salt)
+	pi, ok := e.predCache[pid]
 	if !ok {
-		if pi, err = e.l.preds.index(uint64(pid), t.P.Value); err != nil {
+		p, _, derr := graph.DecodeTermKey(pkey)
+		if derr != nil {
+			return false, false, derr
+		}
+		if pi, err = e.l.preds.index(uint64(pid), p.Value); err != nil {
 			return false, false, err
 		}
-		e.predCache[uint64(pid)] = pi
+		e.predCache[pid] = pi
 	}
 	e.triples = append(e.triples, rec3{uint64(sid), pi, uint64(oid)})
 	e.parsed++
@@ -625,40 +640,46 @@ func (e *encoder) addNew(t graph.Triple) (sNew, oNew bool, err error) {
 	return sNew, oNew, err
 }
 
-// term returns the identifier of x and, the first time this worker sees it, emits its
-// dictionary entry and its literal index entries.
-func (e *encoder) term(x graph.Term) (graph.ID, bool) {
-	var id graph.ID
-	id, e.buf = termID(x, e.l.salt, e.buf)
+// term returns the identifier of the term with the given key and, the first time this
+// worker sees it, emits its dictionary entry and its literal index entries.
+func (e *encoder) term(key []byte) (graph.ID, bool) {
+	id := graph.HashTermKey(key, e.l.salt)
+	slot := &e.recent[uint64(id)%recentSlots]
+	if *slot == id {
+		return id, false
+	}
+	*slot = id
 	if !e.seen.add(uint64(id)) {
 		return id, false
 	}
 	start := len(e.termArena)
-	e.termArena = append(e.termArena, e.buf...)
+	e.termArena = append(e.termArena, key...)
 	e.terms = append(e.terms, varItem{k1: uint64(id), data: e.termArena[start:len(e.termArena):len(e.termArena)]})
-	if x.Kind == graph.KindLiteral {
-		e.literal(id, x)
+	if isLiteralID(id) {
+		if x, _, err := graph.DecodeTermKey(key); err == nil {
+			e.literal(id, x)
+		}
 	}
 	return id, true
 }
 
 func (e *encoder) literal(id graph.ID, x graph.Term) {
-	kind := kindOf(x)
-	if kind == litDate {
-		d, _ := parseISODate(x.Value)
-		e.dates = append(e.dates, rec2{d.pack(), uint64(id)})
+	cls := graph.ClassOf(x)
+	if cls == graph.LiteralDate {
+		d, _ := graph.DateOf(x)
+		e.dates = append(e.dates, rec2{packDate(d), uint64(id)})
 		return
 	}
-	norm := textnorm.Literal(x.Value)
-	if norm == "" || len(norm) > maxExactLen {
+	norm := graph.LiteralForm(x.Value)
+	if norm == "" || len(norm) > graph.MaxExactForm {
 		return
 	}
-	h := normHash(norm)
+	h := graph.FormHash(norm)
 	start := len(e.litArena)
 	e.litArena = append(e.litArena, norm...)
 	e.lits = append(e.lits, varItem{k1: h, k2: uint64(id), data: e.litArena[start:len(e.litArena):len(e.litArena)]})
-	if kind == litString && len(norm) <= maxApproxLen && e.normSeen.add(h) {
-		for _, b := range bandKeys(norm) {
+	if cls == graph.LiteralString && len(norm) <= graph.MaxApproxForm && e.normSeen.add(h) {
+		for _, b := range graph.BandKeys(norm) {
 			e.bands = append(e.bands, rec2{b, h})
 		}
 	}
@@ -685,7 +706,7 @@ func (e *encoder) flush() error {
 		return err
 	}
 	e.triples, e.terms, e.lits, e.bands, e.dates = e.triples[:0], e.terms[:0], e.lits[:0], e.bands[:0], e.dates[:0]
-	e.termArena, e.litArena = nil, nil // the sorters copied the bytes; new arenas
+	e.termArena, e.litArena = e.termArena[:0], e.litArena[:0] // the sorters copied the bytes
 	return nil
 }
 

@@ -79,15 +79,14 @@ func BenchmarkParse(b *testing.B) {
 						hash(t)
 					}
 				} else {
-					p := newTurtleParser(f, path, func(s string) string { return s })
-					p.emit = func(ts []graph.Triple) error {
+					emit := func(ts []graph.Triple) error {
 						for _, t := range ts {
 							hash(t)
 						}
 						return nil
 					}
-					p.bad = func(e *graph.ParseError) error { return e }
-					if err := p.parse(); err != nil {
+					bad := func(e *graph.ParseError) error { return e }
+					if err := graph.ReadTurtle(f, graph.TurtleOptions{Name: path}, emit, bad); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -1,9 +1,7 @@
 package ontology
 
 import (
-	"bufio"
 	"cmp"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -14,8 +12,9 @@ import (
 )
 
 // The loader's external sort: records are collected in memory up to a budget, sorted,
-// and written as runs (files of sorted records); the final pass merges the runs. When
-// everything fits in memory, the last buffer stays in memory as a run.
+// and written as runs (files of sorted records) when the budget is full; the last buffer
+// is sorted and kept in memory as a run; the final pass merges the runs. When
+// everything fits in the budget, nothing is written.
 
 type words interface{ rec2 | rec3 }
 
@@ -57,7 +56,7 @@ const (
 	halfLit = 1
 )
 
-// writeFixedRun writes sorted records to a new file.
+// writeFixedRun writes sorted records to a new file, as they are in memory.
 func writeFixedRun[R words](path string, rs []R) (err error) {
 	f, err := os.Create(path)
 	if err != nil {
@@ -68,58 +67,54 @@ func writeFixedRun[R words](path string, rs []R) (err error) {
 			err = cerr
 		}
 	}()
-	w := bufio.NewWriterSize(f, 1<<20)
-	var buf [24]byte
-	for _, r := range rs {
-		n := len(r)
-		for i := 0; i < n; i++ {
-			binary.LittleEndian.PutUint64(buf[i*8:], r[i])
-		}
-		if _, err := w.Write(buf[:n*8]); err != nil {
-			return err
-		}
-	}
-	return w.Flush()
+	_, err = f.Write(recordBytes(rs))
+	return err
 }
 
+// fixedFileCursor reads records [from, to) of a run file in blocks.
 type fixedFileCursor[R words] struct {
 	f    *os.File
-	r    *bufio.Reader
-	left int64 // records left to read
-	buf  [24]byte
+	buf  []R
+	i    int
+	off  int64 // file offset of the next block
+	left int64 // records not yet read into buf
 }
 
-// openFixedRun opens records [from, to) of a run file.
+// runBlock is the number of records a file cursor reads at once.
+const runBlock = 1 << 15
+
 func openFixedRun[R words](path string, from, to int64) (*fixedFileCursor[R], error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	var r R
-	if _, err := f.Seek(from*int64(8*len(r)), io.SeekStart); err != nil {
-		_ = f.Close()
-		return nil, err
-	}
-	return &fixedFileCursor[R]{f: f, r: bufio.NewReaderSize(f, 1<<20), left: to - from}, nil
+	return &fixedFileCursor[R]{f: f, off: from * int64(8*len(r)), left: to - from}, nil
 }
 
 func (c *fixedFileCursor[R]) next() (R, bool, error) {
-	var r R
-	n := len(r)
-	if c.left <= 0 {
-		return r, false, nil
-	}
-	c.left--
-	if _, err := io.ReadFull(c.r, c.buf[:n*8]); err != nil {
-		if err == io.EOF {
-			return r, false, nil
+	if c.i == len(c.buf) {
+		var zero R
+		if c.left <= 0 {
+			return zero, false, nil
 		}
-		return r, false, fmt.Errorf("read sort run %s: %w", c.f.Name(), err)
+		if c.buf == nil {
+			c.buf = make([]R, runBlock)
+		}
+		n := min(int64(runBlock), c.left)
+		b := recordBytes(c.buf[:n])
+		if k, err := c.f.ReadAt(b, c.off); k < len(b) || err != nil && !errors.Is(err, io.EOF) {
+			if err == nil || errors.Is(err, io.EOF) {
+				err = io.ErrUnexpectedEOF
+			}
+			return zero, false, fmt.Errorf("read sort run %s: %w", c.f.Name(), err)
+		}
+		c.off += int64(len(b))
+		c.left -= n
+		c.buf, c.i = c.buf[:n], 0
 	}
-	for i := 0; i < n; i++ {
-		r[i] = binary.LittleEndian.Uint64(c.buf[i*8:])
-	}
-	return r, true, nil
+	c.i++
+	return c.buf[c.i-1], true, nil
 }
 
 func (c *fixedFileCursor[R]) close() error { return c.f.Close() }
@@ -160,6 +155,9 @@ type mergeItem[R any] struct {
 
 func newMerger[R any](cs []cursor[R], compare func(a, b R) int) (*merger[R], error) {
 	m := &merger[R]{cs: cs, cmp: compare}
+	if len(cs) == 1 {
+		return m, nil // one run: no heap
+	}
 	for i, c := range cs {
 		r, ok, err := c.next()
 		if err != nil {
@@ -202,6 +200,9 @@ func (m *merger[R]) down(i int) {
 
 // next returns the smallest remaining record.
 func (m *merger[R]) next() (R, bool, error) {
+	if len(m.cs) == 1 {
+		return m.cs[0].next()
+	}
 	if len(m.heap) == 0 {
 		var zero R
 		return zero, false, nil
@@ -248,21 +249,59 @@ func openMerger[R words](srcs []runSource[R], half int, compare func(a, b R) int
 	return newMerger(cs, compare)
 }
 
-// fixedSorter collects fixed-size records and sorts them into runs, in one or more
-// orders (the triple sorter writes each buffer in SPO, OPS and PSO order). A full
-// buffer is sorted and written by a background goroutine while the parsers fill the
-// next one; at most one spill runs at a time.
+// background runs the spill of one full buffer at a time while the parsers fill the
+// next; the buffer comes back as the spare one once written.
+type background[B any] struct {
+	wg    sync.WaitGroup
+	err   error
+	spare B
+}
+
+// rotate waits for the spill in flight, starts spill(full) in the background, and
+// returns an empty buffer to fill next, made from the spare one by fresh.
+func (g *background[B]) rotate(full B, fresh func(B) (B, error), spill func(B) error) (B, error) {
+	var zero B
+	if err := g.wait(); err != nil {
+		return zero, err
+	}
+	next, err := fresh(g.spare)
+	if err != nil {
+		return zero, err
+	}
+	g.spare = zero
+	g.wg.Add(1)
+	go func() {
+		defer g.wg.Done()
+		if err := spill(full); err != nil {
+			g.err = err
+		}
+		g.spare = full
+	}()
+	return next, nil
+}
+
+// wait waits for the spill in flight and returns its error.
+func (g *background[B]) wait() error {
+	g.wg.Wait()
+	return g.err
+}
+
+// fixedSorter collects fixed-size records and sorts them into runs, in one or two
+// orders (the triple sorter keeps each buffer in SPO and OPS order). It owns three
+// buffers of limit records, outside the Go heap: one that the parsers fill, one that a
+// background goroutine sorts and writes while they do, and the sort's scratch space.
+// The last buffer is not written: it is sorted in place and kept in memory (its second
+// order in the spare buffer), so a load that fits in the budget writes no run at all.
 type fixedSorter[R words] struct {
 	mu    sync.Mutex // guards buf and total
 	buf   []R
 	total int64
 
-	spilling sync.WaitGroup // the spill in flight; it owns tmp, runs, nrun, spare, err
-	tmp      []R
-	spare    []R
-	err      error
-	runs     [][]runSource[R] // per order
-	nrun     int
+	bg   background[[]R] // the spill in flight; it owns tmp, runs and nrun
+	tmp  []R
+	runs [][]runSource[R] // per order
+	nrun int
+	kept [][]R // buffers that hold in-memory runs, freed by release
 
 	name    string
 	dir     string
@@ -275,12 +314,23 @@ type fixedSorter[R words] struct {
 
 func newFixedSorter[R words](name, dir string, limitBytes int64, orders int,
 	permute func(order int, r R) R, sort func(order int, rs, tmp []R), compare func(a, b R) int) *fixedSorter[R] {
+	if orders < 1 || orders > 2 {
+		panic("ontology: a fixed sorter keeps one or two orders") // a programming error, not input
+	}
 	var r R
-	// Two buffers (one filling, one spilling) and the sort's scratch buffer.
 	limit := int(limitBytes / int64(3*8*len(r)))
 	limit = max(limit, 1024)
 	return &fixedSorter[R]{name: name, dir: dir, limit: limit, orders: orders, permute: permute,
 		sort: sort, compare: compare, runs: make([][]runSource[R], orders)}
+}
+
+// buffer returns an empty buffer of limit records, reusing b if it has one.
+func (s *fixedSorter[R]) buffer(b []R) ([]R, error) {
+	if cap(b) >= s.limit {
+		return b[:0], nil
+	}
+	b, err := allocRecords[R](s.limit)
+	return b[:0], err
 }
 
 // add appends records; when the buffer is full it is handed to a background spill.
@@ -289,40 +339,38 @@ func (s *fixedSorter[R]) add(rs []R) error {
 	defer s.mu.Unlock()
 	for len(rs) > 0 {
 		if s.buf == nil {
-			s.buf = make([]R, 0, min(s.limit, max(len(rs), 4096)))
+			b, err := s.buffer(nil)
+			if err != nil {
+				return err
+			}
+			s.buf = b
 		}
 		n := min(len(rs), s.limit-len(s.buf))
-		s.buf = append(s.buf, rs[:n]...)
+		s.buf = append(s.buf, rs[:n]...) // within capacity: no reallocation
 		rs = rs[n:]
 		s.total += int64(n)
-		if len(s.buf) >= s.limit {
-			full := s.buf
-			s.spilling.Wait()
-			if s.err != nil {
-				return s.err
-			}
-			s.buf, s.spare = s.spare[:0], nil
-			s.spilling.Add(1)
-			go func() {
-				defer s.spilling.Done()
-				if err := s.spill(full, false); err != nil {
-					s.err = err
-				}
-				s.spare = full[:0]
-			}()
+		if len(s.buf) < s.limit {
+			continue
 		}
+		b, err := s.bg.rotate(s.buf, s.buffer, s.spill)
+		if err != nil {
+			return err
+		}
+		s.buf = b
 	}
 	return nil
 }
 
-// spill sorts buf in every order and writes the runs; with keep, the final buffer
-// stays in memory.
-func (s *fixedSorter[R]) spill(buf []R, keep bool) error {
+// spill sorts buf in every order and writes the runs.
+func (s *fixedSorter[R]) spill(buf []R) error {
 	if len(buf) == 0 {
 		return nil
 	}
-	if cap(s.tmp) < len(buf) {
-		s.tmp = make([]R, len(buf))
+	if s.tmp == nil {
+		var err error
+		if s.tmp, err = allocRecords[R](s.limit); err != nil {
+			return err
+		}
 	}
 	tmp := s.tmp[:len(buf)]
 	for o := 0; o < s.orders; o++ {
@@ -331,39 +379,90 @@ func (s *fixedSorter[R]) spill(buf []R, keep bool) error {
 		}
 		s.sort(o, buf, tmp)
 		src := runSource[R]{split: splitIndex(buf), n: int64(len(buf))}
-		if keep {
-			src.mem = append([]R(nil), buf...)
-			s.runs[o] = append(s.runs[o], src)
-			continue
-		}
 		src.path = filepath.Join(s.dir, fmt.Sprintf("%s-%d-%04d.run", s.name, o, s.nrun))
 		if err := writeFixedRun(src.path, buf); err != nil {
 			return fmt.Errorf("write sort run: %w", err)
 		}
 		s.runs[o] = append(s.runs[o], src)
 	}
-	if !keep {
-		s.nrun++
-	}
+	s.nrun++
 	return nil
 }
 
-// finish writes the last buffer, after the spill in flight. If nothing was spilled and
-// the buffer is small enough to be held once per order, it stays in memory.
+// finish sorts the last buffer, after the spill in flight, and keeps it in memory: in
+// the first order in place, in the second order in the spare buffer.
 func (s *fixedSorter[R]) finish() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.spilling.Wait()
-	if s.err != nil {
-		return s.err
+	if err := s.bg.wait(); err != nil {
+		return err
 	}
-	keep := s.nrun == 0 && len(s.buf)*s.orders <= 2*s.limit
-	err := s.spill(s.buf, keep)
-	s.buf, s.tmp, s.spare = nil, nil, nil
-	return err
+	buf := s.buf
+	s.buf = nil
+	if len(buf) == 0 {
+		freeRecords(buf)
+		freeRecords(s.bg.spare)
+		freeRecords(s.tmp)
+		s.bg.spare, s.tmp = nil, nil
+		return nil
+	}
+	if s.tmp == nil {
+		var err error
+		if s.tmp, err = allocRecords[R](len(buf)); err != nil {
+			return err
+		}
+	}
+	tmp := s.tmp[:len(buf)]
+	bufs := [][]R{buf}
+	if s.orders == 2 {
+		second := s.bg.spare
+		if cap(second) < len(buf) {
+			freeRecords(second)
+			var err error
+			if second, err = allocRecords[R](len(buf)); err != nil {
+				return err
+			}
+		}
+		second = second[:len(buf)]
+		for i, r := range buf {
+			second[i] = s.permute(1, s.permute(0, r))
+		}
+		bufs = append(bufs, second)
+	} else {
+		freeRecords(s.bg.spare)
+	}
+	s.bg.spare = nil
+	for o, b := range bufs {
+		if o == 0 {
+			for i, r := range b {
+				b[i] = s.permute(0, r)
+			}
+		}
+		s.sort(o, b, tmp)
+		s.runs[o] = append(s.runs[o], runSource[R]{mem: b, split: splitIndex(b), n: int64(len(b))})
+		s.kept = append(s.kept, b)
+	}
+	freeRecords(s.tmp)
+	s.tmp = nil
+	return nil
 }
 
 // merge returns the merged records of one order (or of one half of it).
 func (s *fixedSorter[R]) merge(order, half int) (*merger[R], error) {
 	return openMerger(s.runs[order], half, s.compare)
+}
+
+// release frees the buffers of the in-memory runs; no merger may be open.
+func (s *fixedSorter[R]) release() {
+	_ = s.bg.wait()
+	for _, b := range s.kept {
+		freeRecords(b)
+	}
+	freeRecords(s.buf)
+	freeRecords(s.bg.spare)
+	freeRecords(s.tmp)
+	s.kept, s.buf, s.bg.spare, s.tmp = nil, nil, nil, nil
+	for o := range s.runs {
+		s.runs[o] = nil
+	}
 }

@@ -2,15 +2,17 @@ package ontology
 
 import (
 	"cmp"
-	"slices"
+	"math/bits"
 )
 
 // Records of the external sort are arrays of uint64 words, ordered by their words in
-// order. They are sorted by a most-significant-digit radix sort on the first word (8
-// bits at a time, skipping digits that all records share, moving records between the
-// buffer and a scratch buffer without copying back), with a comparison sort for small
+// order. They are sorted by a most-significant-digit radix sort over all the words (8
+// bits at a time, starting each bucket at the highest byte in which its records
+// differ, so that digits every record shares cost nothing; moving records between the
+// buffer and a scratch buffer without copying back), with an insertion sort for small
 // buckets. Node identifiers are uniform hashes, so two passes usually leave buckets of
-// a few dozen records.
+// a few dozen records; records with an equal first word (the facts of a frequent
+// object) go on to the next word instead of falling back to a comparison sort.
 
 type rec2 = [2]uint64
 type rec3 = [3]uint64
@@ -27,101 +29,91 @@ func cmpWords[R words](a, b R) int {
 func cmp2(a, b rec2) int { return cmpWords(a, b) }
 func cmp3(a, b rec3) int { return cmpWords(a, b) }
 
-const smallSort = 48
+const smallSort = 32
 
 // sortWords sorts rs; tmp, if long enough, is scratch space.
 func sortWords[R words](rs, tmp []R) {
 	if len(tmp) < len(rs) {
 		tmp = make([]R, len(rs))
 	}
-	sortKeep(rs, tmp[:len(rs)], 56)
+	radixSort(rs, tmp[:len(rs)], 0, 56, false)
 }
 
-// sortKeep sorts x in place, with y as scratch.
-func sortKeep[R words](x, y []R, shift int) {
+// radixSort sorts the records of x, which agree on the words before w and on the bits
+// of word w above byte top (a shift, 56 for a fresh word), leaving the result in x (or,
+// with toOther, in y); the other slice is scratch.
+func radixSort[R words](x, y []R, w int, top uint, toOther bool) {
+	var r R
 	for {
-		if len(x) <= smallSort || shift < 0 {
-			slices.SortFunc(x, cmpWords[R])
+		if len(x) <= smallSort || w == len(r) {
+			insertionSort(x, w)
+			if toOther {
+				copy(y, x)
+			}
 			return
 		}
-		count, ok := histogram(x, shift)
-		if ok {
-			scatter(x, y, shift, &count)
-			recurse(y, x, shift, &count, false)
-			return
+		// Start at the highest byte (at or below top) in which the records differ.
+		mask := ^uint64(0) >> (56 - top)
+		first, diff := x[0][w], uint64(0)
+		for i := range x {
+			diff |= (x[i][w] ^ first) & mask
 		}
-		shift -= 8
-	}
-}
-
-// sortMove sorts the records of y into x, with y as scratch.
-func sortMove[R words](y, x []R, shift int) {
-	for {
-		if len(y) <= smallSort || shift < 0 {
-			copy(x, y)
-			slices.SortFunc(x, cmpWords[R])
-			return
+		if diff != 0 {
+			top = uint(63-bits.LeadingZeros64(diff)) &^ 7
+			break
 		}
-		count, ok := histogram(y, shift)
-		if ok {
-			scatter(y, x, shift, &count)
-			recurse(x, y, shift, &count, true)
-			return
-		}
-		shift -= 8
+		w, top = w+1, 56
 	}
-}
-
-// histogram counts the records per digit; ok is false if they all share one digit.
-func histogram[R words](rs []R, shift int) (count [256]int, ok bool) {
-	s := uint(shift)
-	for i := range rs {
-		count[byte(rs[i][0]>>s)]++
+	var count [256]int
+	for i := range x {
+		count[byte(x[i][w]>>top)]++
 	}
-	for _, c := range count {
-		if c != 0 {
-			return count, c != len(rs)
-		}
-	}
-	return count, false
-}
-
-func scatter[R words](from, to []R, shift int, count *[256]int) {
 	var pos [256]int
 	sum := 0
 	for d, c := range count {
 		pos[d] = sum
 		sum += c
 	}
-	s := uint(shift)
-	for i := range from {
-		d := byte(from[i][0] >> s)
-		to[pos[d]] = from[i]
+	for i := range x {
+		d := byte(x[i][w] >> top)
+		y[pos[d]] = x[i]
 		pos[d]++
 	}
-}
-
-// recurse sorts each bucket of the scattered records, leaving the results in
-// scattered (resultInScattered) or in other.
-func recurse[R words](scattered, other []R, shift int, count *[256]int, resultInScattered bool) {
+	// The buckets are in y: sort each, bringing the result back to x (or leaving it in
+	// y).
 	start := 0
 	for _, c := range count {
 		if c == 0 {
 			continue
 		}
-		a, b := scattered[start:start+c], other[start:start+c]
-		if resultInScattered {
-			sortKeep(a, b, shift-8)
+		a, b := y[start:start+c], x[start:start+c]
+		if top == 0 {
+			radixSort(a, b, w+1, 56, !toOther)
 		} else {
-			sortMove(a, b, shift-8)
+			radixSort(a, b, w, top-8, !toOther)
 		}
 		start += c
 	}
 }
 
-// psoKey builds the PSO record of (s, p, o): its first word combines the predicate with
-// the top bits of the subject, so that the radix sort spreads a relation's facts.
-func psoKey(s, p, o uint64) rec3 { return rec3{p<<40 | s>>24, s, o} }
+// insertionSort sorts a small bucket whose records agree on the words before w.
+func insertionSort[R words](x []R, w int) {
+	for i := 1; i < len(x); i++ {
+		v := x[i]
+		j := i
+		for j > 0 && lessFrom(v, x[j-1], w) {
+			x[j] = x[j-1]
+			j--
+		}
+		x[j] = v
+	}
+}
 
-// psoPred returns the predicate index of a PSO record.
-func psoPred(r rec3) uint64 { return r[0] >> 40 }
+func lessFrom[R words](a, b R, w int) bool {
+	for ; w < len(a); w++ {
+		if a[w] != b[w] {
+			return a[w] < b[w]
+		}
+	}
+	return false
+}

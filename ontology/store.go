@@ -158,7 +158,7 @@ func (s *Store) Term(ctx context.Context, n graph.ID) (graph.Term, error) {
 		}
 		return item.Value(func(v []byte) error {
 			var err error
-			t, _, err = decodeTerm(v)
+			t, _, err = graph.DecodeTermKey(v)
 			return err
 		})
 	})
@@ -182,7 +182,7 @@ func (s *Store) Lookup(ctx context.Context, t graph.Term) (graph.ID, bool, error
 			return err
 		}
 		return item.Value(func(v []byte) error {
-			got, _, err := decodeTerm(v)
+			got, _, err := graph.DecodeTermKey(v)
 			found = err == nil && got == t
 			return err
 		})
@@ -213,7 +213,7 @@ func (s *Store) eachPart(ctx context.Context, txn *badger.Txn, n graph.ID, fn fu
 			if part == 0 {
 				found = true
 				var err error
-				if v, err = skipTerm(v); err != nil {
+				if v, err = graph.SkipTermKey(v); err != nil {
 					return err
 				}
 			}

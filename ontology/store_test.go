@@ -2,6 +2,7 @@ package ontology_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -301,7 +302,7 @@ func TestLoadDirectory(t *testing.T) {
 	// A marker from a future layout is refused with a clear message.
 	marker := filepath.Join(dir, "TRAWL_KB.json")
 	data, _ := os.ReadFile(marker)
-	os.WriteFile(marker, []byte(strings.Replace(string(data), `"layout": 1`, `"layout": 99`, 1)), 0o644)
+	os.WriteFile(marker, []byte(strings.Replace(string(data), fmt.Sprintf(`"layout": %d`, ontology.LayoutVersion), `"layout": 99`, 1)), 0o644)
 	_, err = ontology.Open(dir, ontology.DefaultOptions())
 	var le *ontology.LayoutError
 	if !errors.As(err, &le) || !errors.Is(err, ontology.ErrLayoutVersion) || le.Found != 99 || !strings.Contains(err.Error(), "layout version 99") {

@@ -3,7 +3,6 @@ package ontology
 import (
 	"bytes"
 	"fmt"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -138,14 +137,14 @@ func tsvTerm(b []byte, pred string) (graph.Term, string, *tsvError) {
 		if b[len(b)-1] != '>' || len(b) < 3 {
 			return graph.Term{}, "", &tsvError{msg: fmt.Sprintf("unterminated IRI %q", b)}
 		}
-		name, err := unescapeU(string(b[1 : len(b)-1]))
+		name, err := graph.DecodeUCHAR(string(b[1 : len(b)-1]))
 		if err != nil {
 			return graph.Term{}, "", &tsvError{msg: err.Error()}
 		}
 		if isFullIRI(name) {
-			return graph.NewIRI(escapeIRIChars(name)), "", nil
+			return graph.NewIRI(graph.EscapeIRIRef(name)), "", nil
 		}
-		return graph.NewIRI(YAGONamespace + escapeIRIChars(name)), "", nil
+		return graph.NewIRI(YAGONamespace + graph.EscapeIRIRef(name)), "", nil
 	case '"':
 		t, err := tsvLiteral(b)
 		if err != nil {
@@ -160,7 +159,7 @@ func tsvTerm(b []byte, pred string) (graph.Term, string, *tsvError) {
 	s := string(b)
 	if pfx, local, ok := strings.Cut(s, ":"); ok {
 		if ns, known := tsvPrefixes[pfx]; known {
-			return graph.NewIRI(ns + escapeIRIChars(local)), "", nil
+			return graph.NewIRI(ns + graph.EscapeIRIRef(local)), "", nil
 		}
 	}
 	if pred != "" {
@@ -168,11 +167,11 @@ func tsvTerm(b []byte, pred string) (graph.Term, string, *tsvError) {
 			return t, "", nil
 		}
 	}
-	name, err := unescapeU(s)
+	name, err := graph.DecodeUCHAR(s)
 	if err != nil {
 		return graph.Term{}, "", &tsvError{msg: err.Error()}
 	}
-	return graph.NewIRI(YAGONamespace + escapeIRIChars(name)), name, nil
+	return graph.NewIRI(YAGONamespace + graph.EscapeIRIRef(name)), name, nil
 }
 
 // isFullIRI tells a full IRI (<http://…>, <mailto:…>) from a YAGO name such as
@@ -188,36 +187,6 @@ func isFullIRI(s string) bool {
 		return true
 	}
 	return strings.HasPrefix(rest, "//")
-}
-
-// unescapeU decodes the \uXXXX and \UXXXXXXXX escapes YAGO uses in names.
-func unescapeU(s string) (string, error) {
-	if !strings.Contains(s, `\`) {
-		return s, nil
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\\' {
-			b.WriteByte(s[i])
-			continue
-		}
-		n := 0
-		if i+1 < len(s) && s[i+1] == 'u' {
-			n = 4
-		} else if i+1 < len(s) && s[i+1] == 'U' {
-			n = 8
-		}
-		if n == 0 || i+2+n > len(s) {
-			return "", fmt.Errorf("invalid escape in %q", s)
-		}
-		v, err := strconv.ParseUint(s[i+2:i+2+n], 16, 32)
-		if err != nil || v > utf8.MaxRune || v >= 0xD800 && v <= 0xDFFF {
-			return "", fmt.Errorf("invalid escape in %q", s)
-		}
-		b.WriteRune(rune(v))
-		i += 1 + n
-	}
-	return b.String(), nil
 }
 
 // tsvLiteral parses "…", "…"@lang, "…"^^prefix:type or "…"^^<type>.
@@ -246,20 +215,20 @@ func tsvLiteral(b []byte) (graph.Term, error) {
 	case rest == "":
 		return str, nil
 	case rest[0] == '@':
-		tag := rest[1:]
-		if tag == "" || !validLang(tag) {
+		t, err := graph.ParseTerm(string(b))
+		if err != nil {
 			return graph.Term{}, fmt.Errorf("invalid language tag %q", rest)
 		}
-		return graph.NewLangString(str.Value, tag), nil
+		return t, nil
 	}
 	dt := rest[2:]
 	switch {
 	case strings.HasPrefix(dt, "<") && strings.HasSuffix(dt, ">") && len(dt) > 2:
 		name := dt[1 : len(dt)-1]
 		if isFullIRI(name) {
-			return graph.NewTyped(str.Value, escapeIRIChars(name)), nil
+			return graph.NewTyped(str.Value, graph.EscapeIRIRef(name)), nil
 		}
-		return graph.NewTyped(str.Value, YAGONamespace+escapeIRIChars(name)), nil
+		return graph.NewTyped(str.Value, YAGONamespace+graph.EscapeIRIRef(name)), nil
 	default:
 		pfx, local, ok := strings.Cut(dt, ":")
 		ns, known := tsvPrefixes[pfx]
@@ -276,13 +245,10 @@ func tsvLiteral(b []byte) (graph.Term, error) {
 // ("1942.0" → "1942-##-##", "1943.0602" → "1943-06-02"); hasLatitude and hasLongitude
 // get YAGO's degrees; other numbers get xsd:integer, xsd:decimal or xsd:double.
 func bareLiteral(s, pred string) (graph.Term, bool) {
-	local := pred
-	if i := strings.LastIndexAny(pred, "/#"); i >= 0 {
-		local = pred[i+1:]
-	}
+	local := graph.LocalName(pred)
 	isDateRel := strings.HasSuffix(local, "Date")
 	if isDateRel {
-		if _, ok := parseISODate(s); ok && strings.Contains(s, "-") {
+		if _, ok := graph.ParseDate(s); ok && strings.Contains(s, "-") {
 			return graph.NewTyped(s, graph.XSD+"date"), true
 		}
 		if d, ok := yearFloatDate(s); ok {
@@ -341,19 +307,19 @@ func numberKind(s string) string {
 
 // yearFloatDate reads the YYYY.MMDD float encoding of dates: the fraction, padded
 // with zeros to four digits, holds the month and the day, 00 meaning unknown.
-func yearFloatDate(s string) (datePattern, bool) {
+func yearFloatDate(s string) (graph.Date, bool) {
 	y, frac, _ := strings.Cut(s, ".")
 	if y == "" || len(y) > 4 || len(frac) > 4 {
-		return datePattern{}, false
+		return graph.Date{}, false
 	}
 	for i := 0; i < len(y); i++ {
 		if !isDigit(y[i]) {
-			return datePattern{}, false
+			return graph.Date{}, false
 		}
 	}
 	for i := 0; i < len(frac); i++ {
 		if !isDigit(frac[i]) {
-			return datePattern{}, false
+			return graph.Date{}, false
 		}
 	}
 	frac += strings.Repeat("0", 4-len(frac))
@@ -366,7 +332,7 @@ func yearFloatDate(s string) (datePattern, bool) {
 	default:
 		iso += "-" + mm + "-" + dd
 	}
-	return parseISODate(iso)
+	return graph.ParseDate(iso)
 }
 
 // labelFromName derives a label from a YAGO3 name (an English Wikipedia title):

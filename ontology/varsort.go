@@ -31,49 +31,74 @@ func cmpVar(a, b varItem) int {
 	return bytes.Compare(a.data, b.data)
 }
 
-type varRec struct {
-	k1, k2 uint64
-	off, n uint32
-}
-
 // varSorter is the external sorter for variable-length records. Like fixedSorter it
-// spills full buffers in the background, one at a time.
+// fills one buffer while the previous one is sorted and written in the background, and
+// keeps the last buffer in memory. A buffer is an arena of payload bytes and an index
+// of records (k1, k2, offset<<32 | length), both outside the Go heap; the index is
+// sorted with the word sort, then each run of equal keys by payload bytes.
 type varSorter struct {
 	mu    sync.Mutex // guards cur and total
 	cur   varBuf
 	total int64
 
-	spilling sync.WaitGroup // the spill in flight; it owns tmp, runs, nrun, spare, err
-	tmp      []varRec
-	spare    varBuf
-	err      error
-	runs     []varRun
-	nrun     int
+	bg   background[varBuf] // the spill in flight; it owns tmp, runs and nrun
+	tmp  []rec3
+	runs []varRun
+	nrun int
+	kept []varBuf
 
-	name  string
-	dir   string
-	limit int64 // bytes of arena + index per buffer
+	name     string
+	dir      string
+	arenaCap int // payload bytes per buffer
+	recCap   int // records per buffer
 }
 
 type varBuf struct {
 	arena []byte
-	recs  []varRec
+	recs  []rec3
 }
 
-func (b varBuf) size() int64 { return int64(len(b.arena)) + int64(len(b.recs))*24 }
+func (b varBuf) item(r rec3) varItem {
+	off, n := r[2]>>32, r[2]&(1<<32-1)
+	return varItem{k1: r[0], k2: r[1], data: b.arena[off : off+n : off+n]}
+}
+
+func (b varBuf) free() {
+	freeRecords(b.arena)
+	freeRecords(b.recs)
+}
 
 // varRun is a sorted run; split locates the first record with a literal key (byte
 // offset in the file, index in memory).
 type varRun struct {
 	path  string
-	mem   []varItem
+	mem   varBuf
 	split int64
 	size  int64
 }
 
 func newVarSorter(name, dir string, limitBytes int64) *varSorter {
-	// Two buffers (one filling, one spilling) and the index scratch space.
-	return &varSorter{name: name, dir: dir, limit: max(limitBytes/2-limitBytes/8, 1<<16)}
+	// Two buffers (one filling, one spilling) of arena and index, and the index's sort
+	// scratch: 30 % of the budget per arena, 40 % for the three indexes.
+	arena := int(min(max(limitBytes*3/10, 1<<20), 1<<32-1))
+	recs := int(max(limitBytes*4/10/(3*24), 1<<12))
+	return &varSorter{name: name, dir: dir, arenaCap: arena, recCap: recs}
+}
+
+func (s *varSorter) buffer(b varBuf) (varBuf, error) {
+	if b.arena != nil {
+		return varBuf{arena: b.arena[:0], recs: b.recs[:0]}, nil
+	}
+	arena, err := allocRecords[byte](s.arenaCap)
+	if err != nil {
+		return varBuf{}, err
+	}
+	recs, err := allocRecords[rec3](s.recCap)
+	if err != nil {
+		freeRecords(arena)
+		return varBuf{}, err
+	}
+	return varBuf{arena: arena[:0], recs: recs[:0]}, nil
 }
 
 // add appends a batch of records.
@@ -81,80 +106,71 @@ func (s *varSorter) add(items []varItem) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, it := range items {
-		if len(it.data) > 1<<30 {
-			return fmt.Errorf("record of %d bytes is too large", len(it.data))
+		if len(it.data) > s.arenaCap {
+			return fmt.Errorf("ontology: a record of %d bytes does not fit the %s sort buffer of %d bytes (raise the sort memory)", len(it.data), s.name, s.arenaCap)
 		}
-		s.cur.recs = append(s.cur.recs, varRec{k1: it.k1, k2: it.k2, off: uint32(len(s.cur.arena)), n: uint32(len(it.data))})
-		s.cur.arena = append(s.cur.arena, it.data...)
-		s.total++
-		if s.cur.size() >= s.limit || len(s.cur.arena) > 1<<31 {
-			full := s.cur
-			s.spilling.Wait()
-			if s.err != nil {
-				return s.err
+		if s.cur.arena == nil {
+			b, err := s.buffer(varBuf{})
+			if err != nil {
+				return err
 			}
-			s.cur = varBuf{arena: s.spare.arena[:0], recs: s.spare.recs[:0]}
-			s.spilling.Add(1)
-			go func() {
-				defer s.spilling.Done()
-				if err := s.spill(full, false); err != nil {
-					s.err = err
-				}
-				s.spare = full
-			}()
+			s.cur = b
 		}
+		if len(s.cur.recs) == s.recCap || len(s.cur.arena)+len(it.data) > s.arenaCap {
+			if err := s.rotate(); err != nil {
+				return err
+			}
+		}
+		off := len(s.cur.arena)
+		s.cur.arena = append(s.cur.arena, it.data...) // within capacity
+		s.cur.recs = append(s.cur.recs, rec3{it.k1, it.k2, uint64(off)<<32 | uint64(len(it.data))})
+		s.total++
 	}
 	return nil
 }
 
-// sortBuffer sorts b.recs by (k1, k2, bytes).
-func (s *varSorter) sortBuffer(b varBuf) []varRec {
-	if cap(s.tmp) < len(b.recs) {
-		s.tmp = make([]varRec, len(b.recs))
+// rotate hands the full current buffer to a background spill.
+func (s *varSorter) rotate() error {
+	b, err := s.bg.rotate(s.cur, s.buffer, s.spill)
+	if err == nil {
+		s.cur = b
 	}
-	arena := b.arena
-	// Sort (k1, k2, index) with the word sort, then apply the permutation; equal keys
-	// (duplicates, or a hash collision) are then ordered by their bytes.
-	keys := make([]rec3, len(b.recs))
-	for i, r := range b.recs {
-		keys[i] = rec3{r.k1, r.k2, uint64(i)}
+	return err
+}
+
+// sortBuffer sorts b.recs by (k1, k2, payload bytes).
+func (s *varSorter) sortBuffer(b varBuf) error {
+	if s.tmp == nil {
+		var err error
+		if s.tmp, err = allocRecords[rec3](s.recCap); err != nil {
+			return err
+		}
 	}
-	sortWords(keys, nil)
-	sorted := s.tmp[:len(b.recs)]
-	for i, k := range keys {
-		sorted[i] = b.recs[k[2]]
-	}
-	for i := 0; i < len(sorted); {
+	sortWords(b.recs, s.tmp[:len(b.recs)])
+	// Equal keys (duplicates, or a hash collision) are then ordered by their bytes.
+	rs := b.recs
+	for i := 0; i < len(rs); {
 		j := i + 1
-		for j < len(sorted) && sorted[j].k1 == sorted[i].k1 && sorted[j].k2 == sorted[i].k2 {
+		for j < len(rs) && rs[j][0] == rs[i][0] && rs[j][1] == rs[i][1] {
 			j++
 		}
 		if j-i > 1 {
-			slices.SortFunc(sorted[i:j], func(a, b varRec) int {
-				return bytes.Compare(arena[a.off:a.off+a.n], arena[b.off:b.off+b.n])
-			})
+			slices.SortFunc(rs[i:j], func(x, y rec3) int { return bytes.Compare(b.item(x).data, b.item(y).data) })
 		}
 		i = j
 	}
-	return sorted
+	return nil
 }
 
-func (s *varSorter) spill(b varBuf, keep bool) error {
+func (s *varSorter) spill(b varBuf) error {
 	if len(b.recs) == 0 {
 		return nil
 	}
-	sorted := s.sortBuffer(b)
-	if keep {
-		items := make([]varItem, len(sorted))
-		for i, r := range sorted {
-			items[i] = varItem{k1: r.k1, k2: r.k2, data: b.arena[r.off : r.off+r.n]}
-		}
-		split, _ := slices.BinarySearchFunc(items, literalBit, func(it varItem, t uint64) int { return cmp.Compare(it.k1, t) })
-		s.runs = append(s.runs, varRun{mem: items, split: int64(split)})
-		return nil
+	if err := s.sortBuffer(b); err != nil {
+		return err
 	}
 	path := filepath.Join(s.dir, fmt.Sprintf("%s-%04d.run", s.name, s.nrun))
-	split, size, err := writeVarRun(path, sorted, b.arena)
+	split, size, err := writeVarRun(path, b)
 	if err != nil {
 		return fmt.Errorf("write sort run: %w", err)
 	}
@@ -165,7 +181,7 @@ func (s *varSorter) spill(b varBuf, keep bool) error {
 
 // writeVarRun writes sorted records; it returns the byte offset of the first record
 // with a literal key and the size of the file.
-func writeVarRun(path string, recs []varRec, arena []byte) (split, size int64, err error) {
+func writeVarRun(path string, b varBuf) (split, size int64, err error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return 0, 0, err
@@ -178,20 +194,21 @@ func writeVarRun(path string, recs []varRec, arena []byte) (split, size int64, e
 	w := bufio.NewWriterSize(f, 1<<20)
 	var hdr [16 + binary.MaxVarintLen64]byte
 	split = -1
-	for _, r := range recs {
-		if split < 0 && r.k1 >= literalBit {
+	for _, r := range b.recs {
+		it := b.item(r)
+		if split < 0 && it.k1 >= literalBit {
 			split = size
 		}
-		binary.LittleEndian.PutUint64(hdr[0:], r.k1)
-		binary.LittleEndian.PutUint64(hdr[8:], r.k2)
-		n := binary.PutUvarint(hdr[16:], uint64(r.n))
+		binary.LittleEndian.PutUint64(hdr[0:], it.k1)
+		binary.LittleEndian.PutUint64(hdr[8:], it.k2)
+		n := binary.PutUvarint(hdr[16:], uint64(len(it.data)))
 		if _, err := w.Write(hdr[:16+n]); err != nil {
 			return 0, 0, err
 		}
-		if _, err := w.Write(arena[r.off : r.off+r.n]); err != nil {
+		if _, err := w.Write(it.data); err != nil {
 			return 0, 0, err
 		}
-		size += int64(16+n) + int64(r.n)
+		size += int64(16+n) + int64(len(it.data))
 	}
 	if split < 0 {
 		split = size
@@ -199,33 +216,75 @@ func writeVarRun(path string, recs []varRec, arena []byte) (split, size int64, e
 	return split, size, w.Flush()
 }
 
-// finish sorts the last buffer after the spill in flight; it stays in memory when
-// nothing was spilled.
+// finish sorts the last buffer after the spill in flight and keeps it in memory.
 func (s *varSorter) finish() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.spilling.Wait()
-	if s.err != nil {
-		return s.err
+	if err := s.bg.wait(); err != nil {
+		return err
 	}
-	err := s.spill(s.cur, s.nrun == 0)
-	s.cur, s.tmp, s.spare = varBuf{}, nil, varBuf{}
-	return err
+	b := s.cur
+	s.cur = varBuf{}
+	s.bg.spare.free()
+	s.bg.spare = varBuf{}
+	defer func() {
+		freeRecords(s.tmp)
+		s.tmp = nil
+	}()
+	if len(b.recs) == 0 {
+		b.free()
+		return nil
+	}
+	if err := s.sortBuffer(b); err != nil {
+		return err
+	}
+	split, _ := slices.BinarySearchFunc(b.recs, literalBit, func(r rec3, t uint64) int { return cmp.Compare(r[0], t) })
+	s.runs = append(s.runs, varRun{mem: b, split: int64(split), size: int64(len(b.recs))})
+	s.kept = append(s.kept, b)
+	return nil
 }
 
-// merge returns the merged records (or one half of them, by the literal bit of k1).
+// release frees the buffers of the in-memory runs; no merger may be open.
+func (s *varSorter) release() {
+	_ = s.bg.wait()
+	for _, b := range s.kept {
+		b.free()
+	}
+	s.cur.free()
+	s.bg.spare.free()
+	freeRecords(s.tmp)
+	s.kept, s.runs, s.cur, s.bg.spare, s.tmp = nil, nil, varBuf{}, varBuf{}, nil
+}
+
+// varMemCursor reads an in-memory run.
+type varMemCursor struct {
+	b  varBuf
+	rs []rec3
+	i  int
+}
+
+func (c *varMemCursor) next() (varItem, bool, error) {
+	if c.i >= len(c.rs) {
+		return varItem{}, false, nil
+	}
+	c.i++
+	return c.b.item(c.rs[c.i-1]), true, nil
+}
+
+func (c *varMemCursor) close() error { return nil }
+
 func (s *varSorter) merge(half int) (*merger[varItem], error) {
 	var cs []cursor[varItem]
 	for _, r := range s.runs {
 		if r.path == "" {
-			items := r.mem
+			rs := r.mem.recs
 			switch half {
 			case halfLow:
-				items = items[:r.split]
+				rs = rs[:r.split]
 			case halfLit:
-				items = items[r.split:]
+				rs = rs[r.split:]
 			}
-			cs = append(cs, &memCursor[varItem]{rs: items})
+			cs = append(cs, &varMemCursor{b: r.mem, rs: rs})
 			continue
 		}
 		f, err := os.Open(r.path)

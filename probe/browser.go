@@ -83,6 +83,11 @@ type Options struct {
 	// UserAgent replaces the browser's User-Agent. Empty: Chromium's own, with
 	// " trawl/<version>" appended so that sites can tell who is probing.
 	UserAgent string
+	// HTTPCompare, when set, lets a run fetch the result pages of a GET form with
+	// plain HTTP once the first probes' pages proved equal to the browser's by the
+	// comparison it returns (one per Prober, see PageComparer); nil: every page comes
+	// from the browser.
+	HTTPCompare func() PageComparer `json:"-"`
 	// Logger receives progress and diagnostics. Nil discards them.
 	Logger *slog.Logger
 }
@@ -282,6 +287,9 @@ func (b *Browser) Close() {
 // leftovers returns the processes still running with this browser's profile (none
 // after Close).
 func (b *Browser) leftovers() []int {
+	if b.dataDir == "" {
+		return nil // a remote browser (Connect): not this process's to kill
+	}
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil // not Linux: chromedp's own clean-up applies

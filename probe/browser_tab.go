@@ -136,6 +136,7 @@ type tab struct {
 	dialogs    []string // dialogs closed through the protocol
 	mainReqs   map[network.RequestID]string
 	broken     bool
+	docHeaders map[string]any // request headers of the last main-frame document
 }
 
 // newTab opens a tab with trawl's instrumentation: request interception (origin,
@@ -306,6 +307,7 @@ func (t *tab) onPaused(ev *fetch.EventRequestPaused) {
 		// at once that a new document is on its way (a refused one ends the wait too).
 		t.mu.Lock()
 		t.docSeq++
+		t.docHeaders = ev.Request.Headers
 		t.pendingURL = ev.Request.URL
 		t.mu.Unlock()
 	}

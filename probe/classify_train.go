@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/trawl-dev/trawl/probe/internal/logreg"
+	"github.com/trawl-dev/trawl/internal/logreg"
 )
 
 // TrainingForm is an annotated form: a parsed form with its class and the roles of

@@ -92,6 +92,7 @@ type Prober struct {
 	pol  *policy
 	pool *pool
 	log  *slog.Logger
+	http *httpPath // nil: every page comes from the browser
 }
 
 // NewProber returns a prober over the browser with its own tabs (opts.Tabs), robots.txt
@@ -105,7 +106,11 @@ func NewProber(b *Browser, opts Options) (*Prober, error) {
 	if !opts.IgnoreRobots {
 		pol.robots = newRobotsCache(b.ua, log)
 	}
-	return &Prober{b: b, opts: opts, pol: pol, pool: newPool(b, pol, opts.Tabs), log: log}, nil
+	p := &Prober{b: b, opts: opts, pol: pol, pool: newPool(b, pol, opts.Tabs), log: log}
+	if opts.HTTPCompare != nil {
+		p.http = newHTTPPath(p, opts.HTTPCompare())
+	}
+	return p, nil
 }
 
 // Close closes the prober's tabs.
@@ -515,7 +520,7 @@ func (p *Prober) runOne(ctx context.Context, t *tab, f Form, a Assignment, num, 
 	var err error
 	for attempt := 1; ; attempt++ {
 		pr.Attempts = attempt
-		sub, err = p.submit(ctx, t, f, a.Values, maxPages, shot)
+		sub, pr.HTTP, err = p.submitVia(ctx, t, f, a.Values, maxPages, shot)
 		if err == nil || !retryable(err) || attempt >= MaxAttempts || ctx.Err() != nil ||
 			(errors.Is(err, errUnchanged) && attempt >= 2) {
 			break

@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -86,7 +87,7 @@ func (d *RunDir) AddProbe(p Probe, pages []Page) (Probe, error) {
 		if err := d.WriteFile(base+".html", []byte(pg.HTML)); err != nil {
 			return p, err
 		}
-		ref := PageRef{File: base + ".html", URL: pg.URL, Status: pg.Status, Bytes: len(pg.HTML), Elapsed: pg.Elapsed}
+		ref := PageRef{File: base + ".html", URL: pg.URL, Status: pg.Status, Bytes: len(pg.HTML), Elapsed: pg.Elapsed, Via: cmp.Or(pg.Via, ViaBrowser)}
 		if len(pg.Screenshot) > 0 {
 			if err := d.WriteFile(base+".png", pg.Screenshot); err != nil {
 				return p, err

@@ -28,6 +28,8 @@ type Page struct {
 	Elapsed time.Duration
 	// Warnings: the page did not settle, dialogs were closed, pagination stopped early.
 	Warnings []string
+	// Via says how the page was fetched: ViaBrowser (also when empty) or ViaHTTP.
+	Via string
 }
 
 // submission is the outcome of one probe: its pages and how it was triggered.

@@ -182,7 +182,7 @@ func newArticlePage(p *page) *articlePage {
 		default:
 			return
 		}
-		i, ok := p.byNode[n]
+		i, ok := p.elemOf(n)
 		if !ok || p.elems[i].skipped {
 			return
 		}

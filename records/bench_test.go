@@ -1,6 +1,7 @@
 package records
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"runtime"
@@ -8,6 +9,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/net/html"
+
+	"github.com/trawl-dev/trawl/records/internal/benchmark"
 )
 
 // Benchmarks of Extract on 10 pages of about 200 KB (docs/benchmarks.md):
@@ -39,12 +44,22 @@ func templatePages(n, size int) []Page {
 	return pages
 }
 
+// reportCPU reports the CPU time of the process (user and system, garbage collection
+// included) per operation since cpu0: on the shared machine it varies less than the
+// wall time.
+func reportCPU(b *testing.B, cpu0 time.Duration) {
+	if cpu0 > 0 {
+		b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+	}
+}
+
 func benchExtract(b *testing.B, pages []Page, opts Options) {
 	total := 0
 	for _, p := range pages {
 		total += len(p.HTML)
 	}
 	var recs int
+	cpu0 := cpuTime()
 	for b.Loop() {
 		_, r, err := Extract(b.Context(), pages, opts)
 		if err != nil {
@@ -52,6 +67,7 @@ func benchExtract(b *testing.B, pages []Page, opts Options) {
 		}
 		recs = len(r)
 	}
+	reportCPU(b, cpu0)
 	b.ReportMetric(float64(len(pages))/(b.Elapsed().Seconds()/float64(b.N)), "pages/s")
 	b.ReportMetric(float64(recs), "records")
 	// peak heap of one Extract call over the heap before it, per page (sampled every
@@ -96,15 +112,49 @@ func BenchmarkExtractTemplate(b *testing.B) {
 // BenchmarkExtractNextEval: the 10 NEXT-EVAL sample pages closest to 200 KB (ten
 // templates, no query: tf-idf signifiers, every data region).
 func BenchmarkExtractNextEval(b *testing.B) {
-	all := loadNextEval(b)
-	slices.SortFunc(all, func(x, y nextEvalPage) int {
-		return int(math.Abs(float64(len(x.html)-200<<10)) - math.Abs(float64(len(y.html)-200<<10)))
+	all := loadNextEvalSet(b, "next-eval-sample")
+	slices.SortFunc(all, func(x, y benchmark.Page) int {
+		return int(math.Abs(float64(len(x.HTML)-200<<10)) - math.Abs(float64(len(y.HTML)-200<<10)))
 	})
 	var pages []Page
 	for _, p := range all[:10] {
-		pages = append(pages, Page{Name: fmt.Sprint(p.n), HTML: p.html})
+		pages = append(pages, Page{Name: fmt.Sprint(p.N), HTML: p.HTML})
 	}
 	benchExtract(b, pages, nextEvalOptions())
+}
+
+// nextEvalSamplePages returns the 41 NEXT-EVAL sample pages as Extract's input.
+func nextEvalSamplePages(b *testing.B) []Page {
+	var pages []Page
+	for _, p := range loadNextEvalSet(b, "next-eval-sample") {
+		pages = append(pages, Page{Name: fmt.Sprint(p.N), HTML: p.HTML})
+	}
+	return pages
+}
+
+// BenchmarkExtractNextEvalSample: Extract over the 41 NEXT-EVAL sample pages (14.6 MB)
+// in one call, every region; BenchmarkParseNextEvalSample: golang.org/x/net/html's
+// parse of the same pages, the parse-only speed Extract is compared with (issue 19):
+//
+//	go test ./records -run '^$' -bench NextEvalSample -benchmem -count 5
+//
+// The ratio of the two cpu-ns/op is FOREST's speed relative to parse-only.
+func BenchmarkExtractNextEvalSample(b *testing.B) {
+	benchExtract(b, nextEvalSamplePages(b), nextEvalOptions())
+}
+
+func BenchmarkParseNextEvalSample(b *testing.B) {
+	pages := nextEvalSamplePages(b)
+	cpu0 := cpuTime()
+	for b.Loop() {
+		for _, p := range pages {
+			if _, err := html.Parse(bytes.NewReader(p.HTML)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	reportCPU(b, cpu0)
+	b.ReportMetric(float64(len(pages))/(b.Elapsed().Seconds()/float64(b.N)), "pages/s")
 }
 
 // Benchmarks of one re-submission's page (docs/benchmarks.md): the run is 30 result

@@ -21,7 +21,9 @@
 // generic record XPath and the FOREST ranking of the candidates; written as wrapper.json)
 // and the Records (written as records.jsonl with WriteRecords). Options selects the mode
 // (ModeRecords, ModeArticle), the regions kept (RegionsBest: the result list;
-// RegionsAll: every data region), the signifier source and the thesis's parameters.
+// RegionsAll: every data region), the signifier source, the thesis's parameters and
+// the list model (ListModel; nil is the embedded one, which CollectListExamples and
+// TrainListModel reproduce from pages with known records).
 //
 // A learnt wrapper applies to any further page of its templates without learning again:
 //
@@ -55,44 +57,38 @@
 //     single page).
 //  4. FOREST: J (eq. 2.2), U (eq. 2.3, natural log), I = J × U (eq. 2.4), R = Σ I × p ×
 //     level (eq. 2.5). In article mode a pattern is (element type of Def. 2 with tolerant
-//     attributes or dfs, level) over the elements of significant terminal paths, and I
-//     sums J×U over its elements. In record mode a pattern is a set of similar sibling
-//     elements typed without dfs (tag, common tolerant attributes, type path of the
-//     parent), I is J×U of its records taken together, and lists that are navigation
-//     (landmarks and modal dialogs, anchor lists, filters and filter groups), prose,
-//     header cells, table rows of one cell spanning the columns (group headings, notes),
-//     labels (items of one short text), repeated widgets (calendar days), notes
-//     (footnotes and references: items opening with a backlink mark or with a note
-//     role), questions answered in place (an FAQ, or items carrying a schema.org
-//     answer), the parts of a document (items that open with a heading that is no
-//     link and hold another heading, beside FAQ entries), paragraphs (items whose text
-//     is one paragraph of running text), fixed field tuples, or groups of lists are
-//     never selected. Under RegionsAll every
-//     pattern within AllRegionsMin of the best one's relevance, or of the same kind as
-//     the best one (even without any signifier), is kept; so is a specific list, whose
-//     items (three or more) share one sequence of leaf kinds with three text leaves or
-//     more (some may leave optional leaves out) and are made of words specific to their
-//     page over the corpus (mean ln(n/df) / ln(n) ≥ 0.67), such as a second table of
-//     figures without any signifier. On a page, an element that
-//     matches a pattern but that the sibling grouping of its parent leaves out beside
-//     matched records, holding less text than any of them (a count line, the header
-//     row of a tbody), is no record; nor is a smaller match alone in its parent whose
-//     make-up differs from the records' (an introduction above the list).
-//     When the records' element type also fits other blocks of the sample pages (a
-//     component library gives every element one base class first), a match must also
-//     carry the records' own class tokens that those blocks lack; a bare span wrapper
-//     adds no level to the shapes sibling grouping compares.
-//     A page whose own layout cluster has no wrapper, or whose wrapper finds nothing on
-//     it (a result page with a single record, laid out like the no-result page), is
-//     given the wrapper of each other template in turn; the first that finds records
-//     makes it a result page.
-//  5. Segmentation: each record's absolute, index-qualified XPath (plus the sibling
+//     attributes or dfs, level) over the elements of significant terminal paths, I sums
+//     J×U over its elements, and the best-ranked pattern is the main block. In record
+//     mode a pattern is a set of similar sibling elements typed without dfs (tag, common
+//     tolerant attributes, type path of the parent), and I is J×U of its records taken
+//     together.
+//  5. Selection (record mode): a learnt list model (ListModel, a logistic regression
+//     trained on the NEXT-EVAL pages by go generate, model_lists.json.gz) scores every
+//     candidate pattern from documented features (listfeatures.go): FOREST's relevance
+//     and signifier coverage, repetition and regularity, text and link density, depth
+//     and position, landmark regions, tags, nesting in other lists, the list filters'
+//     reasons (anchor lists, form options, header cells, labels, repeated widgets,
+//     lists holding navigation lists, fixed field tuples, groups of lists) and values
+//     relative to the page's other patterns. Lists of page chrome (navigation, banner,
+//     footer, dialogs) are never records. Under RegionsAll the most probable pattern
+//     (at half the model's threshold) and every other one at the threshold are kept,
+//     best first, unless they overlap a better one; under RegionsBest the most probable
+//     pattern that holds a signifier and is no anchor list. On a page, disclosure
+//     toggles, pagers and rows of header cells are no records; when the records'
+//     element type also fits other blocks of the sample pages, a match must carry the
+//     records' own class tokens. A page whose own layout cluster has no wrapper, or
+//     whose wrapper finds nothing on it (a result page with a single record, laid out
+//     like the no-result page), is given the wrapper of each other template in turn;
+//     the first that finds records makes it a result page.
+//  6. Segmentation: each record's absolute, index-qualified XPath (plus the sibling
 //     elements it spans, in Record.Extra: a dd after its dt, a heading before its block,
 //     the row of the same index in a parallel table) and its leaves — text, link href,
 //     image src and alt — with their record-internal paths in tolerant form
 //     ("li.result/h3/a").
 //
-// The design choices are recorded in docs/decisions/2026-11-22-forest-*.md.
+// The rules in force and their measured effect are recorded in
+// docs/decisions/2026-11-27-forest-list-model.md; the earlier choices in
+// docs/decisions/2026-11-22-forest-*.md.
 //
 // References: M. Oita, "Deriving semantic objects from the structured web", PhD thesis,
 // Télécom ParisTech 2012, ch. 2 §6 (FOREST) and ch. 3 §3.2–3.3 (record identification,

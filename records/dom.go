@@ -108,7 +108,24 @@ func looksLikeText(raw []byte) bool {
 }
 
 func indexPage(name string, doc *html.Node, skipHidden bool) *page {
-	p := &page{name: name, doc: doc, byNode: map[*html.Node]int32{}, body: -1}
+	// sizes first, so that the tables are allocated once
+	nelems, ntexts := 0, 0
+	var count func(n *html.Node)
+	count = func(n *html.Node) {
+		switch n.Type {
+		case html.ElementNode:
+			nelems++
+		case html.TextNode:
+			ntexts++
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			count(c)
+		}
+	}
+	count(doc)
+	p := &page{name: name, doc: doc, body: -1,
+		elems: make([]elem, 0, nelems), leaves: make([]leaf, 0, ntexts), toks: make([]string, 0, 4*ntexts)}
+	nkids := make([]int32, 0, nelems)
 	dfs := 0
 	var walk func(n *html.Node, parent int32, depth int, skipped bool)
 	walk = func(n *html.Node, parent int32, depth int, skipped bool) {
@@ -117,10 +134,10 @@ func indexPage(name string, doc *html.Node, skipHidden bool) *page {
 			if skipped || parent < 0 {
 				return
 			}
-			toks := textnorm.Tokens(n.Data)
-			if len(toks) == 0 && strings.TrimSpace(n.Data) == "" {
-				return
+			if strings.TrimSpace(n.Data) == "" {
+				return // white space between elements
 			}
+			toks := textnorm.Tokens(n.Data)
 			start := int32(len(p.toks))
 			p.toks = append(p.toks, toks...)
 			p.leaves = append(p.leaves, leaf{n: n, elem: parent, text: collapse(n.Data),
@@ -150,9 +167,9 @@ func indexPage(name string, doc *html.Node, skipHidden bool) *page {
 		e.tokStart = int32(len(p.toks))
 		e.leafStart = int32(len(p.leaves))
 		p.elems = append(p.elems, e)
-		p.byNode[n] = idx
+		nkids = append(nkids, 0)
 		if parent >= 0 {
-			p.elems[parent].kids = append(p.elems[parent].kids, idx)
+			nkids[parent]++
 		}
 		if n.DataAtom == atom.Img && !e.skipped {
 			p.leaves = append(p.leaves, leaf{n: n, elem: idx,
@@ -170,6 +187,18 @@ func indexPage(name string, doc *html.Node, skipHidden bool) *page {
 		p.elems[idx].leafEnd = int32(len(p.leaves))
 	}
 	walk(doc, -1, 0, false)
+	// the children of every element, in one shared table
+	kids := make([]int32, len(p.elems))
+	off := 0
+	for i := range p.elems {
+		p.elems[i].kids = kids[off : off : off+int(nkids[i])]
+		off += int(nkids[i])
+	}
+	for i := range p.elems {
+		if par := p.elems[i].parent; par >= 0 {
+			p.elems[par].kids = append(p.elems[par].kids, int32(i))
+		}
+	}
 	return p
 }
 
@@ -223,19 +252,30 @@ func placeholder(n *html.Node) bool {
 	return true
 }
 
-// holdsPlaceholder reports whether element e is or holds a loading placeholder.
-func holdsPlaceholder(p *page, e int32) bool {
-	for i := e; i < p.elems[e].end; i++ {
-		if placeholder(p.elems[i].n) {
-			return true
-		}
-	}
-	return false
-}
-
 // collapse trims s and collapses runs of white space (including U+00A0) to one space.
 func collapse(s string) string {
+	if plainSpaced(s) {
+		return s
+	}
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\u00a0", " ")), " ")
+}
+
+// plainSpaced reports whether s is already collapsed: ASCII spaces only, single, and
+// none at either end (most text leaves).
+func plainSpaced(s string) bool {
+	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
+		return s == ""
+	}
+	prev := byte(0)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' && prev == ' ', c == '\t', c == '\n', c == '\r', c == '\f', c == '\v', c >= 0x80:
+			return false
+		}
+		prev = c
+	}
+	return true
 }
 
 // attr returns the value of attribute key of n, or "".
@@ -268,6 +308,19 @@ func absXPath(n *html.Node) string {
 		b.WriteString(steps[i])
 	}
 	return b.String()
+}
+
+// elemOf returns the index of element node n in p, building the node index on first
+// use (record extraction never needs it).
+func (p *page) elemOf(n *html.Node) (int32, bool) {
+	if p.byNode == nil {
+		p.byNode = make(map[*html.Node]int32, len(p.elems))
+		for i := range p.elems {
+			p.byNode[p.elems[i].n] = int32(i)
+		}
+	}
+	i, ok := p.byNode[n]
+	return i, ok
 }
 
 // ntoks is the number of tokens of element i.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -49,9 +48,9 @@ type RegionPolicy string
 const (
 	// RegionsBest keeps the top-ranked record pattern: the result list (the default).
 	RegionsBest RegionPolicy = "best"
-	// RegionsAll keeps every record pattern whose relevance reaches AllRegionsMin of the
-	// best one and that does not overlap a better one: every data region of a page, as
-	// list-page benchmarks such as NEXT-EVAL annotate them.
+	// RegionsAll keeps every record pattern the list model accepts and that does not
+	// overlap a better one: every data region of a page, as list-page benchmarks such
+	// as NEXT-EVAL annotate them.
 	RegionsAll RegionPolicy = "all"
 )
 
@@ -69,9 +68,6 @@ type Options struct {
 	Mode Mode
 	// Regions is RegionsBest or RegionsAll (record mode only).
 	Regions RegionPolicy
-	// AllRegionsMin is the fraction of the best relevance a pattern needs to be kept
-	// under RegionsAll, in (0, 1].
-	AllRegionsMin float64
 	// Signifiers selects the signifier source (SignifiersAuto by default).
 	Signifiers SignifierSource
 	// TopK is the number of tf-idf signifiers per page (10 in the thesis; keep ≥ 5,
@@ -102,6 +98,8 @@ type Options struct {
 	SkipHidden bool
 	// RankingSize is the number of candidates reported in the wrapper per template.
 	RankingSize int
+	// ListModel selects the record lists in record mode; nil means DefaultListModel.
+	ListModel *ListModel
 	// Logger receives progress and diagnostics. Nil discards them.
 	Logger *slog.Logger
 }
@@ -112,7 +110,6 @@ func DefaultOptions() Options {
 	return Options{
 		Mode:             ModeRecords,
 		Regions:          RegionsBest,
-		AllRegionsMin:    0.05,
 		Signifiers:       SignifiersAuto,
 		TopK:             10,
 		MinStrongLeaves:  2,
@@ -135,8 +132,6 @@ func (o Options) Validate() error {
 		return bad("Mode must be %q or %q, got %q", ModeRecords, ModeArticle, o.Mode)
 	case o.Regions != RegionsBest && o.Regions != RegionsAll:
 		return bad("Regions must be %q or %q, got %q", RegionsBest, RegionsAll, o.Regions)
-	case o.AllRegionsMin <= 0 || o.AllRegionsMin > 1:
-		return bad("AllRegionsMin must be in (0,1], got %g", o.AllRegionsMin)
 	case !slices.Contains([]SignifierSource{SignifiersAuto, SignifiersQuery, SignifiersTFIDF, SignifiersUnion}, o.Signifiers):
 		return bad("Signifiers must be auto, query, tfidf or union, got %q", o.Signifiers)
 	case o.TopK < 1:
@@ -155,6 +150,9 @@ func (o Options) Validate() error {
 		return bad("ParsedCacheBytes must be ≥ 0, got %d", o.ParsedCacheBytes)
 	case o.RankingSize < 1:
 		return bad("RankingSize must be ≥ 1, got %d", o.RankingSize)
+	}
+	if o.ListModel != nil {
+		return o.ListModel.Check()
 	}
 	return nil
 }
@@ -244,6 +242,9 @@ type Candidate struct {
 	// Groups is true for elements that are groups of records, each holding most of its
 	// text in a list of records of varying length (never selected).
 	Groups bool `json:"groups,omitempty"`
+	// Score is the list model's probability that the pattern's elements are records
+	// (record mode).
+	Score float64 `json:"score,omitempty"`
 	// Selected is true for the patterns whose elements were extracted.
 	Selected bool `json:"selected"`
 }
@@ -283,7 +284,6 @@ type ErrorPattern struct {
 type OptionsRecord struct {
 	Mode            Mode            `json:"mode"`
 	Regions         RegionPolicy    `json:"regions"`
-	AllRegionsMin   float64         `json:"all_regions_min"`
 	Signifiers      SignifierSource `json:"signifiers"`
 	TopK            int             `json:"top_k"`
 	MinStrongLeaves int             `json:"min_strong_leaves"`
@@ -294,7 +294,7 @@ type OptionsRecord struct {
 }
 
 func (o Options) record() OptionsRecord {
-	return OptionsRecord{o.Mode, o.Regions, o.AllRegionsMin, o.Signifiers, o.TopK,
+	return OptionsRecord{o.Mode, o.Regions, o.Signifiers, o.TopK,
 		o.MinStrongLeaves, slices.Clone(o.TypeAttributes), o.LayoutThreshold, o.MaxSamples, o.SkipHidden}
 }
 
@@ -308,90 +308,135 @@ func (o Options) record() OptionsRecord {
 // ctx is cancelled. Records come in input page order, then document order.
 func Extract(ctx context.Context, pages []Page, opts Options) (*Wrapper, []Record, error) {
 	start := time.Now()
-	if err := opts.Validate(); err != nil {
+	x, err := newExtraction(pages, &opts)
+	if err != nil {
 		return nil, nil, err
+	}
+	if err := x.learnErrorPatterns(ctx); err != nil {
+		return nil, nil, err
+	}
+	if err := x.classifyPages(ctx); err != nil {
+		return x.w, nil, err
+	}
+	x.groupTemplates()
+	if err := x.learnTemplates(ctx); err != nil {
+		return nil, nil, err
+	}
+	recs, err := x.extractRecords(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	x.w.Elapsed = time.Since(start)
+	return x.w, recs, nil
+}
+
+// extraction is the state of one Extract call, passed from step to step.
+type extraction struct {
+	pages []Page
+	opts  *Options
+	log   *slog.Logger
+	w     *Wrapper
+	st    *pageStore
+	vocab map[string]bool // words of the error phrases
+	// document frequencies over the readable pages that are not error pages
+	// (classifyPages)
+	df   map[string]int
+	docs int
+	// page clusters (groupTemplates): pages laid out like a nonsense-word page
+	// (suspects), the pages of every other cluster, the clusters largest first
+	suspect      map[int]bool
+	clusterPages map[int][]int
+	clusterOrder []int
+	// learnt wrappers (learnTemplates), in template order, and the template of a cluster
+	sels  []*selection
+	tplOf map[int]int
+}
+
+func newExtraction(pages []Page, opts *Options) (*extraction, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	if len(pages) == 0 {
+		return nil, ErrNoPages
 	}
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	if len(pages) == 0 {
-		return nil, nil, ErrNoPages
-	}
-	w := &Wrapper{Version: WrapperVersion, Mode: opts.Mode, Options: opts.record(), Pages: make([]PageClass, len(pages))}
-	st := newPageStore(pages, &opts)
+	x := &extraction{pages: pages, opts: opts, log: log, st: newPageStore(pages, opts),
+		w: &Wrapper{Version: WrapperVersion, Mode: opts.Mode, Options: opts.record(), Pages: make([]PageClass, len(pages))}}
 	for i, pg := range pages {
-		w.Pages[i].Page, w.Pages[i].Cluster = pg.Name, -1
+		x.w.Pages[i].Page, x.w.Pages[i].Cluster = pg.Name, -1
 	}
-	// get returns page i parsed, or nil after recording why it cannot be read.
-	get := func(i int) *sample {
-		s, err := st.get(i)
-		if err != nil {
-			if w.Pages[i].Class != ClassInvalid {
-				w.Pages[i].Class, w.Pages[i].Reason = ClassInvalid, err.Error()
-				log.Warn("page skipped", "page", pages[i].Name, "err", err)
-			}
-			return nil
-		}
-		return s
-	}
+	return x, nil
+}
 
-	// Pass 0: the error patterns of the nonsense-word pages.
-	for i := range pages {
-		if pages[i].Kind != KindNonsense {
+// get returns page i parsed, or nil after recording why it cannot be read.
+func (x *extraction) get(i int) *sample {
+	s, err := x.st.get(i)
+	if err != nil {
+		if pc := &x.w.Pages[i]; pc.Class != ClassInvalid {
+			pc.Class, pc.Reason = ClassInvalid, err.Error()
+			x.log.Warn("page skipped", "page", x.pages[i].Name, "err", err)
+		}
+		return nil
+	}
+	return s
+}
+
+// learnErrorPatterns learns the error patterns of the nonsense-word pages.
+func (x *extraction) learnErrorPatterns(ctx context.Context) error {
+	for i := range x.pages {
+		if x.pages[i].Kind != KindNonsense {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
-			return nil, nil, err
+			return err
 		}
-		if s := get(i); s != nil {
-			w.ErrorPatterns = append(w.ErrorPatterns, learnErrorPatterns(s, pages[i])...)
+		if s := x.get(i); s != nil {
+			x.w.ErrorPatterns = append(x.w.ErrorPatterns, learnErrorPatterns(s, x.pages[i])...)
 		}
 	}
-	vocab := echoVocabulary(w.ErrorPatterns)
+	x.vocab = echoVocabulary(x.w.ErrorPatterns)
+	return nil
+}
 
-	// Pass 1, page by page: layout blocks, error pages, document frequencies. Only small
-	// summaries stay in memory (the store keeps parsed pages within its budget).
+// classifyPages goes page by page: layout blocks, error pages, document frequencies;
+// then it clusters the pages by layout. Only small summaries stay in memory (the store
+// keeps parsed pages within its budget).
+func (x *extraction) classifyPages(ctx context.Context) error {
+	w := x.w
 	var seqs [][]block
 	var seqPage []int
-	df := map[string]int{}
-	dfNoise := map[string]int{} // pages where a word occurs as navigation or other noise only
-	docs := 0
-	for i := range pages {
+	x.df = map[string]int{}
+	for i, pg := range x.pages {
 		if err := ctx.Err(); err != nil {
-			return nil, nil, err
+			return err
 		}
-		s := get(i)
+		s := x.get(i)
 		if s == nil {
 			continue
 		}
 		seqs = append(seqs, layoutBlocks(s.p))
 		seqPage = append(seqPage, i)
-		switch {
-		case pages[i].Kind == KindNonsense:
+		if pg.Kind == KindNonsense {
 			w.Pages[i].Class, w.Pages[i].Reason = ClassError, "nonsense-word probe"
 			continue
-		default:
-			if ep, ok := matchErrorPattern(s, pages[i].Terms, w.ErrorPatterns); ok {
-				w.Pages[i].Class = ClassError
-				w.Pages[i].Reason = fmt.Sprintf("echoes the error pattern of %s (%q)", ep.Page, ep.Phrase)
-				continue
-			}
 		}
-		// IDF runs over every readable page that is not an error page.
-		terms := docTerms(s.p)
-		for t := range terms {
-			df[t]++
+		if ep, ok := matchErrorPattern(s, pg.Terms, w.ErrorPatterns); ok {
+			w.Pages[i].Class = ClassError
+			w.Pages[i].Reason = fmt.Sprintf("echoes the error pattern of %s (%q)", ep.Page, ep.Phrase)
+			continue
 		}
-		for t := range noiseTerms(s.p, terms) {
-			dfNoise[t]++
+		for t := range docTerms(s.p) {
+			x.df[t]++
 		}
-		docs++
+		x.docs++
 	}
 	if len(seqs) == 0 {
-		return w, nil, fmt.Errorf("%w: all %d pages were rejected (first: %s: %s)", ErrNoUsablePage, len(pages), w.Pages[0].Page, w.Pages[0].Reason)
+		return fmt.Errorf("%w: all %d pages were rejected (first: %s: %s)", ErrNoUsablePage, len(x.pages), w.Pages[0].Page, w.Pages[0].Reason)
 	}
-	for k, c := range clusterLayouts(seqs, opts.LayoutThreshold) {
+	for k, c := range clusterLayouts(seqs, x.opts.LayoutThreshold) {
 		w.Pages[seqPage[k]].Cluster = c
 		if c == len(w.Layouts) {
 			w.Layouts = append(w.Layouts, Layout{Cluster: c})
@@ -400,122 +445,123 @@ func Extract(ctx context.Context, pages []Page, opts Options) (*Wrapper, []Recor
 			l.Blocks = append(l.Blocks, layoutRecord(seqs[k]))
 		}
 	}
+	return nil
+}
 
-	// Pages laid out like a nonsense-word page are suspects: error pages unless a learnt
-	// wrapper finds records on them.
+// groupTemplates groups the pages that are neither error nor invalid pages by layout
+// cluster, largest cluster first. Pages laid out like a nonsense-word page are
+// suspects: error pages unless a learnt wrapper finds records on them.
+func (x *extraction) groupTemplates() {
+	w := x.w
 	errCluster := map[int]bool{}
-	for i := range pages {
-		if pages[i].Kind == KindNonsense && w.Pages[i].Class == ClassError {
+	for i := range x.pages {
+		if x.pages[i].Kind == KindNonsense && w.Pages[i].Class == ClassError {
 			errCluster[w.Pages[i].Cluster] = true
 			w.Layouts[w.Pages[i].Cluster].Error = true
 		}
 	}
-	suspect := map[int]bool{}
-	clusterPages := map[int][]int{}
-	var clusterOrder []int
-	for i := range pages {
+	x.suspect, x.clusterPages = map[int]bool{}, map[int][]int{}
+	for i := range x.pages {
 		if w.Pages[i].Class != "" {
 			continue
 		}
 		c := w.Pages[i].Cluster
 		if errCluster[c] {
-			suspect[i] = true
+			x.suspect[i] = true
 			continue
 		}
-		if _, ok := clusterPages[c]; !ok {
-			clusterOrder = append(clusterOrder, c)
+		if _, ok := x.clusterPages[c]; !ok {
+			x.clusterOrder = append(x.clusterOrder, c)
 		}
-		clusterPages[c] = append(clusterPages[c], i)
+		x.clusterPages[c] = append(x.clusterPages[c], i)
 	}
-	slices.SortStableFunc(clusterOrder, func(a, b int) int { return len(clusterPages[b]) - len(clusterPages[a]) })
+	slices.SortStableFunc(x.clusterOrder, func(a, b int) int { return len(x.clusterPages[b]) - len(x.clusterPages[a]) })
+}
 
-	// Pass 2, per layout cluster (largest first): FOREST on up to MaxSamples pages.
-	var sels []*selection
-	selOf := map[int]*selection{}
-	tplOf := map[int]int{}
-	for _, c := range clusterOrder {
-		if err := ctx.Err(); err != nil {
-			return nil, nil, err
+// learnTemplates learns the wrapper of every layout cluster (largest first) with
+// FOREST on up to MaxSamples of its pages.
+func (x *extraction) learnTemplates(ctx context.Context) error {
+	if x.opts.ListModel == nil && x.opts.Mode == ModeRecords && len(x.clusterOrder) > 0 {
+		m, err := DefaultListModel()
+		if err != nil {
+			return err
 		}
-		idx := clusterPages[c]
+		x.opts.ListModel = m
+	}
+	x.tplOf = map[int]int{}
+	for _, c := range x.clusterOrder {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		idx := x.clusterPages[c]
 		tpl := Template{Cluster: c}
 		for _, i := range idx {
-			tpl.Pages = append(tpl.Pages, pages[i].Name)
+			tpl.Pages = append(tpl.Pages, x.pages[i].Name)
 		}
-		var samples []*sample
-		for _, i := range pickSamples(idx, opts.MaxSamples) {
-			s := get(i)
-			if s == nil {
-				continue
-			}
-			s.echo = echoLeaves(s, pages[i].Terms, vocab)
-			var tf []string
-			if opts.Signifiers != SignifiersQuery {
-				s.p.df, s.p.docs = df, docs
-				pageDF := df
-				if cleared := genericPairs(s, df, dfNoise, docs); len(cleared) > 0 {
-					// the words of pairs that turn out to be records were left out of
-					// df as navigation: count them over all words
-					pageDF = maps.Clone(df)
-					for t := range cleared {
-						if pageDF[t] == 0 {
-							pageDF[t] = dfNoise[t]
-						}
-					}
-				}
-				tf = topTerms(s.p, pageDF, docs, opts.TopK)
-			}
-			sigs, src := chooseSignifiers(s, pages[i].Terms, tf, &opts)
-			markSignifiers(s.p, sigs, s.echo)
-			queryRecords(s, src)
-			w.Pages[i].Sample = true
-			w.Pages[i].Signifiers, w.Pages[i].SignifierSource = sigs, src
-			samples = append(samples, s)
-			tpl.Samples = append(tpl.Samples, pages[i].Name)
-		}
-		sel := learn(samples, &opts, &tpl)
-		sels = append(sels, sel)
-		selOf[c] = sel
-		tplOf[c] = len(w.Templates)
-		log.Info("template learnt", "cluster", c, "pages", len(idx), "samples", len(samples), "xpath", tpl.XPath)
-		w.Templates = append(w.Templates, tpl)
+		samples := x.prepareSamples(pickSamples(idx, x.opts.MaxSamples), &tpl)
+		sel := learn(samples, x.opts, &tpl)
+		x.sels = append(x.sels, sel)
+		x.tplOf[c] = len(x.w.Templates)
+		x.log.Info("template learnt", "cluster", c, "pages", len(idx), "samples", len(samples), "xpath", tpl.XPath)
+		x.w.Templates = append(x.w.Templates, tpl)
 	}
+	return nil
+}
 
-	// Pass 3, page by page: records.
-	recsByPage := make([][]Record, len(pages))
-	extractPage := func(s *sample, i int, sel *selection) []Record {
-		var base *url.URL
-		if pages[i].URL != "" {
-			base, _ = url.Parse(pages[i].URL)
+// prepareSamples parses the sample pages idx of a template and marks their
+// signifiers: the query terms, or the page's top tf-idf terms.
+func (x *extraction) prepareSamples(idx []int, tpl *Template) []*sample {
+	var samples []*sample
+	for _, i := range idx {
+		s := x.get(i)
+		if s == nil {
+			continue
 		}
-		elems, extra := sel.records(s)
-		recs := segment(s.p, elems, extra, base)
-		return slices.DeleteFunc(recs, func(r Record) bool { return len(r.Leaves) == 0 })
+		pg := x.pages[i]
+		s.echo = echoLeaves(s, pg.Terms, x.vocab)
+		var tf []string
+		if x.opts.Signifiers != SignifiersQuery {
+			s.p.df, s.p.docs = x.df, x.docs
+			tf = topTerms(s.p, x.df, x.docs, x.opts.TopK)
+		}
+		sigs, src := chooseSignifiers(s, pg.Terms, tf, x.opts)
+		markSignifiers(s.p, sigs, s.echo)
+		pc := &x.w.Pages[i]
+		pc.Sample, pc.Signifiers, pc.SignifierSource = true, sigs, src
+		samples = append(samples, s)
+		tpl.Samples = append(tpl.Samples, pg.Name)
 	}
-	// A page whose own template has no wrapper, or whose wrapper finds nothing on it,
-	// tries the wrappers of the other templates in their order: a result page with a
-	// single record has no repeated pattern of its own and is often laid out like a
-	// no-result page (the record blocks that set result pages apart carry little
-	// weight), yet the wrapper of the result pages finds its record.
-	for i := range pages {
+	return samples
+}
+
+// extractRecords applies the learnt wrappers page by page. A page whose own template
+// has no wrapper, or whose wrapper finds nothing on it, tries the wrappers of the other
+// templates in their order: a result page with a single record has no repeated
+// pattern of its own and is often laid out like a no-result page (the record blocks
+// that set result pages apart carry little weight), yet the wrapper of the result
+// pages finds its record.
+func (x *extraction) extractRecords(ctx context.Context) ([]Record, error) {
+	w := x.w
+	var out []Record
+	for i, pg := range x.pages {
 		if err := ctx.Err(); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		pc := &w.Pages[i]
-		if pc.Class != "" && !suspect[i] {
+		if pc.Class != "" && !x.suspect[i] {
 			continue // error and invalid pages
 		}
-		s := get(i)
+		s := x.get(i)
 		if s == nil {
 			continue
 		}
 		own := -1
-		if t, ok := tplOf[pc.Cluster]; ok && !suspect[i] {
+		if t, ok := x.tplOf[pc.Cluster]; ok && !x.suspect[i] {
 			own = t
 		}
 		k, recs := -1, []Record(nil)
-		for _, t := range tryOrder(len(sels), own) {
-			if recs = extractPage(s, i, sels[t]); len(recs) > 0 {
+		for _, t := range tryOrder(len(x.sels), own) {
+			if recs = pageRecords(s, pg, x.sels[t]); len(recs) > 0 {
 				k = t
 				break
 			}
@@ -526,16 +572,16 @@ func Extract(ctx context.Context, pages []Page, opts Options) (*Wrapper, []Recor
 		}
 		switch {
 		case k >= 0:
-			recsByPage[i] = recs
+			out = append(out, recs...)
 			pc.Class, pc.Records = ClassResult, len(recs)
 			switch {
-			case suspect[i]:
+			case x.suspect[i]:
 				pc.Reason = fmt.Sprintf("laid out like the nonsense-word page, but the wrapper of template %d finds records", w.Templates[k].Cluster)
-				w.Templates[k].Pages = append(w.Templates[k].Pages, pages[i].Name)
+				w.Templates[k].Pages = append(w.Templates[k].Pages, pg.Name)
 			case k != own:
 				pc.Reason = fmt.Sprintf("the wrapper of its layout cluster finds none (%s), but the wrapper of template %d finds records", ownReason, w.Templates[k].Cluster)
 			}
-		case suspect[i]:
+		case x.suspect[i]:
 			pc.Class, pc.Reason = ClassError, "same layout as the nonsense-word page, and no wrapper finds records on it"
 		default:
 			pc.Class, pc.Reason = ClassEmpty, ownReason
@@ -544,12 +590,18 @@ func Extract(ctx context.Context, pages []Page, opts Options) (*Wrapper, []Recor
 	if len(w.Templates) > 0 {
 		w.XPath = w.Templates[0].XPath
 	}
-	var out []Record
-	for _, rs := range recsByPage {
-		out = append(out, rs...)
+	return out, nil
+}
+
+// pageRecords returns the records sel finds on page s, those without leaves left out.
+func pageRecords(s *sample, pg Page, sel *selection) []Record {
+	var base *url.URL
+	if pg.URL != "" {
+		base, _ = url.Parse(pg.URL)
 	}
-	w.Elapsed = time.Since(start)
-	return w, out, nil
+	elems, extra := sel.records(s)
+	recs := segment(s.p, elems, extra, base)
+	return slices.DeleteFunc(recs, func(r Record) bool { return len(r.Leaves) == 0 })
 }
 
 // tryOrder returns the templates a page tries, own first (-1: none), then the others

@@ -2,8 +2,10 @@ package records
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"net/url"
 	"slices"
 	"strings"
@@ -532,127 +534,6 @@ func TestParsedCacheBudget(t *testing.T) {
 	}
 }
 
-// TestTableGroupRowsAndQuietTables checks two rules of record tables: a row made of one
-// cell spanning the columns (a group heading, a note) is no record, and under
-// RegionsAll a second table of the same rows is kept even when none of the
-// signifiers occurs in it (relevance 0).
-func TestTableGroupRowsAndQuietTables(t *testing.T) {
-	row := func(title, author string, year int) string {
-		return fmt.Sprintf(`<tr><td><a href="/b/%d">%s</a></td><td>%s</td><td>%d</td></tr>`, year, title, author, year)
-	}
-	html := `<html><body><h1>Novels: dickens</h1><table class="books"><tbody>` +
-		`<tr><td colspan="3">Early novels</td></tr>` +
-		row("Oliver Twist", "Charles Dickens", 1838) + row("Nicholas Nickleby", "Charles Dickens", 1839) +
-		`<tr><td colspan="3">Late novels</td></tr>` +
-		row("Bleak House", "Charles Dickens", 1853) + row("Little Dorrit", "Charles Dickens", 1857) +
-		`<tr><td colspan="3"><p>Dates are of the first edition in volume form.</p></td></tr>` +
-		`</tbody></table><h2>Also on this site</h2><table class="others"><tbody>` +
-		row("Middlemarch", "George Eliot", 1871) + row("Emma", "Jane Austen", 1815) + row("Vanity Fair", "W. M. Thackeray", 1848) +
-		`</tbody></table></body></html>`
-	tests := []struct {
-		regions RegionPolicy
-		want    []string
-	}{
-		{RegionsBest, []string{"tr[2]", "tr[3]", "tr[5]", "tr[6]"}},
-		{RegionsAll, []string{"tr[2]", "tr[3]", "tr[5]", "tr[6]", "table[2]/tbody[1]/tr[1]", "table[2]/tbody[1]/tr[2]", "table[2]/tbody[1]/tr[3]"}},
-	}
-	for _, tc := range tests {
-		t.Run(string(tc.regions), func(t *testing.T) {
-			o := DefaultOptions()
-			o.Regions = tc.regions
-			w, recs, err := Extract(t.Context(), []Page{{Name: "p", HTML: []byte(html), Terms: []string{"dickens"}}}, o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkRecordSuffixes(t, w, recs, tc.want)
-		})
-	}
-}
-
-// TestOddSiblingsOfRecords checks that elements with the records' tag and parent but
-// neither their make-up nor their size (a count line among the records, an
-// introduction in a container of its own) are no records, while a larger odd one out
-// (a featured record with more fields) stays a record.
-func TestOddSiblingsOfRecords(t *testing.T) {
-	rec := func(title string, year int) string {
-		return fmt.Sprintf(`<div><div><a href="/b/%d">%s</a></div><div>A novel by Charles Dickens, first published in %d.</div></div>`, year, title, year)
-	}
-	records := rec("Oliver Twist", 1838) + rec("Nicholas Nickleby", 1839) +
-		`<div><div><a href="/b/1853">Bleak House</a></div><div><figure><img src="bh.jpg" alt="Bleak House, cover"><figcaption>Cover of the first edition</figcaption></figure>` +
-		`<ul><li>Serialised from 1852 to 1853</li><li>Illustrated by Phiz</li></ul><p>A novel by Charles Dickens, first published in 1853, his ninth.</p></div></div>` +
-		rec("Little Dorrit", 1857) + rec("Great Expectations", 1861)
-	tests := []struct {
-		name, body, parent string
-		want               []string
-	}{
-		{"count line among the records", `<main><div><div>Displaying 1 - 5 of 5</div></div>` + records + `</main>`,
-			"/main[1]/", []string{"div[2]", "div[3]", "div[4]", "div[5]", "div[6]"}},
-		{"introduction in a container of its own", `<main><section><div><div>Novels of Dickens</div></div></section><section>` + records + `</section></main>`,
-			"/main[1]/section[2]/", []string{"div[1]", "div[2]", "div[3]", "div[4]", "div[5]"}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			html := `<html><body>` + tc.body + `</body></html>`
-			w, recs, err := Extract(t.Context(), []Page{{Name: "p", HTML: []byte(html), Terms: []string{"dickens"}}}, DefaultOptions())
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := make([]string, len(tc.want))
-			for k, w := range tc.want {
-				want[k] = tc.parent + w
-			}
-			checkRecordSuffixes(t, w, recs, want)
-		})
-	}
-}
-
-// TestTableSections covers the rows of table sections that differ in make-up: rows
-// with the same column structure are one list although their shapes differ, sections
-// named by ids are one location, and a section's header row (cells of another class)
-// stays out.
-func TestTableSections(t *testing.T) {
-	row := func(label, a, b string) string {
-		return `<tr><th class="label">` + label + `</th><td>` + a + `</td><td>` + b + `</td></tr>`
-	}
-	head := func(title string) string {
-		return `<tr><th class="label">` + title + `</th><td class="head"><div><h3>A</h3></div></td><td class="head"><div><h3>B</h3></div></td></tr>`
-	}
-	list := func(items ...string) string {
-		return `<ul><li>` + strings.Join(items, `</li><li>`) + `</li></ul>`
-	}
-	// rows of very different make-up: plain values, links with notes, lists of values
-	section := func(id, title string) string {
-		open := `<tbody>`
-		if id != "" {
-			open = `<tbody id="` + id + `">`
-		}
-		return open + head(title) +
-			row("Author of "+title, "Charles Dickens", "Wilkie Collins") +
-			row("First edition", `<a href="/e/1">Chapman &amp; Hall, 1838</a> <span>serialised monthly</span>`, `<a href="/e/2">Smith, Elder, 1860</a> <span>in All the Year Round</span>`) +
-			row("Characters", list("Oliver", "Fagin", "Nancy", "Bill Sikes", "The Artful Dodger"), list("Walter Hartright", "Marian Halcombe", "Laura Fairlie", "Count Fosco")) +
-			`</tbody>`
-	}
-	tests := []struct {
-		name, table string
-		want        []string // suffixes of the records' XPaths
-	}{
-		{"one section", `<table class="compare">` + section("", "Novels") + `</table>`,
-			[]string{"tbody[1]/tr[2]", "tbody[1]/tr[3]", "tbody[1]/tr[4]"}},
-		{"sections named by ids", `<table class="compare">` + section("novels", "Novels") + section("editions", "Editions") + `</table>`,
-			[]string{"tbody[1]/tr[2]", "tbody[1]/tr[3]", "tbody[1]/tr[4]", "tbody[2]/tr[2]", "tbody[2]/tr[3]", "tbody[2]/tr[4]"}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			html := `<html><body><main><h1>Dickens and Collins compared</h1>` + tc.table + `</main></body></html>`
-			w, recs, err := Extract(t.Context(), []Page{{Name: "p", HTML: []byte(html), Terms: []string{"dickens"}}}, DefaultOptions())
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkRecordSuffixes(t, w, recs, tc.want)
-		})
-	}
-}
-
 // TestPathNames checks which ids stay in type paths: a tbody beside a section with
 // another id loses it, a lone named tbody and other named siblings keep theirs.
 func TestPathNames(t *testing.T) {
@@ -706,6 +587,56 @@ func checkRecordSuffixes(t *testing.T, w *Wrapper, recs []Record, want []string)
 	for k, suffix := range want {
 		if !strings.HasSuffix(got[k], suffix) {
 			t.Errorf("record %d = %s, want …%s", k, got[k], suffix)
+		}
+	}
+}
+
+// TestTypeHash checks that the type-path hash computed without strings is the hash of
+// the written type path (typePath, hashTypePath), as Apply recomputes it from a
+// wrapper's rules.
+func TestTypeHash(t *testing.T) {
+	page := `<html><body id="top" class="home page-12"><table id="t"><tbody id="a1"><tr role="row" class=" x9 y"><td itemprop="name" class="c">a</td></tr></tbody>` +
+		`<tbody id="b"><tr><td>b</td></tr></tbody></table><div class="12" id="main" itemtype="http://schema.org/Book" data-x="1"><p>c</p></div></body></html>`
+	p, err := parsePage("p", []byte(page), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// chainHash is FNV-1a over the parent's hash (8 bytes, little-endian) and the type,
+	// as written wrappers were hashed
+	for _, parent := range []uint64{0, 1, 0xdeadbeef12345678} {
+		h := fnv.New64a()
+		var b [8]byte
+		binary.LittleEndian.PutUint64(b[:], parent)
+		h.Write(b[:])
+		h.Write([]byte("div[@class='x']"))
+		if got := chainHash(parent, "div[@class='x']"); got != h.Sum64() {
+			t.Errorf("chainHash(%x) = %x, want %x", parent, got, h.Sum64())
+		}
+	}
+	hs := typeHashes(p, DefaultTypeAttributes)
+	for i := range p.elems {
+		if want := hashTypePath(typePath(p, int32(i), DefaultTypeAttributes)); hs[i] != want {
+			t.Errorf("element %d (%s): hash %x, want %x of %v", i, p.elems[i].tag, hs[i], want, typePath(p, int32(i), DefaultTypeAttributes))
+		}
+	}
+}
+
+// TestCollapse checks the white-space collapsing of text leaves, with and without the
+// fast path for text that is collapsed already.
+func TestCollapse(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                           "",
+		"Bleak House":                "Bleak House",
+		" Bleak House":               "Bleak House",
+		"Bleak  House\n":             "Bleak House",
+		"Bleak\tHouse":               "Bleak House",
+		"Bleak\u00a0House":           "Bleak House",
+		"Jane Eyre — 1847":           "Jane Eyre — 1847",
+		"\u00a0\u00a0Jane\u2003Eyre": "Jane Eyre",
+		"   ":                        "",
+	} {
+		if got := collapse(in); got != want {
+			t.Errorf("collapse(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

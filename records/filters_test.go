@@ -44,34 +44,6 @@ func TestListFilters(t *testing.T) {
 			"/html[1]/body[1]/div[1]", ""},
 		{"modal dialog", `<div aria-modal="true"><ul><li><b>Analytics</b> <span>measure visits to the site</span></li><li><b>Marketing</b> <span>show offers on other sites</span></li></ul></div>`,
 			"/html[1]/body[1]/div[1]/ul[1]", "inside a modal dialog"},
-		{"filter panel", `<form>` + repeat(3, func(i int) string {
-			return `<details><summary>Facet ` + string(rune('A'+i)) + `</summary><ul>` + repeat(3, func(j int) string {
-				return `<li><label><input type="checkbox"> value ` + string(rune('a'+j)) + `</label></li>`
-			}) + `</ul><p>Pick any of the values of this facet to narrow the results down</p></details>`
-		}) + `</form>`,
-			"/html[1]/body[1]/form[1]", "filter groups"},
-		{"filter panel with a facet of a single option", `<form>` + repeat(3, func(i int) string {
-			n := 3
-			if i == 2 {
-				n = 1 // one option makes no list
-			}
-			return `<details><summary>Facet ` + string(rune('A'+i)) + `</summary><ul>` + repeat(n, func(j int) string {
-				return `<li><label><input type="checkbox"> value ` + string(rune('a'+j)) + `</label></li>`
-			}) + `</ul><p>Pick any of the values of this facet to narrow the results down</p></details>`
-		}) + `</form>`,
-			"/html[1]/body[1]/form[1]", "filter groups"},
-		{"references", `<ol class="references">` + repeat(4, func(i int) string {
-			return `<li><span><a href="#cite-` + strconv.Itoa(i) + `">^</a></span> <span><a href="/s` + strconv.Itoa(i) + `">Source ` + strconv.Itoa(i) + `</a>, retrieved 12 May 2024</span></li>`
-		}) + `</ol>`,
-			"/html[1]/body[1]/ol[1]", "notes"},
-		{"endnotes by role", `<ol>` + repeat(3, func(i int) string {
-			return `<li role="doc-endnote"><p>See the census of 19` + strconv.Itoa(50+i) + ` for the figures of this table</p></li>`
-		}) + `</ol>`,
-			"/html[1]/body[1]/ol[1]", "notes"},
-		{"questions answered in place", `<div class="faq">` + repeat(3, func(i int) string {
-			return `<div><h3>How do I return item ` + strconv.Itoa(i) + `?</h3><p>Send it back within 30 days with its receipt.</p></div>`
-		}) + `</div>`,
-			"/html[1]/body[1]/div[1]", "questions"},
 		{"results of a Q&A site: linked questions are records", `<div class="results">` + repeat(3, func(i int) string {
 			return `<div><a href="/q/` + strconv.Itoa(i) + `">How do I parse case ` + strconv.Itoa(i) + ` in Go?</a> <span>` + strconv.Itoa(i+3) + ` answers</span></div>`
 		}) + `</div>`,
@@ -153,96 +125,6 @@ func checkListReason(t *testing.T, body, parent, want string) {
 		}
 	}
 	t.Errorf("lists below %s: reasons %q, want %q", parent, got, want)
-}
-
-// TestSpecificLists checks specificList, which keeps a list that holds no signifier
-// under RegionsAll: items alike in make-up, of words specific to their page.
-func TestSpecificLists(t *testing.T) {
-	drugs := `<li><b>Ibuprofen</b> <span>200mg</span> <i>effective</i></li>` +
-		`<li><b>Paracetamol</b> <span>500mg</span> <i>tolerated</i></li>` +
-		`<li><b>Naproxen</b> <span>250mg</span> <i>recommended</i></li>` +
-		`<li><b>Aspirin</b> <span>75mg</span> <i>discontinued</i></li>`
-	tests := []struct {
-		name   string
-		items  string
-		common bool // every word of the page is found on every page of the corpus
-		corpus bool // the page comes with a corpus of pages
-		want   bool
-	}{
-		{"uniform items of specific words", drugs, false, true, true},
-		{"the same words on every page (boilerplate)", drugs, true, true, false},
-		{"no corpus", drugs, false, false, false},
-		{"an optional field left out", drugs + `<li><b>Codeine</b> <i>restricted</i></li>`, false, true, true},
-		{"items made up differently", drugs + `<li><b>Codeine</b> <i>restricted</i> <i>prescription</i> <span>30mg</span></li>`, false, true, false},
-		{"two items", `<li><b>Ibuprofen</b> <span>200mg</span> <i>effective</i></li><li><b>Naproxen</b> <span>250mg</span> <i>recommended</i></li>`, false, true, false},
-		{"two text leaves per item", `<li><b>Ibuprofen</b> <span>200mg</span></li><li><b>Naproxen</b> <span>250mg</span></li><li><b>Aspirin</b> <span>75mg</span></li>`, false, true, false},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			p, err := parsePage(tc.name, []byte("<html><body><ul>"+tc.items+"</ul></body></html>"), false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			const pages = 10
-			df := map[string]int{}
-			for _, tok := range p.toks {
-				df[tok] = 1
-				if tc.common {
-					df[tok] = pages
-				}
-			}
-			if tc.corpus {
-				p.df, p.docs = df, pages
-			}
-			var items []int32
-			for i := range p.elems {
-				if p.elems[i].tag == "li" {
-					items = append(items, int32(i))
-				}
-			}
-			pt := &pattern{byPage: map[int][]int32{0: items}}
-			if got := specificList([]*sample{{p: p}}, pt); got != tc.want {
-				t.Errorf("specificList = %v, want %v (leaf kinds of the first item %q)", got, tc.want, leafKinds(p, items[0]))
-			}
-		})
-	}
-}
-
-// TestPlaceholderTiles checks that tiles made of loading placeholders (a skeleton's
-// text and a stand-in image) are no records, while the filled tiles of the same grid
-// are, and that a class that merely names a skeleton layout keeps its content.
-func TestPlaceholderTiles(t *testing.T) {
-	books := []string{"Bleak House", "Hard Times", "Little Dorrit", "Great Expectations", "Our Mutual Friend"}
-	var b strings.Builder
-	b.WriteString(`<html><body><h1>Novels</h1><div class="grid">`)
-	for i, title := range books {
-		fmt.Fprintf(&b, `<div class="tile"><a href="/b/%d"><img src="/c/%d.jpg" alt="%s"></a><div class="details"><b>%s</b> <span>Charles Dickens, %d</span></div></div>`,
-			i, i, title, title, 1850+i)
-	}
-	for i := range 4 { // not loaded yet: sample text in skeleton spans, a grey stand-in image
-		fmt.Fprintf(&b, `<div class="tile"><a href="/b/x%d"><img src="data:image/svg+xml,%%3Csvg%%3E%%3C/svg%%3E" alt="Loading"></a><div class="details"><span><span class="react-loading-skeleton">Placeholder title %d</span><br></span><span><span class="react-loading-skeleton">&zwnj;</span><br></span></div></div>`, i, i)
-	}
-	b.WriteString(`</div></body></html>`)
-	w, got := recordXPaths(t, []Page{{Name: "grid", HTML: []byte(b.String())}}, RegionsAll, "")
-	var want []string
-	for i := range books {
-		want = append(want, "/html[1]/body[1]/div[1]/div["+strconv.Itoa(i+1)+"]")
-	}
-	if strings.Join(got, " ") != strings.Join(want, " ") {
-		t.Errorf("records %v, want the %d filled tiles %v (xpath %s)", got, len(books), want, w.XPath)
-	}
-
-	p, err := parsePage("layout", []byte(`<html><body><div class="page-skeleton"><p>Bleak House</p></div><span class="skeleton-line">Hard Times</span></body></html>`), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var texts []string
-	for _, l := range p.leaves {
-		texts = append(texts, l.text)
-	}
-	if strings.Join(texts, "|") != "Bleak House" {
-		t.Errorf("leaves %q, want only the text of the layout wrapper named skeleton (the text skeleton is a placeholder)", texts)
-	}
 }
 
 // TestListsOfRecordsInsideRecords checks that lists of ten items made up alike, one in

@@ -62,9 +62,8 @@ type pattern struct {
 	// toggles: the pattern's type matches a disclosure toggle on a sample page, and its
 	// XPath carries toggleTest (learnToggles).
 	toggles bool
-	// textless: dropTextless left out a match on a sample page, and the XPath carries
-	// textTest (learnTextless).
-	textless bool
+	// score is the list model's probability that the pattern's elements are records.
+	score float64
 }
 
 // counts are the signifier and other-term counts of a pattern on one page.
@@ -102,7 +101,7 @@ func siblingGroups(s *sample, parent int32, names []string, shapes map[int32][]s
 	var clusters []*cluster
 	for _, k := range p.elems[parent].kids {
 		e := &p.elems[k]
-		if e.skipped || e.leafEnd == e.leafStart || e.tag == "tr" && nonRecordRow(p, k) {
+		if e.skipped || e.leafEnd == e.leafStart {
 			continue
 		}
 		sh, ok := shapes[k]
@@ -132,9 +131,6 @@ func siblingGroups(s *sample, parent int32, names []string, shapes map[int32][]s
 		}
 		best.members = append(best.members, k)
 	}
-	if e := &p.elems[parent]; e.tag == "tbody" || e.tag == "table" {
-		clusters = joinRowsByColumns(p, clusters)
-	}
 	var out [][]int32
 	for _, c := range clusters {
 		if len(c.members) >= 2 {
@@ -142,79 +138,6 @@ func siblingGroups(s *sample, parent int32, names []string, shapes map[int32][]s
 		}
 	}
 	return out
-}
-
-// joinRowsByColumns groups the rows of a table section that shape similarity left
-// alone with the rows of the section that have the same column structure: the same
-// sequence of cell types (tag and tolerant class), two cells or more, none spanning.
-// The rows of a comparison or specification table hold values of very different size
-// (a score beside a list of sixteen sub-scores), so their shapes differ, while their
-// cells line up column by column. A lone row joins the section's first group with its
-// structure, or else its first lone row with it. A section's header row usually
-// carries cells of another class and stays apart.
-func joinRowsByColumns(p *page, clusters []*cluster) []*cluster {
-	lone := false
-	for _, c := range clusters {
-		lone = lone || len(c.members) == 1 && p.elems[c.rep].tag == "tr"
-	}
-	if !lone {
-		return clusters
-	}
-	sigs := make([]string, len(clusters))
-	for i, c := range clusters {
-		if p.elems[c.rep].tag == "tr" {
-			sigs[i] = columnSignature(p, c.rep)
-		}
-	}
-	// each signature goes to its first group, or to its first lone row
-	target := map[string]*cluster{}
-	for i, c := range clusters {
-		if sigs[i] != "" && len(c.members) > 1 && target[sigs[i]] == nil {
-			target[sigs[i]] = c
-		}
-	}
-	for i, c := range clusters {
-		if sigs[i] != "" && target[sigs[i]] == nil {
-			target[sigs[i]] = c
-		}
-	}
-	var out []*cluster
-	for i, c := range clusters {
-		if t := target[sigs[i]]; sigs[i] != "" && len(c.members) == 1 && t != c {
-			t.members = append(t.members, c.rep)
-			continue
-		}
-		out = append(out, c)
-	}
-	for _, c := range out {
-		slices.Sort(c.members) // document order, as the members of a shape group
-	}
-	return out
-}
-
-// columnSignature is the sequence of cell types of table row r ("" when it has fewer
-// than two cells or a cell spans rows or columns).
-func columnSignature(p *page, r int32) string {
-	var b strings.Builder
-	cells := 0
-	for _, k := range p.elems[r].kids {
-		c := &p.elems[k]
-		if c.tag != "td" && c.tag != "th" {
-			continue
-		}
-		for _, a := range []string{"colspan", "rowspan"} {
-			if n, err := strconv.Atoi(strings.TrimSpace(attr(c.n, a))); err == nil && n >= 2 {
-				return ""
-			}
-		}
-		cells++
-		b.WriteString(pathStep(c.n))
-		b.WriteByte(' ')
-	}
-	if cells < 2 {
-		return ""
-	}
-	return b.String()
 }
 
 // commonAttrs returns the tolerant attributes shared by all members.
@@ -261,18 +184,16 @@ func findLists(s *sample) {
 			s.lists = append(s.lists, l)
 		}
 	}
-	pairFields(p, s.lists)
 	// Lists whose items hold mostly navigation lists are navigation too (a footer's
-	// columns of links, a mega-menu's panels).
+	// columns of links, a mega-menu's panels, the groups of a filter panel).
 	for k := range s.lists {
 		l := &s.lists[k]
 		if l.nav != "" {
 			continue
 		}
-		total, covered, filters := 0, 0, 0
+		total, covered := 0, 0
 		for _, m := range l.members {
 			total += p.ntoks(m)
-			options := false
 			for _, o := range s.lists {
 				if !navigational(o.nav) || !(o.parent == m || p.isAncestor(m, o.parent)) {
 					continue
@@ -280,19 +201,10 @@ func findLists(s *sample) {
 				for _, om := range o.members {
 					covered += p.ntoks(om)
 				}
-				options = options || o.nav == "form options"
-			}
-			if options {
-				filters++
 			}
 		}
-		switch {
-		case total > 0 && float64(covered) >= groupCoverage*float64(total):
+		if total > 0 && float64(covered) >= groupCoverage*float64(total) {
 			l.nav = "holds navigation lists"
-		case filters*3 >= len(l.members)*2:
-			// most items hold a list of options: the groups of a filter panel (a
-			// group may offer a single option, which makes no list)
-			l.nav = "filter groups"
 		}
 	}
 	markNoise(s)
@@ -324,20 +236,28 @@ func markNoise(s *sample) {
 	}
 }
 
+// inChrome reports whether a list flagged with reason nav lies in page chrome: a
+// landmark region (navigation, banner, footer, a dialog) or is made of such regions.
+func inChrome(nav string) bool {
+	return strings.HasPrefix(nav, "inside ") || strings.HasPrefix(nav, "<")
+}
+
 // navigational reports whether a list flagged with reason nav is navigation (links,
-// filters, page chrome), as opposed to content that is not a list of records (prose,
-// header cells, labels, the groups of a filter panel, whose option lists are
-// navigation already): navigation text is left out of tf-idf and a list of items made
+// filters, page chrome), as opposed to content that is not a list of records (header
+// cells, labels): navigation text is left out of tf-idf and a list of items made
 // mostly of navigation is navigation too. Repeated widgets count as navigation: they
 // are controls (a date picker), and their text, repeated dozens of times, would
 // dominate the term counts of tf-idf.
 func navigational(nav string) bool {
 	switch nav {
-	case "", "prose", "paragraphs", "header cells", "labels", "filter groups", "questions", "notes", "sections":
+	case "", "header cells", "labels":
 		return false
 	}
 	return true
 }
+
+// navAnchors is the reason of an anchor list.
+const navAnchors = "anchor list"
 
 // landmarkTags and landmarkRoles mark page regions that hold navigation, page headers
 // and footers, side content and dialogs: lists there are not records.
@@ -347,11 +267,13 @@ var (
 		"contentinfo": true, "dialog": true, "alertdialog": true, "tablist": true}
 )
 
-// navigation says why list l is navigation rather than records, or "": a list inside a
-// landmark region (header, footer, nav, a dialog, or an element with such an ARIA
-// role; side regions, aside and role=complementary, are left alone: sites put result
-// lists there), or an anchor list, whose items are single links (the thesis filters
-// "lists of anchors" in pre-processing, ch. 2 §6.3).
+// navigation says why list l is navigation or otherwise no list of records, or "": a
+// list inside a landmark region (header, footer, nav, a dialog, or an element with such
+// an ARIA role; side regions, aside and role=complementary, are left alone: sites put
+// result lists there), header cells, form options (the items of a filter), an anchor
+// list, whose items are single links (the thesis filters "lists of anchors" in
+// pre-processing, ch. 2 §6.3), labels, or a repeated widget. Apart from page chrome,
+// the reasons are features of the list model (listfeatures.go), which weighs them.
 func navigation(p *page, l *list) string {
 	for a := l.parent; a >= 0; a = p.elems[a].parent {
 		if r := landmark(p.elems[a].n); r != "" {
@@ -360,9 +282,6 @@ func navigation(p *page, l *list) string {
 	}
 	if t := p.elems[l.members[0]].tag; landmarkTags[t] {
 		return "<" + t + "> elements"
-	}
-	if proseTags[p.elems[l.members[0]].tag] || bulletsInProse(p, l) {
-		return "prose"
 	}
 	if p.elems[l.members[0]].tag == "th" {
 		return "header cells"
@@ -379,10 +298,9 @@ func navigation(p *page, l *list) string {
 	leaves, linked, toks, linkToks := 0, 0, 0, 0
 	for _, m := range l.members {
 		e := &p.elems[m]
-		prev := ""
 		for li := e.leafStart; li < e.leafEnd; li++ {
 			lf := &p.leaves[li]
-			if lf.text == "" || responsiveCopy(lf.text, &prev) {
+			if lf.text == "" {
 				continue
 			}
 			n := int(lf.tokEnd - lf.tokStart)
@@ -395,28 +313,13 @@ func navigation(p *page, l *list) string {
 		}
 	}
 	if leaves > 0 && float64(leaves) < 1.5*float64(len(l.members)) && linkToks*10 >= toks*9 {
-		return "anchor list"
+		return navAnchors
 	}
 	if labelList(p, l) {
 		return "labels"
 	}
-	if noteList(p, l) {
-		return "notes"
-	}
-	if questionList(p, l) {
-		return "questions"
-	}
-	if sectionList(p, l) {
-		return "sections"
-	}
-	if paragraphList(p, l) {
-		return navParagraphs
-	}
 	if repeatedWidget(p, l) {
 		return "repeated widget"
-	}
-	if nameValueList(p, l) {
-		return navNameValue
 	}
 	return ""
 }
@@ -457,64 +360,6 @@ func repeatedWidget(p *page, l *list) bool {
 		}
 	}
 	return dup*5 >= len(l.members)*4
-}
-
-// backlinkMarks open the notes of a text: the mark that links a footnote back to where
-// it is cited (MediaWiki's ^, the ↑ of other wikis, the ↩ of Markdown renderers).
-var backlinkMarks = map[string]bool{"^": true, "↑": true, "↩": true, "↩︎": true}
-
-// noteRoles are the DPUB-ARIA roles of notes and bibliography entries.
-var noteRoles = map[string]bool{"doc-endnote": true, "doc-footnote": true, "doc-biblioentry": true}
-
-// noteList reports a list of notes: at least 80 % of the items open with a backlink
-// mark or carry a note role. Footnotes, endnotes and references annotate the text of
-// the page; they are not records of a response.
-func noteList(p *page, l *list) bool {
-	notes := 0
-	for _, m := range l.members {
-		e := &p.elems[m]
-		if noteRoles[strings.ToLower(strings.TrimSpace(attr(e.n, "role")))] {
-			notes++
-			continue
-		}
-		for li := e.leafStart; li < e.leafEnd; li++ {
-			if t := p.leaves[li].text; t != "" {
-				if backlinkMarks[t] {
-					notes++
-				}
-				break
-			}
-		}
-	}
-	return notes*5 >= len(l.members)*4
-}
-
-// questionList reports a list of questions: at least 80 % of the items open with a
-// text that ends with a question mark and is no link (an FAQ, a help accordion). A
-// record of a response describes an entity; an item that asks a question and answers
-// it in place is help text about the site. The results of a Q&A site open with
-// questions too, but each links to its page, and stay records.
-func questionList(p *page, l *list) bool { return mostly(p, l, questionItem) }
-
-// mostly reports whether at least 80 % of the items of list l satisfy item: the share
-// at which the list filters call a list of notes, questions or labels what it is.
-func mostly(p *page, l *list, item func(p *page, m int32) bool) bool {
-	n := 0
-	for _, m := range l.members {
-		if item(p, m) {
-			n++
-		}
-	}
-	return n*5 >= len(l.members)*4
-}
-
-// questionItem reports whether item m opens with a question that is no link, or
-// carries the answer of a schema.org Question (answeredInPlace).
-func questionItem(p *page, m int32) bool {
-	if lf := firstLeaf(p, m); lf != nil && (strings.HasSuffix(lf.text, "?") || strings.HasSuffix(lf.text, "？")) && !inLink(p, lf.elem, m) {
-		return true
-	}
-	return answeredInPlace(p, m)
 }
 
 // labelMaxTokens bounds the text of a label: a tab, a tag, a filter chip, a menu entry.
@@ -576,38 +421,20 @@ func textLeaves(p *page, m int32) int {
 	return n
 }
 
-// bulletsInProse reports a bulleted list inside running text: items of one text leaf
-// without a link, in a list that sits among paragraphs (its container's parent has
-// two or more <p> children).
-func bulletsInProse(p *page, l *list) bool {
-	for _, m := range l.members {
-		if textLeaves(p, m) > 1 {
+// headerRow reports a table row whose cells are all header cells (th): it labels the
+// columns of the rows below it (HTML's table model) and is no record.
+func headerRow(p *page, r int32) bool {
+	cells := 0
+	for _, k := range p.elems[r].kids {
+		switch p.elems[k].tag {
+		case "th":
+			cells++
+		case "td":
 			return false
 		}
-		e := &p.elems[m]
-		for li := e.leafStart; li < e.leafEnd; li++ {
-			if inLink(p, p.leaves[li].elem, m) {
-				return false
-			}
-		}
 	}
-	gp := p.elems[l.parent].parent
-	if gp < 0 {
-		return false
-	}
-	paras := 0
-	for _, k := range p.elems[gp].kids {
-		if p.elems[k].tag == "p" {
-			paras++
-		}
-	}
-	return paras >= 2
+	return cells > 0
 }
-
-// proseTags are text-flow elements: a run of paragraphs or headings is prose, not a
-// list of records.
-var proseTags = map[string]bool{"p": true, "h1": true, "h2": true, "h3": true, "h4": true,
-	"h5": true, "h6": true, "br": true, "hr": true}
 
 // hasChoiceControl reports whether element m holds a checkbox or radio button: the
 // items of a filter (facet) list.
@@ -684,35 +511,32 @@ func recordPatterns(samples []*sample, o *Options) []*pattern {
 // holds th cells. Matching requires it, so that a header row, a caption row or a
 // spacer sharing the records' tag is not taken for a record.
 func commonChild(samples []*sample, pt *pattern) string {
-	var common map[string]bool
-	for si, elems := range pt.byPage {
-		p := samples[si].p
-		for _, m := range elems {
-			tags := map[string]bool{}
-			for _, k := range p.elems[m].kids {
-				if !p.elems[k].skipped {
-					tags[p.elems[k].tag] = true
-				}
-			}
-			if common == nil {
-				common = tags
-				continue
-			}
-			for t := range common {
-				if !tags[t] {
-					delete(common, t)
-				}
-			}
-		}
-	}
 	si, e := example(pt)
 	p := samples[si].p
+	// the child tags of the first element, in order, kept while every element has them
+	var common []string
 	for _, k := range p.elems[e].kids {
-		if t := p.elems[k].tag; common[t] && !p.elems[k].skipped {
-			return t
+		if t := p.elems[k].tag; !p.elems[k].skipped && !slices.Contains(common, t) {
+			common = append(common, t)
 		}
 	}
-	return ""
+	for sj, elems := range pt.byPage {
+		q := samples[sj].p
+		for _, m := range elems {
+			common = slices.DeleteFunc(common, func(t string) bool {
+				for _, k := range q.elems[m].kids {
+					if q.elems[k].tag == t && !q.elems[k].skipped {
+						return false
+					}
+				}
+				return true
+			})
+			if len(common) == 0 {
+				return ""
+			}
+		}
+	}
+	return common[0]
 }
 
 // groupCoverage is the share of its text a member must hold in inner record lists to

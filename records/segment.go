@@ -19,11 +19,11 @@ func segment(p *page, elems []int32, extra [][]int32, base *url.URL) []Record {
 	out := make([]Record, 0, len(elems))
 	for i, e := range elems {
 		r := Record{Page: p.name, XPath: absXPath(p.elems[e].n)}
-		r.Leaves = leavesOf(p, e, e, base)
+		r.Leaves = leavesOf(p, e, base)
 		if i < len(extra) {
 			for _, x := range extra[i] {
 				r.Extra = append(r.Extra, absXPath(p.elems[x].n))
-				r.Leaves = append(r.Leaves, leavesOf(p, x, x, base)...)
+				r.Leaves = append(r.Leaves, leavesOf(p, x, base)...)
 			}
 		}
 		out = append(out, r)
@@ -31,64 +31,71 @@ func segment(p *page, elems []int32, extra [][]int32, base *url.URL) []Record {
 	return out
 }
 
-// leavesOf returns the leaves of element e in document order, with paths relative to
-// the record root.
-func leavesOf(p *page, root, e int32, base *url.URL) []Leaf {
-	el := &p.elems[e]
+// leavesOf returns the leaves of element root in document order, with paths relative
+// to it.
+func leavesOf(p *page, root int32, base *url.URL) []Leaf {
+	el := &p.elems[root]
+	paths := pathCache{p: p, root: root, path: map[int32]string{}}
 	var out []Leaf
 	for li := el.leafStart; li < el.leafEnd; li++ {
 		l := &p.leaves[li]
-		path := internalPath(p, root, l.elem)
 		if l.n.Type == html.ElementNode { // an image
 			src := resolve(base, attr(l.n, "src"))
 			alt := collapse(attr(l.n, "alt"))
 			if src == "" && alt == "" {
 				continue
 			}
-			out = append(out, Leaf{Path: path, Src: src, Alt: alt, Href: linkOf(p, root, l.elem, base)})
+			out = append(out, Leaf{Path: paths.of(l.elem), Src: src, Alt: alt, Href: linkOf(p, root, l.elem, base)})
 			continue
 		}
 		if l.text == "" {
 			continue
 		}
-		out = append(out, Leaf{Path: path, Text: l.text, Href: linkOf(p, root, l.elem, base)})
+		out = append(out, Leaf{Path: paths.of(l.elem), Text: l.text, Href: linkOf(p, root, l.elem, base)})
 	}
 	return out
 }
 
-// internalPath is the record-internal path of element e below record root: the path
-// steps (tag and tolerant class) from the root down to e, with a position only where
-// the parent has several children with the same step, e.g. "tr/td[2]/a".
-func internalPath(p *page, root, e int32) string {
-	var steps []string
-	for c := e; c >= 0; c = p.elems[c].parent {
-		n := p.elems[c].n
-		step := pathStep(n)
-		if c != root {
-			if par := p.elems[c].parent; par >= 0 {
-				k, total := 0, 0
-				for _, s := range p.elems[par].kids {
-					if pathStep(p.elems[s].n) == step {
-						total++
-						if s == c {
-							k = total
-						}
-					}
-				}
-				if total > 1 {
-					step += "[" + strconv.Itoa(k) + "]"
-				}
-			}
-		}
-		steps = append(steps, step)
-		if c == root {
-			break
-		}
+// pathCache computes the record-internal paths of the elements below one record root:
+// the path steps (tag and tolerant class) from the root down to an element, with a
+// position only where the parent has several children with the same step, e.g.
+// "tr/td[2]/a". Each element's path is its parent's and one step.
+type pathCache struct {
+	p    *page
+	root int32
+	path map[int32]string
+}
+
+// of returns the record-internal path of element e.
+func (c *pathCache) of(e int32) string {
+	if s, ok := c.path[e]; ok {
+		return s
 	}
-	for i, j := 0, len(steps)-1; i < j; i, j = i+1, j-1 {
-		steps[i], steps[j] = steps[j], steps[i]
+	if e == c.root {
+		s := pathStep(c.p.elems[e].n)
+		c.path[e] = s
+		return s
 	}
-	return strings.Join(steps, "/")
+	par := c.p.elems[e].parent
+	prefix := c.of(par)
+	// the positioned steps of all of par's children at once
+	kids := c.p.elems[par].kids
+	steps := make([]string, len(kids))
+	count := map[string]int{}
+	for i, k := range kids {
+		steps[i] = pathStep(c.p.elems[k].n)
+		count[steps[i]]++
+	}
+	seen := map[string]int{}
+	for i, k := range kids {
+		step := steps[i]
+		seen[step]++
+		if count[step] > 1 {
+			step += "[" + strconv.Itoa(seen[step]) + "]"
+		}
+		c.path[k] = prefix + "/" + step
+	}
+	return c.path[e]
 }
 
 // linkOf returns the href of the nearest <a> enclosing element e within the record.

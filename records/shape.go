@@ -22,21 +22,73 @@ func typeHashes(p *page, names []string) []uint64 {
 		if e.parent >= 0 {
 			parent = hs[e.parent]
 		}
-		hs[i] = chainHash(parent, recordType(e.n, names))
+		hs[i] = typeHash(parent, e.n, names)
 	}
 	return hs
 }
 
+// FNV-1a, 64 bits (hash/fnv), written out so that the bytes of a record type are
+// hashed without building the string.
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+func fnvString(h uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= fnvPrime
+	}
+	return h
+}
+
 // chainHash extends the type-path hash of a parent (0 for the root) by one record type.
 func chainHash(parent uint64, typ string) uint64 {
-	h := fnv.New64a()
-	var b [8]byte
+	h := uint64(fnvOffset)
 	for k := range 8 {
-		b[k] = byte(parent >> (8 * k))
+		h ^= (parent >> (8 * k)) & 0xff
+		h *= fnvPrime
 	}
-	h.Write(b[:])
-	h.Write([]byte(typ))
-	return h.Sum64()
+	return fnvString(h, typ)
+}
+
+// typeHash is chainHash(parent, recordType(n, names)), computed without the string.
+func typeHash(parent uint64, n *html.Node, names []string) uint64 {
+	h := uint64(fnvOffset)
+	for k := range 8 {
+		h ^= (parent >> (8 * k)) & 0xff
+		h *= fnvPrime
+	}
+	h = fnvString(h, n.Data)
+	names = pathNames(n, names)
+	// the tolerant attributes among names, in the order of their names (attrPredicate
+	// of typeAttrs)
+	var buf [8][2]string
+	atts := buf[:0]
+	for _, a := range n.Attr {
+		if !slices.Contains(names, a.Key) {
+			continue
+		}
+		if v := tolerantForm(a.Val); v != "" {
+			atts = append(atts, [2]string{a.Key, v})
+		}
+	}
+	if len(atts) == 0 {
+		return h
+	}
+	slices.SortFunc(atts, func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
+	h = fnvString(h, "[")
+	for i, a := range atts {
+		if i > 0 {
+			h = fnvString(h, " and ")
+		}
+		h = fnvString(h, "@")
+		h = fnvString(h, a[0])
+		h = fnvString(h, "='")
+		h = fnvString(h, a[1])
+		h = fnvString(h, "'")
+	}
+	return fnvString(h, "]")
 }
 
 // typePath returns the type path of element e: the record types of its ancestors and

@@ -116,18 +116,6 @@ func docTerms(p *page) map[string]bool {
 	return out
 }
 
-// noiseTerms returns the distinct tokens of p that are not weak and occur only as
-// navigation or other noise (not in terms, the page's docTerms).
-func noiseTerms(p *page, terms map[string]bool) map[string]bool {
-	out := map[string]bool{}
-	for k, t := range p.toks {
-		if p.noise != nil && p.noise[k] && !terms[t] && !weakToken(t) {
-			out[t] = true
-		}
-	}
-	return out
-}
-
 // topTerms returns the top-k terms of p by raw count × ln(n/df), df counted over the n
 // pages of the corpus (weak tokens and navigation text excluded); terms in every page
 // weigh 0 and are never returned. With a single page the IDF is computed over the

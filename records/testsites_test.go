@@ -15,6 +15,8 @@ import (
 
 	"github.com/trawl-dev/trawl/internal/testsites"
 	"github.com/trawl-dev/trawl/internal/textnorm"
+
+	"github.com/trawl-dev/trawl/records/internal/benchmark"
 )
 
 // The local test sites (internal/testsites) mark every true record with data-record.
@@ -242,7 +244,7 @@ func markedRecords(t testing.TB, page []byte) []string {
 }
 
 // siteScore runs Extract on the probes of one site and scores it.
-func siteScore(t *testing.T, s *testsites.Site, probes []siteProbe, opts Options) (prf, *Wrapper, string) {
+func siteScore(t *testing.T, s *testsites.Site, probes []siteProbe, opts Options) (benchmark.PRF, *Wrapper, string) {
 	var in []Page
 	truth := map[string][]string{}
 	for k, pr := range probes {
@@ -284,7 +286,7 @@ func siteScore(t *testing.T, s *testsites.Site, probes []siteProbe, opts Options
 		}
 		fmt.Fprintf(&detail, "  %-16s %-8s terms=%-12q true=%3d found=%3d hit=%3d\n", pg.Name, class, strings.Join(pg.Terms, " "), len(want), len(got[pg.Name]), h)
 	}
-	return makePRF(float64(hit), pred, tru), w, detail.String()
+	return benchmark.NewPRF(float64(hit), pred, tru), w, detail.String()
 }
 
 // serverRendered are the sites whose result pages come from the server; "films" renders
@@ -366,7 +368,7 @@ func TestSignifierVariants(t *testing.T) {
 					good++
 				}
 			}
-			m := makePRF(float64(good), len(recs), truth)
+			m := benchmark.NewPRF(float64(good), len(recs), truth)
 			fmt.Fprintf(&tbl, " %8.3f", m.F)
 		}
 		tbl.WriteString("\n")

@@ -18,21 +18,20 @@ import (
 // digits alone would leave "results-cfa" and "results-bed", and a wrapper learnt on one
 // page would find nothing on the next.
 func tolerantForm(v string) string {
-	f := strings.Fields(v)
-	if len(f) == 0 {
-		return ""
+	v = strings.TrimLeftFunc(v, unicode.IsSpace)
+	if i := strings.IndexFunc(v, unicode.IsSpace); i >= 0 {
+		v = v[:i]
 	}
-	tok := f[0]
-	if strings.ContainsFunc(tok, unicode.IsDigit) {
-		tok = dropHexParts(tok)
+	if strings.IndexFunc(v, unicode.IsDigit) >= 0 {
+		v = dropHexParts(v)
+		v = strings.Map(func(r rune) rune {
+			if unicode.IsDigit(r) {
+				return -1
+			}
+			return r
+		}, v)
 	}
-	t := strings.Map(func(r rune) rune {
-		if unicode.IsDigit(r) {
-			return -1
-		}
-		return r
-	}, tok)
-	return strings.Trim(t, "-_")
+	return strings.Trim(v, "-_")
 }
 
 // dropHexParts removes the parts of an identifier that are hexadecimal numbers with a

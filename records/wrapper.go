@@ -1,8 +1,8 @@
 package records
 
 import (
+	"cmp"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
 
@@ -44,10 +44,6 @@ func learn(samples []*sample, o *Options, tpl *Template) *selection {
 	}
 	rank(samples, pats, o)
 	sel.pats = choose(samples, pats, o)
-	if o.Mode == ModeRecords && o.Regions == RegionsAll {
-		// records shown apart from their lists (a lead story, a hero card)
-		sel.pats = append(sel.pats, featuredPatterns(samples, sel)...)
-	}
 	if len(sel.pats) == 0 {
 		if o.Mode == ModeArticle {
 			tpl.Reason = "no significant element"
@@ -56,130 +52,103 @@ func learn(samples []*sample, o *Options, tpl *Template) *selection {
 		}
 	}
 	if o.Mode == ModeRecords {
+		sel.runs = map[*pattern]*siblingRun{}
+		sel.parallel = map[*pattern]bool{}
 		for _, pt := range sel.pats {
-			pt.tokens = learnTokens(samples, sel, pt)
-			pt.toggles = learnToggles(samples, sel, pt)
-			pt.textless = learnTextless(samples, sel, pt)
+			sel.complete(samples, pt)
 		}
 	}
 	for _, pt := range pats[:min(len(pats), o.RankingSize)] {
 		tpl.Ranking = append(tpl.Ranking, candidateOf(samples, pt, slices.Contains(sel.pats, pt), genericXPath(samples, pt, false)))
 	}
 	var xps []string
+	var each [][][]int32
+	exact := true
 	for _, pt := range sel.pats {
-		xp := shortXPath(samples, sel, pt)
+		xp, ok, elems := shortXPath(samples, sel, pt)
+		exact = exact && ok
+		each = append(each, elems)
 		xps = append(xps, xp)
 		tpl.Regions = append(tpl.Regions, candidateOf(samples, pt, true, xp))
 	}
 	tpl.XPath = strings.Join(xps, " | ")
-	if o.Mode == ModeRecords {
-		sel.runs = map[*pattern]*siblingRun{}
-		sel.parallel = map[*pattern]bool{}
-		for _, pt := range sel.pats {
-			if r := learnSiblings(samples, pt); r != nil {
-				sel.runs[pt] = r
-				tpl.Siblings = append(tpl.Siblings, r.String())
-			} else if learnParallel(samples, pt) {
-				sel.parallel[pt] = true
-				tpl.Siblings = append(tpl.Siblings, "rows of the same index in a parallel table")
-			}
+	for _, pt := range sel.pats {
+		if r := sel.runs[pt]; r != nil {
+			tpl.Siblings = append(tpl.Siblings, r.String())
+		} else if sel.parallel[pt] {
+			tpl.Siblings = append(tpl.Siblings, "rows of the same index in a parallel table")
 		}
 	}
 	if o.Mode == ModeArticle && len(sel.pats) > 0 {
 		tpl.ForestXPath = forestXPath(samples, sel.pats[0])
 	}
 	tpl.Rules = sel.rules(samples)
-	tpl.XPathExact = tpl.XPath != "" && xpathSelects(samples, sel, tpl.XPath)
+	tpl.XPathExact = tpl.XPath != "" && exact && sel.unionMatches(samples, each)
 	return sel
 }
 
-// choose selects the wrapper's patterns from the ranked list.
+// complete learns what matching pt's records on a page needs beyond its type: the
+// class tokens that set them apart, the disclosure-toggle test of its XPath, and the
+// sibling run or parallel table rows each record spans.
+func (sel *selection) complete(samples []*sample, pt *pattern) {
+	pt.tokens = learnTokens(samples, sel, pt)
+	pt.toggles = learnToggles(samples, sel, pt)
+	if r := learnSiblings(samples, pt); r != nil {
+		sel.runs[pt] = r
+	} else if learnParallel(samples, pt) {
+		sel.parallel[pt] = true
+	}
+}
+
+// choose selects the wrapper's patterns from the ranked list. In article mode it is
+// the best-ranked pattern. In record mode the list model scores every pattern but those
+// of page chrome (lists in a landmark region: navigation, banner, footer, dialogs),
+// which are never records: under RegionsAll the most probable pattern and every other
+// one the model accepts are kept, best first, unless they overlap a better one; under
+// RegionsBest the most probable pattern that holds a signifier and is no anchor list
+// (the thesis leaves lists of anchors out, ch. 2 §6.3). The best pattern needs half the
+// model's Threshold (a result page holds a list of records: the question is which), the
+// others all of it.
 func choose(samples []*sample, pats []*pattern, o *Options) []*pattern {
+	if o.Mode == ModeArticle {
+		for _, pt := range pats {
+			if pt.rel > 0 {
+				return []*pattern{pt}
+			}
+		}
+		return nil
+	}
+	m := o.ListModel
+	for i, f := range listFeatures(samples, pats) {
+		pats[i].score = m.prob(f)
+		if inChrome(pats[i].nav) {
+			pats[i].score = 0
+		}
+	}
+	if o.Regions == RegionsBest {
+		var best *pattern
+		for _, pt := range pats {
+			if pt.rel > 0 && pt.nav != navAnchors && (best == nil || pt.score > best.score) {
+				best = pt
+			}
+		}
+		if best == nil || best.score < m.Threshold/2 {
+			return nil
+		}
+		return []*pattern{best}
+	}
+	byScore := slices.Clone(pats)
+	slices.SortStableFunc(byScore, func(a, b *pattern) int { return cmp.Compare(b.score, a.score) })
 	var out []*pattern
-	for _, pt := range pats {
-		if pt.fields || pt.nav != "" || pt.groups {
-			continue
+	for i, pt := range byScore {
+		if i > 0 && pt.score < m.Threshold || pt.score < m.Threshold/2 {
+			break
 		}
-		if len(out) == 0 {
-			if pt.rel <= 0 {
-				continue
-			}
+		if !overlaps(samples, pt, out) {
 			out = append(out, pt)
-			if o.Mode == ModeArticle || o.Regions == RegionsBest {
-				break
-			}
-			continue
 		}
-		// Under RegionsAll, a list below AllRegionsMin of the best relevance (or with
-		// none of the signifiers at all) is still records when it is of the same kind
-		// as the best one (another table of the same rows), a specific list, the body
-		// rows of a table with column headers, a list that makes up a named region, or
-		// a list of titled cards.
-		if pt.rel < o.AllRegionsMin*out[0].rel && !sameKind(samples, pt, out[0]) && !specificList(samples, pt) && !headedRows(samples, pt) && !namedRegionList(samples, pt) && !titledCardList(samples, pt) {
-			continue
-		}
-		if overlaps(samples, pt, out) {
-			continue
-		}
-		out = append(out, pt)
 	}
 	return out
-}
-
-// sameKindShape is the shape similarity at which two patterns hold records of the same
-// kind.
-const sameKindShape = 0.5
-
-// sameKind reports whether pt's records are of the same kind as best's: the same tag
-// and similar shapes (another table of the same rows, a second block of the same
-// cards). Such a region is kept whatever its relevance.
-func sameKind(samples []*sample, pt, best *pattern) bool {
-	if pt.tag != best.tag {
-		return false
-	}
-	si, a := example(pt)
-	sj, b := example(best)
-	return similarity(shape(samples[si].p, a), shape(samples[sj].p, b)) >= sameKindShape
-}
-
-// A specific list is a list of records that holds none of the page's signifiers (a
-// second table of figures, a sidebar of quotes beside the main results): on every page
-// it has at least specificItems items made up alike — at least half of them share one
-// sequence of leaf kinds with at least specificLeaves text leaves, and the others have
-// that sequence with leaves left out (optional fields) — and the words of its items are
-// specific to their page, with a mean specificity (page.specificity) of at least
-// specificMin. Menus, footers, form sections and promotional blocks repeat words found
-// on many pages of the corpus, or vary in make-up from item to item.
-const (
-	specificItems  = 3
-	specificLeaves = 3
-	specificMin    = 0.67
-)
-
-// specificList reports whether pt is a specific list. It is false without a corpus of
-// pages.
-func specificList(samples []*sample, pt *pattern) bool {
-	for si, elems := range pt.byPage {
-		p := samples[si].p
-		if p.docs < 2 || len(elems) < specificItems {
-			return false
-		}
-		mode, ok := madeAlike(p, elems)
-		if !ok || strings.Count(mode, "I") > len(mode)-specificLeaves {
-			return false
-		}
-		var sum float64
-		var n int
-		for _, e := range elems {
-			s, c := p.specificity(e)
-			sum += s
-			n += c
-		}
-		if n == 0 || sum < specificMin*float64(n) {
-			return false
-		}
-	}
-	return len(pt.byPage) > 0
 }
 
 // madeAlike reports whether elements elems of page p are made up alike: at least half
@@ -263,14 +232,15 @@ func overlaps(samples []*sample, pt *pattern, chosen []*pattern) bool {
 }
 
 // match returns the wrapper's elements on page s in document order, dropping elements
-// without leaves. An element that contains, or is contained in, an element of a
-// better-ranked selected pattern is dropped: the better pattern's records win.
+// without leaves, disclosure toggles and pagers. An element that contains, or is contained in,
+// an element of a better-ranked selected pattern is dropped: the better pattern's
+// records win; within one pattern, the outermost elements are kept.
 func (sel *selection) match(s *sample) []int32 {
 	if len(sel.pats) == 0 {
 		return nil
 	}
 	p := s.p
-	var kept, dirs []int32 // dirs: link directories (linkDirectory), kept out with their insides
+	var kept []int32
 	for _, pt := range sel.pats {
 		var mine []int32
 		for i := range p.elems {
@@ -278,7 +248,7 @@ func (sel *selection) match(s *sample) []int32 {
 			if e.skipped || e.leafEnd == e.leafStart || !sel.matches(s, int32(i), pt) {
 				continue
 			}
-			if sel.mode == ModeRecords && disclosureToggle(p, int32(i)) {
+			if sel.mode == ModeRecords && (disclosureToggle(p, int32(i)) || pager(p, int32(i))) {
 				continue
 			}
 			clash := false
@@ -288,18 +258,10 @@ func (sel *selection) match(s *sample) []int32 {
 					break
 				}
 			}
-			for _, k := range dirs {
-				clash = clash || k == int32(i) || p.isAncestor(k, int32(i)) || p.isAncestor(int32(i), k)
-			}
 			if !clash {
 				mine = append(mine, int32(i))
 			}
 		}
-		if sel.mode == ModeRecords {
-			mine = dropTextless(p, mine)
-			mine = dropLoners(s, mine, sel.names)
-		}
-		// within one pattern, keep the outermost elements
 		for _, e := range mine {
 			inside := false
 			for _, o := range mine {
@@ -308,95 +270,13 @@ func (sel *selection) match(s *sample) []int32 {
 					break
 				}
 			}
-			switch {
-			case inside:
-			case sel.mode == ModeRecords && linkDirectory(p, e):
-				dirs = append(dirs, e)
-			default:
+			if !inside {
 				kept = append(kept, e)
 			}
 		}
 	}
 	slices.Sort(kept)
 	return kept
-}
-
-// dropLoners drops the matched elements that the sibling grouping of their parent left
-// out while it grouped matched siblings of theirs, when they hold less text than the
-// smallest of those: an element that has the records' tag, attributes and parent but
-// neither their make-up nor their size is a list heading, a "Displaying 1 - 20 of 30"
-// line, the header row of a tbody or a pager among the result blocks. Matched elements
-// alone in their parent (a row of another table, the single record of a page) are
-// kept, and so is a larger odd one out (it may hold records itself).
-func dropLoners(s *sample, mine []int32, names []string) []int32 {
-	p := s.p
-	byParent := map[int32][]int32{}
-	for _, e := range mine {
-		byParent[p.elems[e].parent] = append(byParent[p.elems[e].parent], e)
-	}
-	shapes := map[int32][]shapeItem{}
-	drop := map[int32]bool{}
-	for parent, es := range byParent {
-		if len(es) < 2 {
-			continue
-		}
-		grouped := map[int32]bool{}
-		for _, g := range siblingGroups(s, parent, names, shapes) {
-			for _, m := range g {
-				grouped[m] = true
-			}
-		}
-		any := false
-		for _, e := range es {
-			any = any || grouped[e]
-		}
-		if !any {
-			continue
-		}
-		least := -1
-		for _, e := range es {
-			if grouped[e] && (least < 0 || p.ntoks(e) < least) {
-				least = p.ntoks(e)
-			}
-		}
-		for _, e := range es {
-			if !grouped[e] && p.ntoks(e) < least {
-				drop[e] = true
-			}
-		}
-	}
-	// A matched element alone in its parent, made up unlike the grouped records of the
-	// page and smaller than all of them, is the same kind of odd one out in a container
-	// of its own (an introduction above the list, a sort bar).
-	rep, least := int32(-1), -1
-	for _, es := range byParent {
-		if len(es) < 2 {
-			continue
-		}
-		for _, e := range es {
-			if drop[e] {
-				continue
-			}
-			if rep < 0 || e < rep {
-				rep = e
-			}
-			if least < 0 || p.ntoks(e) < least {
-				least = p.ntoks(e)
-			}
-		}
-	}
-	if rep >= 0 {
-		rs := shape(p, rep)
-		for _, es := range byParent {
-			if len(es) == 1 && p.ntoks(es[0]) < least && similarity(shape(p, es[0]), rs) < shapeDiff {
-				drop[es[0]] = true
-			}
-		}
-	}
-	if len(drop) == 0 {
-		return mine
-	}
-	return slices.DeleteFunc(mine, func(e int32) bool { return drop[e] })
 }
 
 // records returns the wrapper's records on page s: each record's first element and the
@@ -429,10 +309,7 @@ func (sel *selection) records(s *sample) ([]int32, [][]int32) {
 // spans returns the first element and the extra sibling elements of every matched
 // element of page s, in document order.
 func (sel *selection) spans(s *sample) ([]int32, [][]int32) {
-	// a tile made of loading placeholders is no record yet
-	elems := slices.DeleteFunc(sel.match(s), func(e int32) bool {
-		return textLeaves(s.p, e) == 0 && holdsPlaceholder(s.p, e)
-	})
+	elems := sel.match(s)
 	firsts := slices.Clone(elems)
 	extra := make([][]int32, len(elems))
 	for _, pt := range sel.pats {
@@ -493,7 +370,7 @@ func (sel *selection) matches(s *sample, i int32, pt *pattern) bool {
 	if e.parent < 0 || s.types[e.parent] != pt.parentHash {
 		return false
 	}
-	if e.tag == "tr" && nonRecordRow(s.p, i) {
+	if e.tag == "tr" && headerRow(s.p, i) {
 		return false
 	}
 	if pt.child != "" {
@@ -589,9 +466,6 @@ func genericSteps(samples []*sample, pt *pattern) []string {
 		if pt.toggles {
 			step += toggleTest
 		}
-		if pt.textless {
-			step += textTest
-		}
 		steps = append(steps, step)
 	} else {
 		steps = xpathSteps(p, e, names)
@@ -610,11 +484,16 @@ func sampleNames(samples []*sample) []string {
 }
 
 // shortXPath returns the shortest suffix of pt's generic path, anchored at a step with
-// an attribute test, that selects exactly pt's elements on every sample page; the full
-// path when none does.
-func shortXPath(samples []*sample, sel *selection, pt *pattern) string {
+// an attribute test, that selects exactly pt's elements on every sample page, or the
+// full path when none does; whether the XPath returned selects them exactly; and pt's
+// elements on every sample page.
+func shortXPath(samples []*sample, sel *selection, pt *pattern) (string, bool, [][]int32) {
+	single := &selection{mode: sel.mode, names: sel.names, pats: []*pattern{pt}}
+	want := make([][]int32, len(samples))
+	for i, s := range samples {
+		want[i] = single.match(s)
+	}
 	steps := genericSteps(samples, pt)
-	full := "/" + strings.Join(steps, "/") + contentTest
 	tries := 0
 	for k := len(steps) - 2; k >= 1 && tries < 4; k-- {
 		if !strings.Contains(steps[k], "[") {
@@ -622,32 +501,31 @@ func shortXPath(samples []*sample, sel *selection, pt *pattern) string {
 		}
 		tries++
 		xp := "//" + strings.Join(steps[k:], "/") + contentTest
-		single := &selection{mode: sel.mode, names: sel.names, pats: []*pattern{pt}}
-		if xpathSelects(samples, single, xp) {
-			return xp
+		if xpathSelects(samples, want, xp) {
+			return xp, true, want
 		}
 	}
-	return full
+	full := "/" + strings.Join(steps, "/") + contentTest
+	return full, xpathSelects(samples, want, full), want
 }
 
-// xpathSelects reports whether xp selects exactly the wrapper's elements on every
-// sample page.
-func xpathSelects(samples []*sample, sel *selection, xp string) bool {
+// xpathSelects reports whether xp selects exactly the elements want on every sample
+// page.
+func xpathSelects(samples []*sample, want [][]int32, xp string) bool {
 	expr, err := xpath.Compile(xp)
 	if err != nil {
 		return false
 	}
-	for _, s := range samples {
-		want := sel.match(s)
+	for i, s := range samples {
 		got := htmlquery.QuerySelectorAll(s.p.doc, expr)
-		if len(got) != len(want) {
+		if len(got) != len(want[i]) {
 			return false
 		}
 		set := make(map[*html.Node]bool, len(got))
 		for _, n := range got {
 			set[n] = true
 		}
-		for _, e := range want {
+		for _, e := range want[i] {
 			if !set[s.p.elems[e].n] {
 				return false
 			}
@@ -656,10 +534,29 @@ func xpathSelects(samples []*sample, sel *selection, xp string) bool {
 	return true
 }
 
+// unionMatches reports whether the wrapper's elements on every sample page are the
+// union of its patterns' own elements (each[k][i]: pattern k's on page i), that is,
+// whether no pattern's element gave way to a better pattern's: the union of exact
+// per-pattern XPaths then selects the wrapper's elements exactly.
+func (sel *selection) unionMatches(samples []*sample, each [][][]int32) bool {
+	for i, s := range samples {
+		union := map[int32]bool{}
+		for k := range each {
+			for _, e := range each[k][i] {
+				union[e] = true
+			}
+		}
+		if len(sel.match(s)) != len(union) {
+			return false
+		}
+	}
+	return true
+}
+
 // candidateOf converts a pattern for the wrapper.
 func candidateOf(samples []*sample, pt *pattern, selected bool, xp string) Candidate {
 	c := Candidate{XPath: xp, Level: pt.level, Pages: len(pt.byPage), I: pt.info, R: pt.rel,
-		Fields: pt.fields, Navigation: pt.nav, Groups: pt.groups, Selected: selected}
+		Fields: pt.fields, Navigation: pt.nav, Groups: pt.groups, Score: pt.score, Selected: selected}
 	for si, elems := range pt.byPage {
 		c.Elements += len(elems)
 		cnt := pt.perPage[si]
@@ -708,23 +605,4 @@ func selectionOf(mode Mode, names []string, rules []Rule) *selection {
 		}
 	}
 	return sel
-}
-
-// spanningRow reports a table row made of a single cell that spans several columns
-// (colspan ≥ 2): one value across the table's columns — the heading of a group of
-// rows, a caption or a note — not a tuple of fields.
-func spanningRow(p *page, i int32) bool {
-	cells := 0
-	span := false
-	for _, k := range p.elems[i].kids {
-		c := &p.elems[k]
-		if c.tag != "td" && c.tag != "th" {
-			continue
-		}
-		cells++
-		if n, err := strconv.Atoi(strings.TrimSpace(attr(c.n, "colspan"))); err == nil && n >= 2 {
-			span = true
-		}
-	}
-	return cells == 1 && span
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/trawl-dev/trawl/internal/rundir"
+	"github.com/trawl-dev/trawl/internal/textnorm"
 	"github.com/trawl-dev/trawl/records"
 )
 
@@ -44,6 +45,8 @@ type cand struct {
 	tshare  float64
 	cur     string
 	dord    string
+	// perQuery: the values for one record change with the probe (markPerQuery).
+	perQuery bool
 }
 
 func (c *cand) key() string {
@@ -92,6 +95,11 @@ func Build(ctx context.Context, recs []records.Record, in Input, o Options) (*Sc
 	pages := pageIndex(in.Probes)
 	rs, repaired := prepare(recs, pages)
 	s := &Schema{Version: FormatVersion, Options: o, Mapping: []Mapping{}}
+	if s.Joins = learnJoins(rs); len(s.Joins) > 0 {
+		recs = joinRecords(recs, s.Joins)
+		rs, repaired = prepare(recs, pages)
+		log.Info("text cut around highlighted query terms is read whole", "elements", len(s.Joins))
+	}
 	s.Source = sourceOf(in.Form, in.Probes, rs)
 	pageSet := map[string]bool{}
 	for i := range rs {
@@ -112,7 +120,8 @@ func Build(ctx context.Context, recs []records.Record, in Input, o Options) (*Sc
 		return nil, err
 	}
 	if o.SplitComposite {
-		cands = splitCandidates(cands, rs, o)
+		cands = splitCandidates(cands, rs, s.Joins, o)
+		splitLists(cands, rs, s.Joins)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -128,6 +137,9 @@ func Build(ctx context.Context, recs []records.Record, in Input, o Options) (*Sc
 				all = append(all, v...)
 			}
 			c.typ, c.tshare, c.cur, c.dord = typeOf(all, o.TypeShare)
+			if c.typ == TypeDate && yearOnly(all, c.dord) {
+				c.typ = TypeYear
+			}
 		}
 	}
 	if in.Page != nil {
@@ -135,16 +147,26 @@ func Build(ctx context.Context, recs []records.Record, in Input, o Options) (*Sc
 			return nil, err
 		}
 	}
+	if s.Identity = learnIdentity(cands, rs); s.Identity != nil {
+		markPerQuery(cands, rs, s.Identity)
+		log.Info("records named by their link", "records", s.Identity.Records, "entities", s.Identity.Entities, "volatile_params", s.Identity.VolatileParams)
+	}
 	s.assemble(cands, rs, o)
 	if in.Form != nil {
 		s.mapOptions(*in.Form, rs, in.Probes, o)
 		s.mapFromLog(*in.Form, rs, in.Probes, o)
+		s.jointFromLog(*in.Form, rs, in.Probes)
 		if in.Submitter != nil {
-			if err := s.resubmit(ctx, *in.Form, rs, in.Probes, in.Submitter, o); err != nil {
+			sub := in.Submitter
+			if len(s.Joins) > 0 {
+				sub = joiningSubmitter{sub, s.Joins}
+			}
+			if err := s.resubmit(ctx, *in.Form, rs, in.Probes, sub, o); err != nil {
 				return nil, err
 			}
 		}
-		s.fieldLabels()
+		s.decideJointMappings(*in.Form, o)
+		s.fieldLabels(*in.Form)
 	}
 	s.finalize()
 	log.Info("output schema", "records", len(rs), "pages", len(pageSet), "candidates", s.Stats.Candidates, "features", len(s.Features), "mapped", len(s.Mapping))
@@ -252,11 +274,15 @@ func median(xs []int) float64 {
 
 // splitCandidates replaces composite text candidates by their segments, recursively.
 // The composite candidate itself is kept as dropped ("composite") for the record.
-func splitCandidates(cands []*cand, rs []rec, o Options) []*cand {
+func splitCandidates(cands []*cand, rs []rec, joins []Join, o Options) []*cand {
+	joined := map[string]bool{} // text cut around highlights: a snippet, never composite
+	for _, j := range joins {
+		joined[j.Path] = true
+	}
 	var out []*cand
 	var walk func(c *cand, depth int)
 	walk = func(c *cand, depth int) {
-		if c.multi || c.locs[0].Attr != "" || depth >= o.MaxSplitDepth {
+		if c.multi || c.locs[0].Attr != "" || depth >= o.MaxSplitDepth || joined[c.locs[0].Path] || prose(c.vals) {
 			out = append(out, c)
 			return
 		}
@@ -396,6 +422,40 @@ func splitInto(c *cand, markers []Marker, rs []rec) []*cand {
 	return out
 }
 
+// splitLists makes the candidates whose values list several values in one text
+// multi-valued (learnList). Snippets and prose are no lists.
+func splitLists(cands []*cand, rs []rec, joins []Join) {
+	for _, c := range cands {
+		if c.dropped != "" || c.multi || c.locs[0].Attr != "" || prose(c.vals) || slices.ContainsFunc(joins, func(j Join) bool { return j.Path == c.locs[0].Path }) {
+			continue
+		}
+		markers := learnList(c.vals)
+		if markers == nil {
+			continue
+		}
+		c.split = append(slices.Clone(c.split), SplitStep{Markers: markers, Segment: SegmentList})
+		for ri := range rs {
+			c.vals[ri] = featureValues(c.locs, c.split, &rs[ri])
+		}
+		c.multi = true
+	}
+}
+
+// proseWords is the median number of words from which values are prose (sentences,
+// excerpts) rather than fields: prose is never split into segments.
+const proseWords = 15
+
+// prose reports whether the median value of a candidate has proseWords words or more.
+func prose(vals [][]string) bool {
+	var words []int
+	for _, v := range vals {
+		if len(v) > 0 {
+			words = append(words, len(strings.Fields(v[0])))
+		}
+	}
+	return len(words) > 0 && median(words) >= proseWords
+}
+
 func endOf(got []found, k, n int) int {
 	if k+1 < len(got) {
 		return got[k+1].start
@@ -480,6 +540,10 @@ func filter(cands []*cand, rs []rec, o Options) {
 			c.dropped = DropPageConstant
 			continue
 		}
+		if c.locs[0].Attr == "" && echoed(c, rs) {
+			c.dropped = DropEcho
+			continue
+		}
 		if isRank(c, rs) {
 			c.dropped = DropRank
 		}
@@ -525,6 +589,52 @@ func pageConstant(c *cand, rs []rec) bool {
 	// page's query terms in it. A homogeneous attribute (each page filtered on one
 	// language) takes few values.
 	return pages >= 2 && (float64(len(distinct)) >= 0.8*float64(pages) || float64(echo) >= 0.5*float64(pages))
+}
+
+// echoed reports whether the candidate's values are, in most records of probes with
+// query terms, made only of those terms (or words of their stem) besides template
+// words found in (almost) every value: the query's words highlighted or listed
+// ("matching: index objects"), not an attribute of the records.
+func echoed(c *cand, rs []rec) bool {
+	df := map[string]int{}
+	filled := 0
+	for _, v := range c.vals {
+		if len(v) == 0 {
+			continue
+		}
+		filled++
+		seen := map[string]bool{}
+		for _, x := range v {
+			for _, w := range textnorm.Tokens(x) {
+				if !seen[w] {
+					seen[w] = true
+					df[w]++
+				}
+			}
+		}
+	}
+	n, echo := 0, 0
+	for ri, v := range c.vals {
+		if len(v) == 0 || len(rs[ri].terms) == 0 {
+			continue
+		}
+		n++
+		words := 0
+		all := true
+		for _, x := range v {
+			for _, w := range textnorm.Tokens(x) {
+				if float64(df[w]) >= 0.9*float64(filled) {
+					continue // a template word ("matching:")
+				}
+				words++
+				all = all && termLike(w, rs[ri].terms)
+			}
+		}
+		if all && words > 0 {
+			echo++
+		}
+	}
+	return n >= 3 && float64(echo) >= 0.8*float64(n)
 }
 
 // termsOf returns the query terms of the probe of a page.
@@ -824,7 +934,8 @@ func sameType(a, b *cand, o Options) bool {
 }
 
 // dropDuplicates drops a candidate whose values equal an earlier one's in (almost) every
-// record: a link that wraps two leaves gives the same href twice.
+// record that has it: a link that wraps two leaves gives the same href twice, and a
+// "Continue reading <title>" link repeats the title for screen readers.
 func dropDuplicates(cands []*cand) {
 	kept := make([]*cand, 0, len(cands))
 	for _, c := range cands {
@@ -838,18 +949,18 @@ func dropDuplicates(cands []*cand) {
 			if a.dropped != "" {
 				continue
 			}
-			same, union := 0, 0
+			same, has := 0, 0
 			for ri := range a.vals {
 				va, vb := a.vals[ri], b.vals[ri]
-				if len(va) == 0 && len(vb) == 0 {
+				if len(vb) == 0 {
 					continue
 				}
-				union++
+				has++
 				if slices.Equal(va, vb) {
 					same++
 				}
 			}
-			if union > 0 && float64(same) >= 0.95*float64(union) {
+			if has > 0 && float64(same) >= 0.95*float64(has) {
 				b.dropped = DropDuplicate
 				break
 			}

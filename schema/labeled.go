@@ -32,9 +32,10 @@ type LabeledOptions struct {
 	// Provenance adds the VoID/PROV description of the source: the dataset, the form,
 	// its fields and their mapping, the run and each probe with its time.
 	Provenance bool
-	// RecordProvenance adds prov:wasGeneratedBy from each record to the probes whose
-	// pages held it. Off by default: it puts non-attribute edges into the record stars
-	// that the aligner reads.
+	// RecordProvenance also puts prov:wasGeneratedBy from each record to the probes
+	// whose pages held it into the record stars (Records). Off by default: the aligner
+	// reads the stars, and these are no attributes. With Provenance on, they are
+	// written into the provenance part anyway.
 	RecordProvenance bool
 	// Logger receives diagnostics (values or records that could not be written). Nil
 	// discards them.
@@ -89,9 +90,10 @@ func (c *countWriter) Write(p []byte) (int, error) {
 
 // BuildLabeled builds the labeled graph of the records under the output
 //
-// A record's IRI comes from the source and its identity text (IdentityText), not
-// from page order: the same record found by two probes is one entity, and re-running
-// on the same pages gives the same IRIs. A value is a typed literal (xsd:integer,
+// A record's IRI comes from the source and its key (RecordKey: the URL of its
+// identifying link, else its identity text), not from page order: the same record
+// found by two probes is one entity with the provenance of each (prov:wasGeneratedBy
+// in the provenance part), and re-running on the same pages gives the same IRIs. A value is a typed literal (xsd:integer,
 // xsd:decimal, xsd:date, xsd:gYear) when the feature has that type and the value parses
 // as it, an IRI for URL features when it can be made a valid IRI, and a plain string
 // otherwise. Nothing invalid is ever emitted: bad values are skipped and logged.
@@ -112,6 +114,7 @@ func BuildLabeled(ctx context.Context, s *Schema, recs []records.Record, o Label
 		return nil, err
 	}
 	l := &Labeled{NS: ns}
+	var found []graph.Triple // record → probe, for the provenance part
 	class := ns.Class()
 	typ := graph.NewIRI(graph.RDFType)
 	preds := make([]graph.Term, len(s.Features))
@@ -132,13 +135,27 @@ func BuildLabeled(ctx context.Context, s *Schema, recs []records.Record, o Label
 		*dst = append(*dst, t)
 	}
 	entities := map[graph.Term]bool{}
+	probeOfFile := map[string]int{}
+	for _, p := range s.Source.Probes {
+		for _, f := range p.Files {
+			probeOfFile[f] = p.N
+		}
+	}
+	idFeature := -1
+	if s.Identity != nil {
+		for fi := range s.Features {
+			if slices.Equal(s.Features[fi].Locations, s.Identity.Links) {
+				idFeature = fi
+			}
+		}
+	}
 	for i, r := range recs {
 		if i%1024 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
-		key := graph.RecordKey(s.IdentityText(r))
+		key := s.RecordKey(r)
 		if key == "" {
 			key = graph.RecordKey(linkText(r))
 		}
@@ -153,6 +170,9 @@ func BuildLabeled(ctx context.Context, s *Schema, recs []records.Record, o Label
 		for fi, vals := range s.Values(r) {
 			f := &s.Features[fi]
 			for _, v := range vals {
+				if fi == idFeature {
+					v = canonicalURL(v, s.Identity.VolatileParams) // the record's own URL
+				}
 				obj, ok := object(f, v)
 				if !ok {
 					l.SkippedValues++
@@ -162,11 +182,14 @@ func BuildLabeled(ctx context.Context, s *Schema, recs []records.Record, o Label
 				add(&l.Records, graph.Triple{S: e, P: preds[fi], O: obj})
 			}
 		}
-		if o.RecordProvenance {
-			for _, p := range s.Source.Probes {
-				if p.Records > 0 && pageOfProbe(r.Page, p) {
-					add(&l.Records, graph.Triple{S: e, P: graph.NewIRI(graph.PROV + "wasGeneratedBy"), O: ns.Probe(p.N)})
-				}
+		// The probe that found the record: one entity found by several probes carries
+		// the provenance of each.
+		if n, ok := probeOfFile[r.Page]; ok {
+			t := graph.Triple{S: e, P: graph.NewIRI(graph.PROV + "wasGeneratedBy"), O: ns.Probe(n)}
+			if o.RecordProvenance {
+				add(&l.Records, t)
+			} else if o.Provenance {
+				found = append(found, t)
 			}
 		}
 	}
@@ -174,17 +197,11 @@ func BuildLabeled(ctx context.Context, s *Schema, recs []records.Record, o Label
 	l.describeSchema(s, preds, add)
 	if o.Provenance {
 		l.describeSource(s, preds, add, log)
-	}
-	return l, nil
-}
-
-func pageOfProbe(page string, p ProbeInfo) bool {
-	for _, f := range p.Files {
-		if f == page {
-			return true
+		for _, t := range found {
+			add(&l.Provenance, t)
 		}
 	}
-	return false
+	return l, nil
 }
 
 // linkText is the identity of a record without text: its links and images.

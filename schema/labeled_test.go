@@ -197,8 +197,9 @@ func TestTypedLiteralsAndProvenance(t *testing.T) {
 			triples = tr.O.Value
 		}
 	}
-	if types[graph.XSDDate] == 0 || types[graph.XSDDecimal] == 0 || types[graph.XSDInteger] == 0 {
-		t.Errorf("typed literals by datatype: %v; want dates, decimals (series index) and integers (VoID counts)", types)
+	// calibre prints "02 Jan, 1880" for a book known by its year: years, no dates.
+	if types[graph.XSDGYear] == 0 || types[graph.XSDDate] != 0 || types[graph.XSDDecimal] == 0 || types[graph.XSDInteger] == 0 {
+		t.Errorf("typed literals by datatype: %v; want years (the 2nd of January is calibre's placeholder day), decimals (series index) and integers (VoID counts), no dates", types)
 	}
 	if created != schematest.T0.Format("2006-01-02T15:04:05Z") {
 		t.Errorf("dcterms:created %q, want the first probe's start %s", created, schematest.T0)

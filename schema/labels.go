@@ -41,12 +41,13 @@ func (s *Schema) assemble(cands []*cand, rs []rec, o Options) {
 	for _, c := range cands {
 		for _, l := range c.locs {
 			k := loc{l.Path, l.Nth}
-			if l.Attr == "" && volatile[k] && !kept[k] {
+			if l.Attr == "" && (volatile[k] && !kept[k] || c.perQuery && c.dropped == "") {
 				s.Volatile = append(s.Volatile, l)
 				delete(volatile, k)
 			}
 		}
 	}
+	titled := false
 	for _, c := range cands {
 		if c.dropped == "merged" {
 			continue
@@ -100,6 +101,9 @@ func (s *Schema) assemble(cands []*cand, rs []rec, o Options) {
 		if a := c.locs[0].Attr; a == "href" || a == "src" {
 			kind = KindLink
 		}
+		if d := s.derivedLabel(c, kind, rs, &titled); d != "" {
+			c.labels = append(c.labels, Label{Text: d, Source: LabelDerived})
+		}
 		s.Features = append(s.Features, Feature{
 			Kind:      kind,
 			Key:       c.key(),
@@ -111,6 +115,7 @@ func (s *Schema) assemble(cands []*cand, rs []rec, o Options) {
 			Currency:  c.cur,
 			DateOrder: c.dord,
 			Multi:     c.multi,
+			PerQuery:  c.perQuery,
 			Records:   c.records(),
 			Distinct:  len(counts),
 			Pages:     len(pages),
@@ -126,11 +131,17 @@ func round3(x float64) float64 {
 }
 
 // labelRank orders label sources: a table header is the page's own name for a column,
-// a prefix is the record's own, a form field's label is an inference.
-var labelRank = map[string]int{"header": 0, "prefix": 1, "field": 2}
+// a prefix is the record's own, a form field's label is an inference, and a derived
+// label (from the values' type and the feature's place in the record) a description
+// made when the page and the form give none.
+var labelRank = map[string]int{"header": 0, "prefix": 1, "field": 2, LabelDerived: 3}
+
+// LabelDerived is the source of a label derived from a feature's values and place.
+const LabelDerived = "derived"
 
 // finalize chooses each feature's label and gives every feature a unique name.
 func (s *Schema) finalize() {
+	s.deriveLabels()
 	used := map[string]int{}
 	names := map[string]string{} // key → name
 	for i := range s.Features {
@@ -140,11 +151,18 @@ func (s *Schema) finalize() {
 		if len(f.Labels) > 0 {
 			f.Label, f.LabelSource = f.Labels[0].Text, f.Labels[0].Source
 		}
-		name := slug(f.Label)
+		name := ""
+		if f.LabelSource != LabelDerived {
+			name = slug(f.Label)
+		}
 		if name == "" && f.Locations[0].Attr != "" {
-			// A link or image of a labelled text leaf: "title-href".
-			if base := s.textName(f.Locations[0]); base != "" {
+			// A link or image of a labelled text leaf: "title-href", "Title link".
+			if base, label := s.textName(f.Locations[0]); base != "" {
 				name = base + "-" + f.Locations[0].Attr
+				if f.LabelSource == LabelDerived {
+					f.Label = label + " " + strings.ToLower(f.Label)
+					f.Labels[0].Text = f.Label
+				}
 			}
 		}
 		if name == "" {
@@ -164,26 +182,182 @@ func (s *Schema) finalize() {
 		}
 	}
 	for i := range s.Trials {
-		if n, ok := names[s.Trials[i].Feature]; ok {
-			s.Trials[i].Feature = n
+		t := &s.Trials[i]
+		if n, ok := names[t.Feature]; ok {
+			t.Feature = n
+		}
+		t.Holding, t.Having = renameKeys(t.Holding, names), renameKeys(t.Having, names)
+	}
+}
+
+// derivedLabel describes a kept feature from its values and its place in the record,
+// for when the page and the form name it not: the text of the record's first link
+// whose values tell the records apart (or its first segment) is its "Title"; text read whole around
+// highlighted query terms a "Snippet"; otherwise the value type ("Date", "Year",
+// "Number", "Price", "ISBN", "Code", "URL") or "Text". The URL of a link is a
+// "Link", of an image an "Image". deriveLabels numbers equal descriptions by position.
+func (s *Schema) derivedLabel(c *cand, kind string, rs []rec, titled *bool) string {
+	if c.dropped != "" {
+		return ""
+	}
+	l := c.locs[0]
+	switch l.Attr {
+	case "href":
+		return "Link"
+	case "src":
+		return "Image"
+	case "alt":
+		return "Image text"
+	}
+	for _, j := range s.Joins {
+		if l.Path == j.Path {
+			return "Snippet"
+		}
+	}
+	switch c.typ {
+	case TypeDate:
+		return "Date"
+	case TypeYear:
+		return "Year"
+	case TypeInteger, TypeDecimal:
+		return "Number"
+	case TypePrice:
+		return "Price"
+	case TypeISBN:
+		return "ISBN"
+	case TypeIdentifier:
+		return "Code"
+	case TypeURL:
+		return "URL"
+	}
+	if !*titled && !prose(c.vals) && (len(c.split) == 0 || c.split[len(c.split)-1].Segment == "^") && linked(c, rs) {
+		*titled = true
+		return "Title"
+	}
+	return "Text"
+}
+
+// linked reports whether the candidate's text sits in a link in (almost) every record
+// that has it, and its values mostly differ between the records of a page: the
+// headline of a result.
+func linked(c *cand, rs []rec) bool {
+	n, inLink := 0, 0
+	perPage := map[string]map[string]int{}
+	for ri := range rs {
+		if len(c.vals[ri]) == 0 {
+			continue
+		}
+		n++
+		if perPage[rs[ri].page] == nil {
+			perPage[rs[ri].page] = map[string]int{}
+		}
+		perPage[rs[ri].page][norm(c.vals[ri][0])]++
+		for _, lc := range c.locs {
+			found := false
+			for li := range rs[ri].leaves {
+				lf := &rs[ri].leaves[li]
+				if lf.path == lc.Path && (lc.Nth == 0 || lf.nth == lc.Nth) && lf.text != "" {
+					found = lf.href != ""
+					break
+				}
+			}
+			if found {
+				inLink++
+				break
+			}
+		}
+	}
+	unique := 0
+	for _, vals := range perPage {
+		for _, k := range vals {
+			if k == 1 {
+				unique++
+			}
+		}
+	}
+	return n > 0 && float64(inLink) >= 0.9*float64(n) && float64(unique) >= 0.5*float64(n)
+}
+
+// deriveLabels numbers the derived labels that several features share, in the order
+// of the features ("Text 1", "Text 2"), so that each description names one feature.
+func (s *Schema) deriveLabels() {
+	chosen := func(f *Feature) (string, bool) {
+		ls := mergeLabels(f.Labels)
+		if len(ls) == 0 || ls[0].Source != LabelDerived {
+			return "", false
+		}
+		if l := f.Locations[0]; l.Attr != "" && s.hasText(l) {
+			return "", false // named after its text by finalize: "Title link"
+		}
+		return ls[0].Text, true
+	}
+	count := map[string]int{}
+	for i := range s.Features {
+		if d, ok := chosen(&s.Features[i]); ok {
+			count[d]++
+		}
+	}
+	seen := map[string]int{}
+	for i := range s.Features {
+		f := &s.Features[i]
+		d, ok := chosen(f)
+		if !ok || count[d] < 2 {
+			continue
+		}
+		seen[d]++
+		for k := range f.Labels {
+			if f.Labels[k].Source == LabelDerived {
+				f.Labels[k].Text = fmt.Sprintf("%s %d", d, seen[d])
+			}
 		}
 	}
 }
 
-// textName returns the label-based name of the first labelled text feature read from
-// the same leaf as the attribute location l.
-func (s *Schema) textName(l Location) string {
+// hasText reports whether a text feature reads the leaf of the attribute location l.
+func (s *Schema) hasText(l Location) bool {
+	for _, f := range s.Features {
+		for _, fl := range f.Locations {
+			if fl.Path == l.Path && fl.Nth == l.Nth && fl.Attr == "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// renameKeys returns m with its feature keys replaced by the features' names.
+func renameKeys(m map[string]int, names map[string]string) map[string]int {
+	if len(m) == 0 {
+		return m
+	}
+	out := make(map[string]int, len(m))
+	for k, v := range m {
+		if n, ok := names[k]; ok {
+			k = n
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// textName returns the label-based name and the label of the first labelled text
+// feature read from the same leaf as the attribute location l.
+func (s *Schema) textName(l Location) (string, string) {
 	for _, f := range s.Features {
 		for _, fl := range f.Locations {
 			if fl.Path == l.Path && fl.Nth == l.Nth && fl.Attr == "" {
 				ls := mergeLabels(f.Labels)
-				if len(ls) > 0 {
-					return slug(ls[0].Text)
+				switch {
+				case len(ls) == 0:
+				case ls[0].Source != LabelDerived:
+					return slug(ls[0].Text), ls[0].Text
+				default:
+					return f.Name, ls[0].Text
 				}
 			}
 		}
 	}
-	return ""
+	return "", ""
 }
 
 // mergeLabels sums the support of equal labels from one source and orders them: by
@@ -192,7 +366,7 @@ func mergeLabels(ls []Label) []Label {
 	type k struct{ text, src string }
 	sum := map[k]int{}
 	for _, l := range ls {
-		t := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(l.Text), ":=："))
+		t := CleanLabel(l.Text)
 		if t == "" {
 			continue
 		}
@@ -268,7 +442,7 @@ func pathName(l Location, split []SplitStep) string {
 	}
 	for k, st := range split {
 		switch {
-		case st.Segment == "^":
+		case st.Segment == "^", st.Segment == SegmentList:
 		case strings.HasPrefix(st.Segment, "sep:"):
 			p := slug(strings.TrimPrefix(st.Segment, "sep:"))
 			if p == "" {

@@ -53,10 +53,11 @@ func contains(instance, value string) bool {
 func (s *Schema) mapOptions(form rundir.Form, rs []rec, probes []rundir.Probe, o Options) {
 	baseline := baselineOf(probes, rs)
 	for _, fd := range form.Fields {
-		if len(fd.Options) == 0 || fd.Submit || fd.Disabled || fd.Type == "hidden" {
+		if len(fd.Options) == 0 || fd.Submit || fd.Disabled || fd.Type == "hidden" || display(fd) {
 			continue
 		}
 		opts := map[string]bool{}
+		numeric := true               // every option a number: a count, a limit, a rating
 		textOf := map[string]string{} // option value → text
 		for _, op := range fd.Options {
 			t, _ := Clean(op.Text)
@@ -69,6 +70,9 @@ func (s *Schema) mapOptions(form rundir.Form, rs []rec, probes []rundir.Probe, o
 			}
 			if k := norm(op.Value); k != "" {
 				opts[k] = true
+			}
+			if _, _, ok := parseNumber(t); !ok && t != "" {
+				numeric = false
 			}
 		}
 		if len(opts) == 0 {
@@ -100,7 +104,9 @@ func (s *Schema) mapOptions(form rundir.Form, rs []rec, probes []rundir.Probe, o
 				score = max(float64(hit)/float64(len(vals)), float64(hit)/float64(len(opts)))
 			}
 			m := Mapping{Field: fd.Name, FieldLabel: cleanLabel(fd.Label), FieldType: fieldType(fd), Feature: f.Key, Method: "options", Relation: RelOption, Score: round3(score), Evidence: hit}
-			ok := hit >= 2 && score >= o.OptionMatchShare
+			// Numbers match numbers by chance ("10, 25, 50" rows per page and record
+			// ids): numeric options map only on the evidence of their probes.
+			ok := hit >= 2 && score >= o.OptionMatchShare && !numeric
 			// Logged option probes: the records found with an option all carry its text
 			// (or, for an ordered feature, all lie on one side of its value: a "4 stars
 			// and up" radio, a decade). Each option probe is a trial, judged like a
@@ -160,8 +166,7 @@ func (s *Schema) mapOptions(form rundir.Form, rs []rec, probes []rundir.Probe, o
 }
 
 func cleanLabel(s string) string {
-	t, _ := Clean(s)
-	return strings.TrimSpace(strings.TrimRight(t, ":=："))
+	return CleanLabel(s)
 }
 
 func fieldType(fd rundir.Field) string {
@@ -171,11 +176,17 @@ func fieldType(fd rundir.Field) string {
 	return fd.Tag
 }
 
+// display reports whether the form's classifier took the field for a presentation
+// control (sort order, page size): it filters nothing and maps to no feature.
+func display(fd rundir.Field) bool {
+	return fd.Role == "sort" || fd.Role == "page-size"
+}
+
 // textFields returns the form's free-text fields that can be filled.
 func textFields(form rundir.Form) []rundir.Field {
 	var out []rundir.Field
 	for _, fd := range form.Fields {
-		if fd.Name == "" || fd.Submit || fd.Disabled || fd.ReadOnly || fd.Type == "hidden" || !fd.IsText() {
+		if fd.Name == "" || fd.Submit || fd.Disabled || fd.ReadOnly || fd.Type == "hidden" || !fd.IsText() || display(fd) {
 			continue
 		}
 		switch fd.Type {
@@ -217,8 +228,13 @@ type instance struct {
 
 var querySyntax = regexp.MustCompile(`["():\[\]{}<>=~^*?!|&+\\/;]`)
 
+// maxTrialWords is the most words of a value typed into a field as a trial: a
+// snippet or a paragraph is no query.
+const maxTrialWords = 8
+
 // instances returns the values of a feature usable as trial values: not stop words, at
-// least 3 characters, found in at most MaxInstanceShare of the records; query-syntax-
+// least 3 characters and at most maxTrialWords words, found in at most
+// MaxInstanceShare of the records; query-syntax-
 // safe ones first, then the rarest, then those of 1–5 words, then the longest.
 func instances(f *Feature, rs []rec, o Options) []instance {
 	var all []string
@@ -236,8 +252,11 @@ func instances(f *Feature, rs []rec, o Options) []instance {
 		}
 	}
 	for _, v := range all {
+		// A value the page cut short ("Fix the cross-package contracts before...") is
+		// typed without its ellipsis.
+		v = strings.TrimSpace(strings.TrimRight(strings.TrimLeft(v, ".… "), ".… "))
 		k := norm(v)
-		if seen[k] || len(k) < 3 || textnorm.IsStopWord(k) {
+		if seen[k] || len(k) < 3 || textnorm.IsStopWord(k) || len(strings.Fields(k)) > maxTrialWords {
 			continue
 		}
 		seen[k] = true
@@ -523,6 +542,7 @@ func (s *Schema) mapFromLog(form rundir.Form, rs []rec, probes []rundir.Probe, o
 				}
 				t := Trial{Field: fd.Name, Feature: f.Key, Value: v, Probe: p.N}
 				judge(&t, f, got, o, boundShares(f, others(rs, p.N), v), baseline)
+				s.hold(&t, got, baseline)
 				s.Trials = append(s.Trials, t)
 			}
 		}
@@ -686,6 +706,7 @@ func (s *Schema) resubmit(ctx context.Context, form rundir.Form, rs []rec, probe
 				continue
 			}
 			judge(&t, p.f, got, o, boundShares(p.f, rs, in.value), baseline)
+			s.hold(&t, got, baseline)
 			log.Debug("mapping trial", "field", p.fd.Name, "feature", p.f.Key, "value", in.value, "records", t.Records, "matched", fmt.Sprintf("%d/%d", t.Matched, t.Instances), "relation", t.Relation)
 			s.Trials = append(s.Trials, t)
 			p.done++
@@ -758,8 +779,8 @@ func (s *Schema) decideTextMappings(form rundir.Form, o Options, avail map[[2]st
 	byRel := map[pair]map[string]int{}
 	var order []pair
 	for _, t := range s.Trials {
-		if t.Error != "" {
-			continue
+		if t.Error != "" || t.Feature == "" {
+			continue // joint trials are decided by decideJointMappings
 		}
 		k := pair{t.Field, t.Feature}
 		if total[k] == 0 {
@@ -778,6 +799,28 @@ func (s *Schema) decideTextMappings(form rundir.Form, o Options, avail map[[2]st
 	for _, fd := range form.Fields {
 		byName[fd.Name] = fd
 	}
+	// No bound (min, max) for a keyword box, nor for a field whose bound trials all
+	// returned as many records as the value typed: a limit on the records shown.
+	noBound := map[pair]bool{}
+	counted := map[pair]int{}
+	for _, t := range s.Trials {
+		k := pair{t.Field, t.Feature}
+		if slices.Contains(form.KeywordFields, t.Field) {
+			noBound[k] = true
+		}
+		if t.Passed && (t.Relation == RelMin || t.Relation == RelMax) {
+			if n, err := strconv.Atoi(strings.TrimSpace(t.Value)); err == nil && n == t.Records {
+				counted[k]++
+			} else {
+				counted[k] = -1 << 30
+			}
+		}
+	}
+	for k, n := range counted {
+		if n > 0 {
+			noBound[k] = true
+		}
+	}
 	for _, k := range order {
 		if s.mapped(k.field, k.feature) {
 			continue
@@ -788,8 +831,12 @@ func (s *Schema) decideTextMappings(form rundir.Form, o Options, avail map[[2]st
 		}
 		// Containment is the thesis rule; a bound (min or max) holds when the trials
 		// that passed do so under it (or under equality, which satisfies both).
+		fd := byName[k.field]
 		rel, passed := RelContains, byRel[k][RelContains]
 		for _, b := range []string{RelMin, RelMax} {
+			if noBound[k] {
+				break // a keyword box searches text; a count field returns that many records
+			}
 			if n := byRel[k][b]; n > 0 && n+byRel[k][RelContains] > passed && n >= byRel[k][RelContains] {
 				rel, passed = b, n+byRel[k][RelContains]
 			}
@@ -797,7 +844,6 @@ func (s *Schema) decideTextMappings(form rundir.Form, o Options, avail map[[2]st
 		if passed < need || float64(passed) < o.MinTrialShare*float64(total[k]) {
 			continue
 		}
-		fd := byName[k.field]
 		method := "probe-log"
 		if fresh[k] {
 			method = "resubmission"
@@ -810,14 +856,15 @@ func (s *Schema) decideTextMappings(form rundir.Form, o Options, avail map[[2]st
 }
 
 // fieldLabels gives each feature the label of a form field mapped to it alone: a field
-// mapped to several features (a keyword box) names none of them.
-func (s *Schema) fieldLabels() {
+// mapped to several features, and the form's keyword box ("Search", "Search…"), name
+// none of them.
+func (s *Schema) fieldLabels(form rundir.Form) {
 	perField := map[string]int{}
 	for _, m := range s.Mapping {
 		perField[m.Field]++
 	}
 	for _, m := range s.Mapping {
-		if perField[m.Field] != 1 || m.FieldLabel == "" {
+		if perField[m.Field] != 1 || m.FieldLabel == "" || slices.Contains(form.KeywordFields, m.Field) {
 			continue
 		}
 		for i := range s.Features {

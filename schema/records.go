@@ -160,16 +160,19 @@ func lookupPage(idx map[string]probeOf, page string) probeOf {
 	return probeOf{}
 }
 
-// read returns the values of a location in a record.
+// read returns the values of a location in a record. A text without a letter or a
+// digit ("…", "-", "|") is a placeholder or punctuation, no value.
 func (l Location) read(r *rec, out []string) []string {
 	for i := range r.leaves {
 		lf := &r.leaves[i]
 		if lf.path != l.Path || l.Nth != 0 && lf.nth != l.Nth {
 			continue
 		}
-		if v := lf.value(l.Attr); v != "" {
-			out = append(out, v)
+		v := lf.value(l.Attr)
+		if v == "" || l.Attr == "" && strings.IndexFunc(v, isWordRune) < 0 {
+			continue
 		}
+		out = append(out, v)
 	}
 	return out
 }
@@ -184,15 +187,21 @@ func featureValues(locs []Location, split []SplitStep, r *rec) []string {
 	if len(split) > 0 {
 		vals := raw[:0:0]
 		for _, v := range raw {
+			cur := []string{v}
 			for _, st := range split {
-				v = r.segmentOf(st, v)
-				if v == "" {
+				var next []string
+				for _, x := range cur {
+					if st.Segment == SegmentList {
+						next = append(next, splitList(x, st.Markers)...)
+					} else if y := r.segmentOf(st, x); y != "" {
+						next = append(next, y)
+					}
+				}
+				if cur = next; len(cur) == 0 {
 					break
 				}
 			}
-			if v != "" {
-				vals = append(vals, v)
-			}
+			vals = append(vals, cur...)
 		}
 		raw = vals
 	}
@@ -213,7 +222,7 @@ func featureValues(locs []Location, split []SplitStep, r *rec) []string {
 // Values returns the values of each feature (in schema order) in a record: what the
 // labeled graph writes. Values are cleaned as during alignment.
 func (s *Schema) Values(r records.Record) [][]string {
-	rs, _ := prepare([]records.Record{r}, nil)
+	rs, _ := prepare([]records.Record{joinRecord(r, s.Joins)}, nil)
 	out := make([][]string, len(s.Features))
 	for i := range s.Features {
 		f := &s.Features[i]
@@ -227,7 +236,7 @@ func (s *Schema) Values(r records.Record) [][]string {
 // volatile locations (rank, query echo). Links are left out: they often carry session
 // or query parameters. The same record found by two probes has the same identity text.
 func (s *Schema) IdentityText(r records.Record) string {
-	rs, _ := prepare([]records.Record{r}, nil)
+	rs, _ := prepare([]records.Record{joinRecord(r, s.Joins)}, nil)
 	var b strings.Builder
 	for i := range rs[0].leaves {
 		lf := &rs[0].leaves[i]

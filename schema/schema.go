@@ -18,6 +18,12 @@ type Schema struct {
 	// Features is the output schema: the informative record features in the order in
 	// which they appear in the records.
 	Features []Feature `json:"features"`
+	// Identity is how records are told apart across probes: the link that names them
+	// and the parts of its URL that follow the probe. Nil: by their text.
+	Identity *Identity `json:"identity,omitempty"`
+	// Joins are the elements whose text the pages cut around highlighted query terms;
+	// their fragments and highlights are read as one value.
+	Joins []Join `json:"joins,omitempty"`
 	// Dropped lists the candidate features that were left out, with the reason, so that a
 	// person can check the decision.
 	Dropped []Dropped `json:"dropped,omitempty"`
@@ -132,6 +138,10 @@ type Feature struct {
 	DateOrder string `json:"date_order,omitempty"`
 	// Multi is true when a record can hold several values of the feature (a list).
 	Multi bool `json:"multi,omitempty"`
+	// PerQuery is true when a record's values change with the probe that found it (a
+	// snippet, a hit count): they describe the result, not only the record, and record
+	// identity ignores them.
+	PerQuery bool `json:"per_query,omitempty"`
 	// Records is the number of records with a value; Distinct the number of distinct
 	// values (after normalisation); Pages the number of pages with a value.
 	Records  int `json:"records"`
@@ -163,7 +173,9 @@ type Location struct {
 	Attr string `json:"attr,omitempty"`
 }
 
-// SplitStep cuts a composite value into segments and keeps one.
+// SplitStep cuts a composite value into segments and keeps one, or, with Segment
+// SegmentList, cuts a list of values at every occurrence of its separators and keeps
+// every piece ("Jon Stewart & Ben Karlin & David Javerbaum").
 //
 // Dates (in one of the recognised formats) and balanced […] or (…) groups are atoms: they
 // are never cut inside. Markers are then found in the value in the given order, right to
@@ -176,6 +188,9 @@ type SplitStep struct {
 	Markers []Marker `json:"markers"`
 	Segment string   `json:"segment"`
 }
+
+// SegmentList is the Segment of a SplitStep that splits a list into its values.
+const SegmentList = "*"
 
 // Marker is a separator (Sep) or an atom kind (Atom: "date" or "brackets").
 type Marker struct {
@@ -200,6 +215,7 @@ const (
 	DropDuplicate    = "duplicate"     // the same values as an earlier feature
 	DropLabel        = "label"         // a label of another feature ("Author:")
 	DropComposite    = "composite"     // a composite leaf whose segments became features
+	DropEcho         = "echo"          // the query's own words, highlighted or listed
 )
 
 // Mapping maps one form field to one feature.
@@ -214,7 +230,10 @@ type Mapping struct {
 	// radio group match the feature's values), "option-probes" (records found by
 	// submitting an option all carry the option's text at the feature), "resubmission"
 	// (values of the feature typed into the field came back at the feature: thesis §3.4),
-	// "probe-log" (the same test, on probes already in the probe log).
+	// "probe-log" (the same test, on probes already in the probe log), "joint" (values
+	// typed into the field came back in one of the record's text features in every
+	// record, and in this one in a fair share of them: a keyword box over several
+	// features).
 	Method string `json:"method"`
 	// Relation is how the field's value relates to the feature's values: "contains"
 	// (equal, or a substring: the thesis rule), "min" or "max" (a bound of an ordered
@@ -250,6 +269,15 @@ type Trial struct {
 	Baseline bool `json:"baseline,omitempty"`
 	// Error is the submission error, if any.
 	Error string `json:"error,omitempty"`
+	// Held is the number of result records holding Value in one of the schema's text
+	// features; Having counts, per feature (by name), the result records with a value
+	// there and Holding those of them holding Value; BaselineHeld is true when every
+	// record of the page of the defaults holds it too. They decide the joint mappings
+	// of keyword boxes that search several features.
+	Held         int            `json:"held,omitempty"`
+	Having       map[string]int `json:"having,omitempty"`
+	Holding      map[string]int `json:"holding,omitempty"`
+	BaselineHeld bool           `json:"baseline_held,omitempty"`
 }
 
 // Stats counts the input of the schema.

@@ -45,7 +45,9 @@ const (
 	atomDate     = "date"
 )
 
-// mask finds the top-level balanced bracket groups and the dates outside them.
+// mask finds the top-level balanced bracket groups and the dates outside them. A group
+// glued to the word before it ("git-log(1)", "int(11)", "f(x)") is part of that word,
+// not an atom: punctuation inside a value stays in it.
 func mask(s string) masked {
 	m := masked{orig: s}
 	type span struct {
@@ -57,11 +59,14 @@ func mask(s string) masked {
 	// ends the current group attempt without making an atom.
 	var stack []rune
 	start := -1
+	glued := false // the current group is glued to the word before it: part of that word
 	for i, r := range s {
 		switch r {
 		case '(', '[':
 			if len(stack) == 0 {
 				start = i
+				prev, _ := utf8.DecodeLastRuneInString(s[:i])
+				glued = i > 0 && isWordRune(prev)
 			}
 			stack = append(stack, r)
 		case ')', ']':
@@ -75,7 +80,9 @@ func mask(s string) masked {
 			}
 			stack = stack[:len(stack)-1]
 			if len(stack) == 0 && start >= 0 {
-				spans = append(spans, span{start, i + 1, atomBrackets})
+				if !glued {
+					spans = append(spans, span{start, i + 1, atomBrackets})
+				}
 				start = -1
 			}
 		}
@@ -306,6 +313,7 @@ type sepStat struct {
 	prefix  int      // values where it starts the value
 	suffix  int      // values where it ends the value
 	relPos  float64  // sum of relative positions of the first occurrence
+	spaced  int      // values where it touches a space, an atom or an end of the value
 	hasWord bool
 }
 
@@ -427,6 +435,35 @@ func (st *sepStat) add(s, c string) {
 		st.suffix++
 	}
 	st.relPos += float64(occ[0]) / float64(len(s))
+	if detached(s, occ[0], len(c)) {
+		st.spaced++
+	}
+}
+
+// detached reports whether s[at:at+n] is a separator between tokens: inside the value
+// it touches a space or an atom on at least one side, at an end of the value on its
+// inner side. One glued to the text around it ("git-doc/" in "/git-doc/git-log.html",
+// "/" in "Book/Short Story") is inside a token.
+func detached(s string, at, n int) bool {
+	free := func(r rune) bool { return r == ' ' || r == phBrackets || r == phDate }
+	first, last := at == 0, at+n >= len(s)
+	if first && last {
+		return true
+	}
+	var before, after rune
+	if !first {
+		before, _ = utf8.DecodeLastRuneInString(s[:at])
+	}
+	if !last {
+		after, _ = utf8.DecodeRuneInString(s[at+n:])
+	}
+	switch {
+	case first:
+		return free(after)
+	case last:
+		return free(before)
+	}
+	return free(before) || free(after)
 }
 
 // atomStats counts, per atom kind (bracket group, date), the values that hold one and
@@ -471,6 +508,9 @@ func separatorCandidates(stats map[string]*sepStat, vals []masked, terms []map[s
 		}
 		if badSeparator(sep, st) || float64(st.inNum) >= 0.5*float64(st.values) {
 			continue // punctuation inside numbers is part of the number
+		}
+		if float64(st.spaced) < 0.8*float64(st.values) {
+			continue // inside a token (a path, a URL, "Book/Short Story"): no cut there
 		}
 		// Support among the values whose probe did not type the separator's words.
 		eligible, holding := 0, 0
@@ -707,6 +747,16 @@ func markerCuts(vals []masked, markers []Marker, i int, o Options) bool {
 	}
 	hasWord := strings.IndexFunc(mkr.Sep, unicode.IsLetter) >= 0
 	if hasWord {
+		switch {
+		case blankOrConstant(after):
+			// A suffix ("320 pages", "5 days ago"): cut only when it ends (almost) every
+			// value and what it follows is a number, a price or a date, which the cut
+			// frees from its unit.
+			t, _, _, _ := typeOf(before, o.TypeShare)
+			return orderedType(t) && float64(len(after)) >= 0.9*float64(len(vals))
+		case constantText(before):
+			return false // a phrase: "Based on Book", "Based on Play"
+		}
 		return true
 	}
 	tb, _, _, _ := typeOf(before, o.TypeShare)
@@ -734,4 +784,50 @@ func sepLabel(sep string, suffixShare float64) (label string, next bool, ok bool
 		return t, false, true
 	}
 	return "", false, false
+}
+
+// blankOrConstant reports whether the segments are (almost) all empty or one text: what
+// a separator at the end of the values leaves after it.
+func blankOrConstant(xs []string) bool {
+	counts := map[string]int{}
+	blank := 0
+	for _, x := range xs {
+		if x == "" {
+			blank++
+			continue
+		}
+		counts[norm(x)]++
+	}
+	top := 0
+	for _, n := range counts {
+		top = max(top, n)
+	}
+	return float64(blank+top) >= 0.9*float64(len(xs))
+}
+
+// constantText reports whether the segments mostly hold text and (almost) always the
+// same text: the words before a separator inside a fixed phrase.
+func constantText(xs []string) bool {
+	counts := map[string]int{}
+	filled := 0
+	for _, x := range xs {
+		if x != "" {
+			filled++
+			counts[norm(x)]++
+		}
+	}
+	top := 0
+	for _, n := range counts {
+		top = max(top, n)
+	}
+	return float64(filled) >= 0.5*float64(len(xs)) && float64(top) >= 0.9*float64(filled)
+}
+
+// orderedType reports whether values of type t are numbers, amounts or dates.
+func orderedType(t ValueType) bool {
+	switch t {
+	case TypeInteger, TypeDecimal, TypePrice, TypeDate, TypeYear:
+		return true
+	}
+	return false
 }

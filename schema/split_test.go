@@ -83,12 +83,31 @@ func TestLearnSplit(t *testing.T) {
 	for i := range titles {
 		second = append(second, fmt.Sprintf("02 Jan, %d Tags=[%s] ", 1850+i*7, []string{"classics", "fantasy, young adult", "russia"}[i%3]))
 	}
+	// Cells of real sites that must stay whole (issue 15): man-page titles, paths,
+	// phrases with a constant head, relative ages; and a count with its unit, which
+	// is cut.
+	var manPages, paths, sources, ages, hits []string
+	for i, n := range []string{"git-log", "git-diff", "git-add", "gitglossary", "git-commit", "git-rev-list", "gitcore-tutorial", "git-push", "git-pull", "git-tag"} {
+		manPages = append(manPages, fmt.Sprintf("%s(%d)", n, []int{1, 1, 7, 5}[i%4]))
+		paths = append(paths, "/git-doc/"+n+".html")
+		ages = append(ages, fmt.Sprintf("%d %s ago", i*7+2, []string{"days", "hours", "min", "weeks"}[i%4]))
+		hits = append(hits, fmt.Sprintf("%d Hits", i*3+1))
+	}
+	for i := range 12 {
+		sources = append(sources, []string{"Based on Book/Short Story", "Original Screenplay", "Based on Comic/Graphic Novel",
+			"Based on TV", "Remake", "Based on Real Life Events", "Based on Play", "Based on Musical or Opera"}[i%8])
+	}
 	tests := []struct {
 		name  string
 		in    []splitInput
 		want  []Marker
 		notes string
 	}{
+		{"a bracket group glued to a word", inputs(manPages), nil, "git-log(1) is one value"},
+		{"a path", inputs(paths), nil, "no cut inside a token"},
+		{"a phrase with a constant head", inputs(sources), nil, "Based on Book/Short Story is one value"},
+		{"a relative age", inputs(ages), nil, "5 days ago: what the suffix follows is no number"},
+		{"a count and its unit", inputs(hits), []Marker{{Sep: "Hits"}}, ""},
 		{"composite first line", inputs(firstLine), []Marker{{Atom: atomBrackets}, {Sep: "by"}}, ""},
 		{"calibre second line", inputs(second), []Marker{{Atom: atomDate}, {Sep: "Tags="}, {Atom: atomBrackets}}, ""},
 		{"template word as prefix", inputs(byline), []Marker{{Sep: "by"}}, ""},

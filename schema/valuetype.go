@@ -467,6 +467,10 @@ func (f *Feature) Typed(v string) (lex string, ok bool) {
 		if yearRe.MatchString(v) {
 			return v, true
 		}
+		// A date whose day and month are a placeholder (yearOnly): its year.
+		if d, ok := parseDate(v); ok && d.y >= 1 && d.y <= 9999 {
+			return fmt.Sprintf("%04d", d.y), true
+		}
 	case TypeDate:
 		d, ok := parseDate(v)
 		if !ok {
@@ -479,4 +483,32 @@ func (f *Feature) Typed(v string) (lex string, ok bool) {
 		return fmt.Sprintf("%04d-%02d-%02d", y, m, dd), true
 	}
 	return "", false
+}
+
+// yearOnly reports whether the dates of a date feature carry a year and nothing more:
+// (almost) all share one day and month across several years, a placeholder such as
+// the 2nd of January that a catalogue prints for a book known by its year. Their
+// precision is the year (xsd:gYear), not the day the page seems to show.
+func yearOnly(values []string, order string) bool {
+	days := map[[2]int]int{}
+	years := map[int]bool{}
+	n := 0
+	for _, v := range values {
+		d, ok := parseDate(v)
+		if !ok {
+			continue
+		}
+		y, m, dd, ok := d.ymd(order)
+		if !ok {
+			continue
+		}
+		n++
+		days[[2]int{m, dd}]++
+		years[y] = true
+	}
+	top := 0
+	for _, k := range days {
+		top = max(top, k)
+	}
+	return n >= 5 && len(years) >= 3 && float64(top) >= 0.95*float64(n)
 }

@@ -164,3 +164,18 @@ func TestTyped(t *testing.T) {
 		}
 	}
 }
+
+func TestYearOnlyDates(t *testing.T) {
+	placeholder := []string{"02 Jan, 2008", "02 Jan, 1997", "02 Jan, 2005", "02 Jan, 1960", "02 Jan, 1813", "02 Jan, 2011"}
+	if !yearOnly(placeholder, "") {
+		t.Errorf("%q: want year precision", placeholder)
+	}
+	f := Feature{Type: TypeYear}
+	if lex, ok := f.Typed("02 Jan, 2008"); !ok || lex != "2008" {
+		t.Errorf("Typed(02 Jan, 2008) as a year = %q, %v; want 2008", lex, ok)
+	}
+	real := []string{"January 16, 2019", "January 5, 2019", "January 14, 2019", "February 2, 2019", "March 9, 2018", "January 16, 2017"}
+	if yearOnly(real, "") {
+		t.Errorf("%q: days vary, want day precision", real)
+	}
+}

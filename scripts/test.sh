@@ -12,5 +12,7 @@ cd "$(dirname "$0")/.."
 ./scripts/sites/dokuwiki.sh
 ./scripts/sites/gitweb.sh
 ./scripts/sites/omega.sh
-export TRAWL_BROWSER_TESTS=1 TRAWL_REQUIRE_SHARED=1 TRAWL_REQUIRE_WORDPRESS=1 TRAWL_REQUIRE_SITES=1
+# Debian's nats-server, the external server of the work-queue tests (issue 17).
+./scripts/sites/nats.sh
+export TRAWL_BROWSER_TESTS=1 TRAWL_REQUIRE_SHARED=1 TRAWL_REQUIRE_WORDPRESS=1 TRAWL_REQUIRE_SITES=1 TRAWL_REQUIRE_NATS=1
 go test -race -timeout 25m -count=1 ./...

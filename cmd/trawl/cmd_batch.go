@@ -15,10 +15,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/queue"
 	"github.com/trawl-dev/trawl/internal/rundir"
 )
 
-const batchLong = `Run the pipeline of 'trawl run' on many forms, several at a time, in one Chromium.
+const batchLong = `Run the pipeline of 'trawl run' on many forms, several at a time, on one machine or
+on many.
 
 JOBS.txt has one job per line: a URL, then optional per-source settings as key=value
 (blank lines and lines starting with # are ignored):
@@ -27,12 +29,25 @@ JOBS.txt has one job per line: a URL, then optional per-source settings as key=v
   https://example.org/search     rounds=0  delay=2s  force-form=1
 
 Keys: max-probes, max-pages, pages-per-probe, rounds, guided-values, delay,
-ignore-robots, allow-post, force-form, kb, resubmit. Flags set the defaults of every job.
+ignore-robots, allow-post, resubmit, no-report, http-pages, tabs, force-form, kb.
+Flags set the defaults of every job.
+
+The jobs go through a NATS JetStream work queue, one message per job. Without --queue,
+trawl starts an embedded NATS server (its store in <out>/.queue) and --concurrency
+workers in this process, sharing one Chromium: one machine needs nothing else. With
+--listen HOST:PORT the embedded server also takes workers of other processes or
+machines ('trawl worker --queue nats://HOST:PORT'). With --queue nats://HOST:4222 (a
+NATS server or cluster with JetStream) the batch only enqueues its jobs and follows
+them; 'trawl worker' processes on any machines run them. Jobs of one origin run one
+at a time across all workers (--origin-limit), each waiting the job's delay after the
+one before. 'trawl batch status' shows queued/running/done/failed with reasons;
+'trawl batch collect' fetches the results that workers sent to the object store.
 
 Each form goes to <out>/<form>/ as with 'trawl run'. The batch is resumable: kill it
-at any moment (even with kill -9) and run the same command again; finished stages and
-finished sources are not redone, and nothing already written is lost. One failing source
-does not stop the others; the batch then exits with code 3. A status table is printed at
+at any moment (even with kill -9) and run the same command again; finished stages,
+finished probes and finished sources are not redone (a job is enqueued once, by its
+run directory's name), and nothing already written is lost. One failing source does
+not stop the others; the batch then exits with code 3. A status table is printed at
 the end, and <out>/batch.json holds the state of every job.`
 
 // batchOptions are the flags of 'trawl batch'.
@@ -42,6 +57,10 @@ type batchOptions struct {
 	Concurrency int
 	JSON        bool
 	defaults    pipeline.Options
+	// settings are the job settings (key=value) the flags changed: remote workers
+	// apply them to their own defaults.
+	settings []string
+	queueFlags
 }
 
 func newBatchCommand(g *globalOptions) *cobra.Command {
@@ -56,14 +75,17 @@ func newBatchCommand(g *globalOptions) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Jobs = args[0]
 			o.defaults.Probe.Delay = delay
-			gg := g.forCmd(cmd)
-			return runBatch(cmd.Context(), gg, o, cmd.OutOrStdout())
+			o.settings = changedSettings(cmd)
+			if o.Queue != "" && !cmd.Flags().Changed("concurrency") {
+				o.Concurrency = 0 // the workers elsewhere run the jobs
+			}
+			return runBatch(cmd.Context(), g.forCmd(cmd), o, cmd.OutOrStdout())
 		},
 	}
 	f := cmd.Flags()
 	d := o.defaults
 	f.StringVar(&o.Out, "out", "runs", "output directory")
-	f.IntVar(&o.Concurrency, "concurrency", 2, "sources processed at the same time")
+	f.IntVar(&o.Concurrency, "concurrency", 2, "sources processed at the same time by this process")
 	f.StringVar(&o.defaults.KB, "kb", "", "reference KB of every job (default: the embedded demo KB)")
 	f.IntVar(&o.defaults.Rounds, "rounds", d.Rounds, "most guided probing rounds per source")
 	f.IntVar(&o.defaults.Probe.MaxProbes, "max-probes", d.Probe.MaxProbes, "most submissions of a source's agnostic round")
@@ -72,7 +94,10 @@ func newBatchCommand(g *globalOptions) *cobra.Command {
 	f.BoolVar(&o.defaults.Probe.IgnoreRobots, "ignore-robots", false, "do not read robots.txt (only for your own sites)")
 	f.StringVar(&o.defaults.Probe.ChromePath, "chrome", "", "Chromium binary (default: $TRAWL_CHROME, then /usr/bin/chromium)")
 	f.BoolVar(&o.defaults.NoReport, "no-report", false, "do not write report.html")
+	f.BoolVar(&o.defaults.HTTPPages, "http-pages", false, "fetch GET result pages over plain HTTP once the first probes show them equal to the browser's")
 	f.BoolVar(&o.JSON, "json", false, "print the final status as JSON on stdout")
+	o.queueFlags.register(cmd)
+	cmd.AddCommand(newBatchStatusCommand(g), newBatchCollectCommand(g))
 	return cmd
 }
 
@@ -105,9 +130,10 @@ func readJobs(path string, defaults pipeline.Options, out string) ([]pipeline.Jo
 			if !ok {
 				return nil, usageError("%s:%d: %q is not key=value", path, n, kv)
 			}
-			if err := setJobOption(&job.Options, k, v); err != nil {
+			if err := job.Options.Set(k, v); err != nil {
 				return nil, usageError("%s:%d: %s: %v", path, n, k, err)
 			}
+			job.Settings = append(job.Settings, kv)
 		}
 		job.Options.URL = u
 		dir := filepath.Join(out, rundir.Name(u, job.Options.Probe.ForceForm))
@@ -130,61 +156,7 @@ func readJobs(path string, defaults pipeline.Options, out string) ([]pipeline.Jo
 	return jobs, nil
 }
 
-// setJobOption applies one key=value setting of a job line.
-func setJobOption(o *pipeline.Options, k, v string) error {
-	atoi := func(dst *int) error {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			return fmt.Errorf("want a whole number ≥ 0, got %q", v)
-		}
-		*dst = n
-		return nil
-	}
-	bool_ := func(dst *bool) error {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return fmt.Errorf("want true or false, got %q", v)
-		}
-		*dst = b
-		return nil
-	}
-	switch k {
-	case "max-probes":
-		return atoi(&o.Probe.MaxProbes)
-	case "max-pages":
-		return atoi(&o.Probe.MaxPages)
-	case "pages-per-probe":
-		return atoi(&o.Probe.MaxPagesPerProbe)
-	case "rounds":
-		return atoi(&o.Rounds)
-	case "guided-values":
-		return atoi(&o.GuidedValues)
-	case "delay":
-		d, err := time.ParseDuration(v)
-		if err != nil || d < 0 {
-			return fmt.Errorf("want a duration such as 1s, got %q", v)
-		}
-		o.Probe.Delay = d
-	case "ignore-robots":
-		return bool_(&o.Probe.IgnoreRobots)
-	case "allow-post":
-		return bool_(&o.Probe.AllowPOST)
-	case "resubmit":
-		return bool_(&o.Resubmit)
-	case "force-form":
-		o.Probe.ForceForm = v
-	case "kb":
-		o.KB = v
-	default:
-		return fmt.Errorf("unknown key (known: max-probes, max-pages, pages-per-probe, rounds, guided-values, delay, ignore-robots, allow-post, resubmit, force-form, kb)")
-	}
-	return nil
-}
-
 func runBatch(ctx context.Context, g globalOptions, o batchOptions, stdout io.Writer) error {
-	if o.Concurrency < 1 {
-		return usageError("trawl batch: --concurrency must be ≥ 1")
-	}
 	jobs, err := readJobs(o.Jobs, o.defaults, o.Out)
 	if err != nil {
 		return err
@@ -192,24 +164,26 @@ func runBatch(ctx context.Context, g globalOptions, o batchOptions, stdout io.Wr
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return err
 	}
-	bo := pipeline.BatchOptions{Out: o.Out, Concurrency: o.Concurrency, Browser: o.defaults.Probe, Logger: g.logger()}
-	if !g.Quiet {
-		bo.Progress = func(j pipeline.Job, ev pipeline.Event) {
-			if !ev.Skipped && ev.Err == nil {
-				fmt.Fprintf(g.stderr, "[%s] %s done in %v\n", j.Options.Dir, ev.Stage, ev.Elapsed.Round(time.Millisecond))
-			}
-		}
-		bo.Done = func(j pipeline.Job, st pipeline.JobStatus, done, failed int) {
-			counts := fmt.Sprintf("%d done, %d failed, %d total", done, failed, len(jobs))
-			if st.State == "failed" {
-				fmt.Fprintf(g.stderr, "[%s] failed: %s (%s)\n", st.Dir, st.Error, counts)
-			} else {
-				fmt.Fprintf(g.stderr, "[%s] done: %d records, %d links (%s)\n", st.Dir, st.Summary.Records, st.Summary.Links, counts)
-			}
-		}
-	}
-	status, err := pipeline.RunBatch(ctx, jobs, bo)
+	q, err := o.queueFlags.open(ctx, g, o.Out, o.Concurrency)
 	if err != nil {
+		return err
+	}
+	defer q.Close()
+	stderr := g.stderr
+	if url := q.ClientURL(); o.Listen != "" && !g.Quiet {
+		fmt.Fprintf(stderr, "trawl batch: the queue listens at %s: trawl worker --queue %s --batch %s --out DIR\n", url, url, o.Batch)
+	}
+	bo := pipeline.BatchOptions{Out: o.Out, Concurrency: o.Concurrency, Defaults: o.defaults, Settings: o.settings,
+		Browsers: splitList(o.Browsers), Detach: o.Detach, Logger: g.logger()}
+	if !g.Quiet {
+		bo.Enqueued = func(n queue.Enqueued) {
+			fmt.Fprintf(stderr, "trawl batch %s: %d jobs enqueued, %d already queued, %d already done\n", o.Batch, n.Added, n.Duplicate, n.Done)
+		}
+		shown := map[string]string{}
+		bo.Follow = func(ss []pipeline.JobStatus) { printProgress(stderr, ss, shown) }
+	}
+	status, err := pipeline.RunBatch(ctx, q, jobs, bo)
+	if err != nil || o.Detach {
 		return err
 	}
 	if o.JSON {
@@ -221,7 +195,7 @@ func runBatch(ctx context.Context, g globalOptions, o batchOptions, stdout io.Wr
 	}
 	failed := 0
 	for _, s := range status {
-		if s.State == "failed" {
+		if s.State == queue.StateFailed {
 			failed++
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/trawl-dev/trawl/graph"
 	"github.com/trawl-dev/trawl/ontology"
 )
 
@@ -393,7 +394,7 @@ func runKBLookup(ctx context.Context, g globalOptions, o kbLookupOptions, text s
 	}
 	fmt.Fprintln(tw, "score\tmatch\tlabel\tentity\tvia")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%.3f\t%s\t%s\t%s\t%s %q\n", r.Score, matchKind(r.Exact), r.Label, r.Entity, localName(r.Relation), r.Literal)
+		fmt.Fprintf(tw, "%.3f\t%s\t%s\t%s\t%s %q\n", r.Score, matchKind(r.Exact), r.Label, r.Entity, graph.LocalName(r.Relation), r.Literal)
 	}
 	return tw.Flush()
 }
@@ -403,13 +404,6 @@ func matchKind(exact bool) string {
 		return "exact"
 	}
 	return "approx"
-}
-
-func localName(iri string) string {
-	if i := strings.LastIndexAny(iri, "/#"); i >= 0 {
-		return iri[i+1:]
-	}
-	return iri
 }
 
 // isTerminal reports whether w is a terminal (progress is shown only there).

@@ -76,6 +76,7 @@ func newRunCommand(g *globalOptions) *cobra.Command {
 	f.Float64Var(&o.pipeline.Align.LinkThreshold, "link-threshold", d.Align.LinkThreshold, "lowest confidence of an owl:sameAs link")
 	f.BoolVar(&o.pipeline.Force, "force", false, "redo every stage, even those already done")
 	f.BoolVar(&o.pipeline.NoReport, "no-report", false, "do not write report.html")
+	f.BoolVar(&o.pipeline.HTTPPages, "http-pages", false, "fetch GET result pages over plain HTTP once the first probes show them equal to the browser's")
 	f.BoolVar(&o.JSON, "json", false, "print the summary as JSON on stdout")
 	return cmd
 }

@@ -135,8 +135,8 @@ func comparable(t *testing.T, out string) map[string]string {
 	files := map[string]string{}
 	dirs, _ := filepath.Glob(filepath.Join(out, "*"))
 	for _, d := range dirs {
-		if st, err := os.Stat(d); err != nil || !st.IsDir() {
-			continue
+		if st, err := os.Stat(d); err != nil || !st.IsDir() || strings.HasPrefix(filepath.Base(d), ".") {
+			continue // not a run directory (the queue's store is .queue)
 		}
 		for _, name := range []string{"records.jsonl", "alignment.tsv", "links.nt", "enrichment.nt", "graph.nt"} {
 			b, err := os.ReadFile(filepath.Join(d, name))

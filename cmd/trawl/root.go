@@ -78,7 +78,7 @@ func newRootCommand() *cobra.Command {
 			root.AddCommand(c)
 		}
 	}
-	add("pipeline", newDemoCommand(g), newRunCommand(g), newBatchCommand(g))
+	add("pipeline", newDemoCommand(g), newRunCommand(g), newBatchCommand(g), newWorkerCommand(g))
 	add("stages", newProbeCommand(g), newFormsCommand(g), newExtractCommand(g),
 		newSchemaCommand(g), newGraphCommand(g), newAlignCommand(g), newReportCommand(g), newArticlesCommand(g))
 	add("kb", newKBCommand(g))

@@ -82,6 +82,8 @@ type site struct {
 	truth func(t *testing.T, pageURL string) (keys map[string]bool, expected int, ok bool)
 	// key returns the key of a record (a post ID, a page id, a commit hash, a URL), or "".
 	key func(r record) string
+	// schema is what the output schema must hold (issue 15).
+	schema schemaWant
 }
 
 // formWant is what the chosen form must be.
@@ -243,6 +245,7 @@ func (s site) check(t *testing.T, r result) {
 		}
 	})
 	t.Run("records", func(t *testing.T) { s.checkRecords(t, r, probes) })
+	t.Run("schema", func(t *testing.T) { s.checkSchema(t, r, probes) })
 	t.Run("exit-status", func(t *testing.T) {
 		want := 0
 		if failed > 0 {
@@ -309,21 +312,7 @@ func (s site) checkRecords(t *testing.T, r result, probes []probe.Probe) {
 		}
 		recs[rc.Page] = append(recs[rc.Page], rc)
 	}
-	// Sample the result pages of successful probes, spread over the run.
-	var pages []probe.PageRef
-	for _, p := range probes {
-		if p.Error == "" && p.Kind != probe.KindNonsense {
-			pages = append(pages, p.Pages...)
-		}
-	}
-	if len(pages) > maxSampled {
-		step := float64(len(pages)) / maxSampled
-		var sampled []probe.PageRef
-		for i := range maxSampled {
-			sampled = append(sampled, pages[int(float64(i)*step)])
-		}
-		pages = sampled
-	}
+	pages := sampledPages(probes)
 	var listed, found, extracted, correct int
 	for _, ref := range pages {
 		keys, expected, ok := s.truth(t, ref.URL)
@@ -427,6 +416,21 @@ func wordpress() site {
 			return keys, len(keys), true
 		},
 		key: func(r record) string { return hrefKey(r, wpPostRE) },
+		schema: schemaWant{
+			attrs: func(t *testing.T, pageURL string) map[string]map[string]string {
+				q := query(pageURL)
+				if _, ok := q["s"]; !ok {
+					return nil
+				}
+				page := "1"
+				if v := q.Get("paged"); v != "" {
+					page = v
+				}
+				return tsvAttrs(lines(wordpress().script(t, "truth", q.Get("s"), page)), "\t", "title", "date")
+			},
+			shown:  map[string]string{"title": "equal", "date": "date"},
+			mapped: []string{"title"},
+		},
 	}
 }
 
@@ -454,6 +458,29 @@ func dokuwiki() site {
 			k, _ := url.QueryUnescape(hrefKey(r, dokuIDRE))
 			return k
 		},
+		schema: schemaWant{
+			attrs: func(t *testing.T, pageURL string) map[string]map[string]string {
+				q := query(pageURL)
+				if q.Get("do") != "search" {
+					return nil
+				}
+				out := map[string]map[string]string{}
+				for _, l := range lines(dokuwiki().script(t, "truth", q.Get("q"))) {
+					var hit struct{ ID, Title, Hits string }
+					if err := json.Unmarshal([]byte(l), &hit); err != nil {
+						t.Fatalf("dokuwiki.sh truth: %v: %s", err, l)
+					}
+					out[hit.ID] = map[string]string{"title": hit.Title, "hits": hit.Hits}
+				}
+				return out
+			},
+			shown:   map[string]string{"title": "equal", "hits": "equal"},
+			// "Last modified" labels a feature only when the sample holds pages of
+			// several ages; the hit count is always there.
+			labels:  []string{"Hits"},
+			mapped:  []string{"title"},
+			snippet: true,
+		},
 	}
 }
 
@@ -480,6 +507,23 @@ func gitweb() site {
 			return keys, len(keys), true
 		},
 		key: func(r record) string { return hrefKey(r, gitHashRE) },
+		schema: schemaWant{
+			attrs: func(t *testing.T, pageURL string) map[string]map[string]string {
+				q := query(pageURL)
+				st := q.Get("st")
+				if q.Get("a") != "search" || (st != "commit" && st != "author" && st != "committer") || len(q.Get("s")) < 2 {
+					return nil
+				}
+				page := q.Get("pg")
+				if page == "" {
+					page = "0"
+				}
+				return tsvAttrs(lines(gitweb().script(t, "truth", st, q.Get("s"), page)), " ", "subject")
+			},
+			shown:   map[string]string{"subject": "prefix"},
+			mapped:  []string{"subject"},
+			snippet: true,
+		},
 	}
 }
 
@@ -507,6 +551,25 @@ func omega() site {
 			return keys, max(0, min(10, matches-top)), true
 		},
 		key: func(r record) string { return hrefKey(r, omegaDocRE) },
+		schema: schemaWant{
+			attrs: func(t *testing.T, pageURL string) map[string]map[string]string {
+				q := query(pageURL)
+				if _, ok := q["P"]; !ok {
+					return nil
+				}
+				var docs []string
+				for _, l := range lines(omega().script(t, "truth", q.Get("P"))) {
+					if !strings.HasPrefix(l, "matches ") {
+						docs = append(docs, l)
+					}
+				}
+				return tsvAttrs(docs, "\t", "caption")
+			},
+			shown:  map[string]string{"caption": "equal"},
+			labels: []string{"Size"},
+			// Omega's results show the start of each document, not the words that
+			// matched: no trial can confirm what the box searches (thesis §3.4).
+		},
 	}
 }
 

@@ -44,6 +44,10 @@ type Probe struct {
 	// Warnings are what went wrong without failing the probe: a page that did not
 	// settle, a dialog closed, pagination stopped early.
 	Warnings []string `json:"warnings,omitempty"`
+	// HTTP says what the HTTP path did (Options.HTTPCompare): "same" or "differs: …"
+	// for a browser probe checked against its HTTP fetch, "http" for pages fetched over
+	// HTTP, "browser: …" when the browser had to take over.
+	HTTP string `json:"http,omitempty"`
 }
 
 // PageRef is one saved result page.
@@ -61,4 +65,7 @@ type PageRef struct {
 	// Elapsed is the time from the trigger (submission or "next" click) to the page
 	// being read.
 	Elapsed time.Duration `json:"elapsed_ns,omitempty"`
+	// Via says how the page was fetched: "browser" or "http" (a plain GET, see
+	// Options.HTTPCompare).
+	Via string `json:"via,omitempty"`
 }

@@ -79,36 +79,6 @@ func TestDicePARISVectors(t *testing.T) {
 	}
 }
 
-func TestMinHashEstimatesJaccard(t *testing.T) {
-	m := NewMinHash(128)
-	a := Shingles("the brothers karamazov", 2)
-	b := Shingles("the brothers karamazow", 2)
-	c := Shingles("crime and punishment", 2)
-	sa, sb, sc := m.Signature(a), m.Signature(b), m.Signature(c)
-	// exact Jaccard of the shingle sets
-	jac := func(x, y []uint64) float64 {
-		inter := 0
-		for _, v := range x {
-			if _, ok := slices.BinarySearch(y, v); ok {
-				inter++
-			}
-		}
-		return float64(inter) / float64(len(x)+len(y)-inter)
-	}
-	if est, want := Similarity(sa, sb), jac(a, b); math.Abs(est-want) > 0.15 {
-		t.Errorf("similar pair: estimate %.3f, exact %.3f", est, want)
-	}
-	if est := Similarity(sa, sc); est > 0.2 {
-		t.Errorf("dissimilar pair: estimate %.3f, want < 0.2", est)
-	}
-	if Similarity(sa, m.Signature(a)) != 1 {
-		t.Error("a signature must equal itself")
-	}
-	if len(Bands(sa, 4)) != 32 {
-		t.Errorf("Bands(128 rows, r=4) = %d keys, want 32", len(Bands(sa, 4)))
-	}
-}
-
 func TestStopWords(t *testing.T) {
 	if !IsStopWord("the") || IsStopWord("hamlet") {
 		t.Error("IsStopWord")

@@ -14,7 +14,8 @@
 #   scripts/sites/wordpress.sh status    exit 0 when the site answers
 #   scripts/sites/wordpress.sh truth QUERY PAGE
 #       the posts WordPress's own search (WP_Query with s=QUERY, paged=PAGE, 1-based)
-#       lists on that result page, read from its database: one "ID<TAB>title" line each
+#       lists on that result page, read from its database: one "ID<TAB>title<TAB>date"
+#       line each (the date as YYYY-MM-DD)
 #
 # Idempotent: each step checks its own state first. Port: $TRAWL_WORDPRESS_PORT (18086).
 # Needs root or sudo for apt-get and MariaDB.
@@ -51,7 +52,7 @@ truth)
     $_SERVER["HTTP_HOST"] = getenv("WP_HOST"); $_SERVER["REQUEST_URI"] = "/";
     require "/usr/share/wordpress/wp-load.php";
     $q = new WP_Query(["s" => getenv("Q"), "paged" => (int)getenv("PAGED"), "post_status" => "publish"]);
-    foreach ($q->posts as $p) { echo $p->ID, "\t", $p->post_title, "\n"; }'
+    foreach ($q->posts as $p) { echo $p->ID, "\t", $p->post_title, "\t", substr($p->post_date, 0, 10), "\n"; }'
   exit 0
   ;;
 start) ;;

@@ -2,16 +2,16 @@ package pipeline
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"log/slog"
 	"path/filepath"
 	"slices"
 	"sync"
 	"time"
 
-	"golang.org/x/sync/errgroup"
-
+	"github.com/trawl-dev/trawl/cmd/trawl/internal/queue"
 	"github.com/trawl-dev/trawl/internal/rundir"
-	"github.com/trawl-dev/trawl/probe"
 )
 
 // Job is one form of a batch.
@@ -20,19 +20,26 @@ type Job struct {
 	Line int
 	// Options are the job's pipeline options (URL and Dir set).
 	Options Options
+	// Settings are the job line's key=value settings (Options.Set), for workers that
+	// start from their own defaults.
+	Settings []string
 }
 
 // JobStatus is the state of one job, in batch.json and the final table.
 type JobStatus struct {
-	Line     int        `json:"line"`
-	URL      string     `json:"url"`
-	Dir      string     `json:"dir"`
-	State    string     `json:"state"` // pending, running, done, failed
-	Stage    string     `json:"stage,omitempty"`
-	Error    string     `json:"error,omitempty"`
-	Seconds  float64    `json:"seconds,omitempty"`
-	Summary  *Summary   `json:"summary,omitempty"`
-	Finished *time.Time `json:"finished,omitempty"`
+	Line     int    `json:"line"`
+	URL      string `json:"url"`
+	Dir      string `json:"dir"`
+	State    string `json:"state"` // queued, running, done, failed (queue.State…)
+	Worker   string `json:"worker,omitempty"`
+	Attempts int    `json:"attempts,omitempty"`
+	// Completions counts the job's successful ends (1: done exactly once).
+	Completions int        `json:"completions,omitempty"`
+	Stage       string     `json:"stage,omitempty"`
+	Error       string     `json:"error,omitempty"`
+	Seconds     float64    `json:"seconds,omitempty"`
+	Summary     *Summary   `json:"summary,omitempty"`
+	Finished    *time.Time `json:"finished,omitempty"`
 }
 
 // BatchFile is the state of a batch's jobs, in its output directory.
@@ -42,148 +49,116 @@ const BatchFile = "batch.json"
 type BatchOptions struct {
 	// Out is the output directory; batch.json goes there.
 	Out string
-	// Concurrency is the number of jobs run at the same time.
+	// Concurrency is the number of jobs this process runs at the same time, in one
+	// Chromium (0: workers of other processes run them).
 	Concurrency int
-	// Browser configures the one Chromium the jobs share.
-	Browser probe.Options
-	// Progress, when set, is told about every stage of every job; Done, about every
-	// job that ends, with the counts so far.
-	Progress func(job Job, ev Event)
-	Done     func(job Job, st JobStatus, done, failed int)
+	// Defaults are the options every job starts from; Settings the key=value settings
+	// that changed them, sent with every job for workers elsewhere.
+	Defaults Options
+	Settings []string
+	// Browsers are running Chromium instances for this process's jobs (none: start one).
+	Browsers []string
+	// Detach returns once the jobs are enqueued.
+	Detach bool
+	// Enqueued, when set, is told how many jobs were added; Follow about the statuses
+	// of all jobs whenever one changes.
+	Enqueued func(queue.Enqueued)
+	Follow   func([]JobStatus)
 	Logger   *slog.Logger
 }
 
-// RunBatch runs the pipeline of every job, o.Concurrency at a time, in one Chromium
-// started when the first job needs it, and keeps <out>/batch.json up to date. A failed
-// job does not stop the others. It returns the state of every job; the error is what
-// stopped the batch (no browser, interrupted, batch.json not writable).
-func RunBatch(ctx context.Context, jobs []Job, o BatchOptions) ([]JobStatus, error) {
+// RunBatch enqueues the jobs on q (one message each, by run directory name, so that a
+// job already queued or done is not added again), runs o.Concurrency of them at a time
+// in this process, follows all of them until they end (workers of other processes may
+// run them too) and keeps <out>/batch.json current. A failed job does not stop the
+// others. It returns the state of every job; the error is what stopped the batch
+// (interrupted, no worker, batch.json not writable).
+func RunBatch(ctx context.Context, q *queue.Queue, jobs []Job, o BatchOptions) ([]JobStatus, error) {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	b := &batch{o: o, jobs: jobs, status: make([]JobStatus, len(jobs))}
+	qjobs := make([]queue.Job, len(jobs))
+	keys := make([]string, len(jobs))
 	for i, j := range jobs {
-		b.status[i] = JobStatus{Line: j.Line, URL: j.Options.URL, Dir: j.Options.Dir, State: "pending"}
+		keys[i] = filepath.Base(j.Options.Dir)
+		qjobs[i] = queue.Job{Key: keys[i], Line: j.Line, URL: j.Options.URL,
+			Settings: append(slices.Clone(o.Settings), j.Settings...), Delay: j.Options.Probe.Delay}
 	}
-	defer b.close()
-	if err := b.save(); err != nil {
-		return b.status, err
-	}
-	err := b.run(ctx)
-	return b.status, err
-}
-
-// batch is the state of RunBatch.
-type batch struct {
-	o    BatchOptions
-	jobs []Job
-
-	mu           sync.Mutex
-	status       []JobStatus
-	done, failed int
-
-	browserOnce sync.Once
-	browser     *probe.Browser
-	browserErr  error
-}
-
-// save writes batch.json.
-func (b *batch) save() error {
-	b.mu.Lock()
-	st := slices.Clone(b.status)
-	b.mu.Unlock()
-	return rundir.WriteJSON(filepath.Join(b.o.Out, BatchFile), st)
-}
-
-// theBrowser starts the batch's Chromium once.
-func (b *batch) theBrowser(ctx context.Context) (*probe.Browser, error) {
-	b.browserOnce.Do(func() {
-		po := b.o.Browser
-		po.Logger = b.o.Logger
-		b.browser, b.browserErr = probe.Start(ctx, po)
-	})
-	return b.browser, b.browserErr
-}
-
-func (b *batch) close() {
-	if b.browser != nil {
-		b.browser.Close()
-	}
-}
-
-// run runs every job and returns the first error that stops the batch.
-func (b *batch) run(ctx context.Context) error {
-	eg := errgroup.Group{}
-	eg.SetLimit(max(b.o.Concurrency, 1))
-	for i := range b.jobs {
-		if ctx.Err() != nil {
-			break
-		}
-		eg.Go(func() error { return b.runJob(ctx, i) })
-	}
-	werr := eg.Wait()
-	if err := b.save(); err != nil && werr == nil {
-		werr = err
-	}
-	if werr == nil && ctx.Err() != nil {
-		werr = ctx.Err()
-	}
-	return werr
-}
-
-// runJob runs the pipeline of job i and records how it went.
-func (b *batch) runJob(ctx context.Context, i int) error {
-	j := b.jobs[i]
-	start := time.Now()
-	b.setState(i, func(s *JobStatus) { s.State = "running" })
-	_ = b.save()
-	jo := j.Options
-	if NeedsBrowser(jo.Dir, jo.NoReport) {
-		br, err := b.theBrowser(ctx)
-		if err != nil {
-			return err // no browser: no job can run
-		}
-		jo.Browser = br
-	}
-	jo.Progress = func(ev Event) {
-		b.setState(i, func(s *JobStatus) { s.Stage = ev.Stage })
-		if b.o.Progress != nil {
-			b.o.Progress(j, ev)
-		}
-	}
-	p := New(jo, b.o.Logger.With("source", jo.Dir))
-	sum, err := p.Run(ctx)
-	p.Close()
-	b.finish(i, start, sum, err)
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	return b.save()
-}
-
-func (b *batch) setState(i int, f func(*JobStatus)) {
-	b.mu.Lock()
-	f(&b.status[i])
-	b.mu.Unlock()
-}
-
-// finish records the end of job i.
-func (b *batch) finish(i int, start time.Time, sum *Summary, err error) {
-	now := time.Now().UTC()
-	b.mu.Lock()
-	s := &b.status[i]
-	s.Seconds = time.Since(start).Seconds()
-	s.Finished = &now
+	n, err := q.Enqueue(ctx, qjobs)
 	if err != nil {
-		s.State, s.Error = "failed", err.Error()
-		b.failed++
-	} else {
-		s.State, s.Summary = "done", sum
-		b.done++
+		return nil, err
 	}
-	st, done, failed := *s, b.done, b.failed
-	b.mu.Unlock()
-	if b.o.Done != nil {
-		b.o.Done(b.jobs[i], st, done, failed)
+	if o.Enqueued != nil {
+		o.Enqueued(n)
 	}
+	if o.Detach {
+		return nil, nil
+	}
+
+	// Local workers, sharing one browser.
+	wctx, stopWorkers := context.WithCancel(ctx)
+	defer stopWorkers()
+	var (
+		wg   sync.WaitGroup
+		werr error
+	)
+	if o.Concurrency > 0 {
+		r, err := NewRunner(q, RunnerOptions{Base: o.Defaults, Out: o.Out, Browsers: o.Browsers, Logger: o.Logger})
+		if err != nil {
+			return nil, err
+		}
+		defer r.Close()
+		wo := queue.DefaultWorkOptions()
+		wo.Concurrency, wo.Poll = o.Concurrency, 500*time.Millisecond
+		wg.Go(func() {
+			if err := q.Work(wctx, wo, r.Run); err != nil && !errors.Is(err, context.Canceled) {
+				werr = err
+				stopWorkers()
+			}
+		})
+	}
+
+	// Follow the jobs until all ended, keeping batch.json current.
+	save := func(ss []JobStatus) error {
+		return rundir.WriteJSON(filepath.Join(o.Out, BatchFile), ss)
+	}
+	final, ferr := q.Follow(wctx, keys, func(ss []queue.Status) {
+		st := Statuses(o.Out, ss)
+		if err := save(st); err != nil {
+			o.Logger.Warn("write batch.json", "err", err)
+		}
+		if o.Follow != nil {
+			o.Follow(st)
+		}
+	})
+	stopWorkers()
+	wg.Wait()
+	status := Statuses(o.Out, final)
+	if err := save(status); err != nil && ferr == nil {
+		ferr = err
+	}
+	switch {
+	case werr != nil:
+		return status, werr
+	case ctx.Err() != nil:
+		return status, ctx.Err()
+	}
+	return status, ferr
+}
+
+// Statuses turns the queue's statuses into the rows of batch.json.
+func Statuses(out string, ss []queue.Status) []JobStatus {
+	rows := make([]JobStatus, 0, len(ss))
+	for _, s := range ss {
+		r := JobStatus{Line: s.Line, URL: s.URL, Dir: filepath.Join(out, s.Key), State: s.State, Stage: s.Stage,
+			Worker: s.Worker, Attempts: s.Attempts, Completions: s.Completions, Error: s.Error, Seconds: s.Seconds, Finished: s.Finished}
+		if len(s.Summary) > 0 {
+			var sum Summary
+			if json.Unmarshal(s.Summary, &sum) == nil {
+				r.Summary = &sum
+			}
+		}
+		rows = append(rows, r)
+	}
+	return rows
 }

@@ -31,6 +31,11 @@ type Options struct {
 	Align    align.Options         `json:"-"`
 	Enrich   align.EnrichOptions   `json:"-"`
 
+	// HTTPPages lets the probe stage fetch the result pages of a GET form over plain
+	// HTTP once the first probes showed them equal to the browser's (probe.Options.
+	// HTTPCompare, compared with FOREST).
+	HTTPPages bool `json:"http_pages,omitempty"`
+
 	// Rounds is the most ontology-guided probing rounds after the agnostic one;
 	// GuidedValues the KB values tried per mapped text field and round.
 	Rounds       int `json:"rounds"`

@@ -81,8 +81,7 @@ func (p *Pipeline) theProber(ctx context.Context) (*probe.Prober, error) {
 	if p.prober != nil {
 		return p.prober, nil
 	}
-	po := p.o.Probe
-	po.Logger = p.log
+	po := p.probeOptions()
 	if p.browser == nil {
 		b, err := probe.Start(ctx, po)
 		if err != nil {
@@ -98,6 +97,16 @@ func (p *Pipeline) theProber(ctx context.Context) (*probe.Prober, error) {
 	return pr, nil
 }
 
+// probeOptions are the options of the pipeline's probers.
+func (p *Pipeline) probeOptions() probe.Options {
+	po := p.o.Probe
+	po.Logger = p.log
+	if p.o.HTTPPages {
+		po.HTTPCompare = newForestComparer(p.log)
+	}
+	return po
+}
+
 // thePlanProber returns the prober of the guided rounds: the same browser, without
 // harvesting, so that a round submits exactly its plan.
 func (p *Pipeline) thePlanProber(ctx context.Context) (*probe.Prober, error) {
@@ -107,8 +116,7 @@ func (p *Pipeline) thePlanProber(ctx context.Context) (*probe.Prober, error) {
 	if _, err := p.theProber(ctx); err != nil { // starts the browser if needed
 		return nil, err
 	}
-	po := p.o.Probe
-	po.Logger = p.log
+	po := p.probeOptions()
 	po.Harvest = false
 	pr, err := probe.NewProber(p.browser, po)
 	if err != nil {

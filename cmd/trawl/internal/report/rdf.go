@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"context"
 	"net/url"
 	"slices"
@@ -91,10 +92,7 @@ func (nm namer) shortTerm(t graph.Term) string {
 // iriLabel makes a readable name from an IRI's last segment ("Never_Let_Me_Go_(novel)"
 // → "Never Let Me Go (novel)"), for entities whose label is not known.
 func iriLabel(iri string) string {
-	local := iri
-	if i := strings.LastIndexAny(iri, "/#"); i >= 0 && i+1 < len(iri) {
-		local = iri[i+1:]
-	}
+	local := cmp.Or(graph.LocalName(iri), iri)
 	if u, err := url.PathUnescape(local); err == nil {
 		local = u
 	}
@@ -113,7 +111,7 @@ var labelLocal = map[string]bool{
 func titlePredicate(u *align.Understanding, s *schema.Schema, g *graphData) string {
 	if u != nil {
 		for _, r := range u.Relations {
-			if r.Aligned != nil && !r.Aligned.Join && labelLocal[localName(strings.TrimSuffix(r.Aligned.Relation, "-"))] {
+			if r.Aligned != nil && !r.Aligned.Join && labelLocal[graph.LocalName(strings.TrimSuffix(r.Aligned.Relation, "-"))] {
 				return r.Relation
 			}
 		}
@@ -228,7 +226,7 @@ func (kl *kbLabels) label(ctx context.Context, iri string) string {
 			switch {
 			case rel == graph.RDFSLabel:
 				rank = 0
-			case labelLocal[localName(rel)]:
+			case labelLocal[graph.LocalName(rel)]:
 				rank = 1
 			default:
 				continue

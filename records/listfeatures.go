@@ -1,0 +1,534 @@
+package records
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"unicode"
+
+	"golang.org/x/net/html"
+)
+
+// The features of a candidate record list (a record pattern of the sample pages),
+// which the list model (listmodel.go) weighs to decide whether the pattern's elements
+// are records. Every feature is a number computed from the page alone; fractions are
+// over the pattern's elements (its members on the sample pages) unless said otherwise.
+// A pattern present on several sample pages takes the mean of its per-page values.
+
+// featureNames names the features in the order of a feature vector; docs/decisions
+// (the list-model record) describes each.
+var featureNames = []string{
+	// relevance (FOREST)
+	"relevance",      // R / the best R of the template (0 when no pattern has any)
+	"relevance_rank", // 1 / the rank of R among the patterns with R > 0 (0 without)
+	"signifier_share",
+	"signifier_items",
+	"jeffreys",
+	"token_share",
+	// repetition and regularity
+	"log_items",
+	"log_lists",
+	"shape_similarity",
+	"size_spread",
+	"made_alike",
+	"kinds",          // distinct leaf kinds (image, link, number, text) of the modal make-up, / 4
+	"kinds_length",   // log(1 + leaves of the modal make-up)
+	"distinct_texts", // distinct first texts / items
+	"shared_first",   // items whose first text is the most common first text
+	"link_items",     // items holding a link
+	"distinct_links", // distinct first link targets / items
+	"region_share",   // the parent's share of the page's tokens
+	// text and links
+	"log_tokens",
+	"log_leaves",
+	"link_share",
+	"all_link",
+	"image",
+	"digit",
+	"one_leaf",
+	"short",
+	"heading",
+	"choice_control",
+	"specificity",
+	// depth and position
+	"level",
+	"position",
+	// landmarks
+	"in_nav",
+	"in_header",
+	"in_footer",
+	"in_dialog",
+	"in_aside",
+	"in_main",
+	"in_form",
+	// tags
+	"tag_li",
+	"tag_tr",
+	"tag_div",
+	"tag_cell",
+	"tag_a",
+	"tag_block", // article, section
+	"tag_text",  // p, h1–h6, span, and other phrasing elements
+	"tag_dl",    // dt, dd
+	"parent_list",
+	"parent_table",
+	"class",
+	// nesting
+	"holds_lists",
+	"in_record",
+	"per_record", // lists of the pattern per member of the pattern it lies in
+	"list_depth", // list members among the ancestors, / 4
+	// the reasons of the list filters (navigation)
+	"nav_landmark",
+	"nav_anchors",
+	"nav_options",
+	"nav_labels",
+	"nav_widget",
+	"nav_header_cells",
+	"nav_holds_nav",
+	"fields",
+	"groups",
+	// page-relative: the value less its largest value over the page's patterns
+	"rel_token_share",
+	"rel_log_items",
+	"rel_log_tokens",
+	"rel_specificity",
+	"rel_jeffreys",
+	"rel_signifier_share",
+	"rel_log_leaves",
+	"rel_shape_similarity",
+}
+
+// relativeOf maps a page-relative feature to the feature it is relative to.
+var relativeOf = map[string]string{"rel_token_share": "token_share", "rel_log_items": "log_items",
+	"rel_log_tokens": "log_tokens", "rel_specificity": "specificity", "rel_jeffreys": "jeffreys",
+	"rel_signifier_share": "signifier_share", "rel_log_leaves": "log_leaves",
+	"rel_shape_similarity": "shape_similarity"}
+
+// navFeature maps a navigation reason (navigation) to its feature; reasons of landmark
+// regions ("inside …", "<nav> elements") map to nav_landmark.
+var navFeature = map[string]string{navAnchors: "nav_anchors", "form options": "nav_options",
+	"labels": "nav_labels", "repeated widget": "nav_widget", "header cells": "nav_header_cells",
+	"holds navigation lists": "nav_holds_nav"}
+
+// featureIndex maps a feature name to its position.
+var featureIndex = func() map[string]int {
+	m := make(map[string]int, len(featureNames))
+	for i, n := range featureNames {
+		m[n] = i
+	}
+	return m
+}()
+
+// pageContext holds what the features of the patterns of one sample page share.
+type pageContext struct {
+	p       *page
+	body    int32
+	maxDeep int
+	// owner maps a list member to the pattern it belongs to (the first one).
+	owner map[int32]*pattern
+	// members are all list members of the page, in document order.
+	members []int32
+}
+
+func newPageContext(s *sample, pats []*pattern, si int) *pageContext {
+	p := s.p
+	c := &pageContext{p: p, body: p.bodyIndex(), owner: map[int32]*pattern{}}
+	for i := range p.elems {
+		c.maxDeep = max(c.maxDeep, p.elems[i].depth)
+	}
+	for _, pt := range pats {
+		for _, m := range pt.byPage[si] {
+			if _, ok := c.owner[m]; !ok {
+				c.owner[m] = pt
+				c.members = append(c.members, m)
+			}
+		}
+	}
+	slices.Sort(c.members)
+	return c
+}
+
+// listFeatures returns the feature vector of every pattern, in the order of pats.
+// Relevance must be ranked first (rank).
+func listFeatures(samples []*sample, pats []*pattern) [][]float64 {
+	out := make([][]float64, len(pats))
+	for i := range out {
+		out[i] = make([]float64, len(featureNames))
+	}
+	best := 0.0
+	var ranked []float64
+	for _, pt := range pats {
+		best = max(best, pt.rel)
+		if pt.rel > 0 {
+			ranked = append(ranked, pt.rel)
+		}
+	}
+	slices.Sort(ranked)
+	slices.Reverse(ranked)
+	pages := make([]int, len(pats))
+	for si, s := range samples {
+		ctx := newPageContext(s, pats, si)
+		for i, pt := range pats {
+			if len(pt.byPage[si]) == 0 {
+				continue
+			}
+			pageFeatures(ctx, pt, si, out[i])
+			pages[i]++
+		}
+	}
+	for i, pt := range pats {
+		f := out[i]
+		if pages[i] > 1 {
+			for k := range f {
+				f[k] /= float64(pages[i])
+			}
+		}
+		switch {
+		case inChrome(pt.nav):
+			f[featureIndex["nav_landmark"]] = 1
+		case navFeature[pt.nav] != "":
+			f[featureIndex[navFeature[pt.nav]]] = 1
+		}
+		if pt.fields {
+			f[featureIndex["fields"]] = 1
+		}
+		if pt.groups {
+			f[featureIndex["groups"]] = 1
+		}
+		if best > 0 {
+			f[featureIndex["relevance"]] = pt.rel / best
+		}
+		if pt.rel > 0 {
+			r, _ := slices.BinarySearchFunc(ranked, pt.rel, func(a, b float64) int {
+				switch {
+				case a > b:
+					return -1
+				case a < b:
+					return 1
+				}
+				return 0
+			})
+			f[featureIndex["relevance_rank"]] = 1 / float64(r+1)
+		}
+	}
+	for rel, base := range relativeOf {
+		b, r := featureIndex[base], featureIndex[rel]
+		best := math.Inf(-1)
+		for _, f := range out {
+			best = max(best, f[b])
+		}
+		for _, f := range out {
+			f[r] = f[b] - best
+		}
+	}
+	return out
+}
+
+// pageFeatures adds the features of pt on one sample page to f.
+func pageFeatures(c *pageContext, pt *pattern, si int, f []float64) {
+	p := c.p
+	elems := pt.byPage[si]
+	n := float64(len(elems))
+	set := func(name string, v float64) { f[featureIndex[name]] += v }
+	frac := func(test func(m int32) bool) float64 {
+		k := 0
+		for _, m := range elems {
+			if test(m) {
+				k++
+			}
+		}
+		return float64(k) / n
+	}
+
+	// relevance
+	cnt := pt.perPage[si]
+	if cnt.bigX > 0 {
+		set("signifier_share", float64(cnt.x)/float64(cnt.bigX))
+	}
+	set("signifier_items", frac(func(m int32) bool { return p.nsig(m) > 0 }))
+	set("jeffreys", Jeffreys(float64(cnt.x), float64(cnt.y)))
+	toks := 0
+	for _, m := range elems {
+		toks += p.ntoks(m)
+	}
+	if bt := p.ntoks(c.body); bt > 0 {
+		set("token_share", float64(toks)/float64(bt))
+	}
+
+	// repetition and regularity
+	lists := 0
+	for _, l := range pt.lists {
+		if l.page == si {
+			lists++
+		}
+	}
+	set("log_items", math.Log(n))
+	set("log_lists", math.Log(float64(max(1, lists))))
+	ref := shape(p, elems[0])
+	var sim float64
+	k := min(len(elems), 16)
+	for _, m := range elems[1:k] {
+		sim += similarity(ref, shape(p, m))
+	}
+	if k > 1 {
+		set("shape_similarity", sim/float64(k-1))
+	}
+	mean := float64(toks) / n
+	var sq float64
+	for _, m := range elems {
+		d := float64(p.ntoks(m)) - mean
+		sq += d * d
+	}
+	if mean > 0 {
+		set("size_spread", min(3, math.Sqrt(sq/n)/mean))
+	}
+	kinds := map[string]int{}
+	modal := 0
+	for _, m := range elems {
+		k := leafKinds(p, m)
+		kinds[k]++
+		modal = max(modal, kinds[k])
+	}
+	set("made_alike", float64(modal)/n)
+	mode := ""
+	for k, c := range kinds {
+		if c == modal && (mode == "" || k < mode) {
+			mode = k
+		}
+	}
+	distinct := 0
+	for _, r := range "ILNT" {
+		if strings.ContainsRune(mode, r) {
+			distinct++
+		}
+	}
+	set("kinds", float64(distinct)/4)
+	set("kinds_length", math.Log1p(float64(len(mode))))
+	firsts, links := map[string]int{}, map[string]bool{}
+	linked := 0
+	for _, m := range elems {
+		if lf := firstLeaf(p, m); lf != nil {
+			firsts[strings.ToLower(lf.text)]++
+		}
+		if a := firstLink(p, m); a != nil {
+			linked++
+			links[attr(a, "href")] = true
+		}
+	}
+	common := 0
+	for _, c := range firsts {
+		common = max(common, c)
+	}
+	set("distinct_texts", float64(len(firsts))/n)
+	set("shared_first", float64(common)/n)
+	set("link_items", float64(linked)/n)
+	set("distinct_links", float64(len(links))/n)
+	if bt := p.ntoks(c.body); bt > 0 {
+		set("region_share", float64(p.ntoks(p.elems[elems[0]].parent))/float64(bt))
+	}
+
+	// text and links
+	set("log_tokens", math.Log1p(mean))
+	leaves, linkToks, allLink, img, digit, one, short, heading := 0, 0, 0, 0, 0, 0, 0, 0
+	for _, m := range elems {
+		e := &p.elems[m]
+		tl, lt, hasImg, hasDigit := 0, 0, false, false
+		for li := e.leafStart; li < e.leafEnd; li++ {
+			lf := &p.leaves[li]
+			if lf.text == "" {
+				hasImg = hasImg || lf.n.Type == html.ElementNode
+				continue
+			}
+			tl++
+			if inLink(p, lf.elem, m) {
+				lt += int(lf.tokEnd - lf.tokStart)
+			}
+			hasDigit = hasDigit || strings.IndexFunc(lf.text, unicode.IsDigit) >= 0
+		}
+		leaves += tl
+		linkToks += lt
+		if lt > 0 && lt == p.ntoks(m) {
+			allLink++
+		}
+		if hasImg {
+			img++
+		}
+		if hasDigit {
+			digit++
+		}
+		if tl == 1 {
+			one++
+		}
+		if p.ntoks(m) <= 4 {
+			short++
+		}
+		if holdsHeading(p, m) {
+			heading++
+		}
+	}
+	set("log_leaves", math.Log1p(float64(leaves)/n))
+	if toks > 0 {
+		set("link_share", float64(linkToks)/float64(toks))
+	}
+	set("all_link", float64(allLink)/n)
+	set("image", float64(img)/n)
+	set("digit", float64(digit)/n)
+	set("one_leaf", float64(one)/n)
+	set("short", float64(short)/n)
+	set("heading", float64(heading)/n)
+	set("choice_control", frac(func(m int32) bool { return hasChoiceControl(p, m) }))
+	var spec float64
+	specN := 0
+	for _, m := range elems {
+		s, k := p.specificity(m)
+		spec += s
+		specN += k
+	}
+	if specN > 0 {
+		set("specificity", spec/float64(specN))
+	}
+
+	// depth and position
+	first := &p.elems[elems[0]]
+	if c.maxDeep > 0 {
+		set("level", float64(first.depth)/float64(c.maxDeep))
+	}
+	if len(p.elems) > 0 {
+		set("position", float64(elems[0])/float64(len(p.elems)))
+	}
+
+	// landmarks: the members' parent and its ancestors, or the members themselves
+	var nav, header, footer, dialog, aside, main, form bool
+	mark := func(n *html.Node) {
+		role := strings.ToLower(strings.TrimSpace(attr(n, "role")))
+		switch {
+		case n.Data == "nav" || n.Data == "menu" || role == "navigation" || role == "menu" || role == "menubar" || role == "tablist":
+			nav = true
+		case n.Data == "header" || role == "banner":
+			header = true
+		case n.Data == "footer" || role == "contentinfo":
+			footer = true
+		case n.Data == "dialog" || role == "dialog" || role == "alertdialog" || strings.EqualFold(strings.TrimSpace(attr(n, "aria-modal")), "true"):
+			dialog = true
+		case n.Data == "aside" || role == "complementary":
+			aside = true
+		case n.Data == "main" || n.Data == "article" || role == "main":
+			main = true
+		case n.Data == "form":
+			form = true
+		}
+	}
+	mark(first.n)
+	for a := first.parent; a >= 0; a = p.elems[a].parent {
+		mark(p.elems[a].n)
+	}
+	for name, b := range map[string]bool{"in_nav": nav, "in_header": header, "in_footer": footer, "in_dialog": dialog, "in_aside": aside, "in_main": main, "in_form": form} {
+		if b {
+			set(name, 1)
+		}
+	}
+
+	// tags
+	switch first.tag {
+	case "li":
+		set("tag_li", 1)
+	case "tr":
+		set("tag_tr", 1)
+	case "div":
+		set("tag_div", 1)
+	case "td", "th":
+		set("tag_cell", 1)
+	case "a":
+		set("tag_a", 1)
+	case "article", "section":
+		set("tag_block", 1)
+	case "dt", "dd":
+		set("tag_dl", 1)
+	default:
+		if !layoutTags[first.tag] {
+			set("tag_text", 1)
+		}
+	}
+	if first.parent >= 0 {
+		switch p.elems[first.parent].tag {
+		case "ul", "ol", "menu", "dl":
+			set("parent_list", 1)
+		case "tbody", "table", "thead", "tfoot":
+			set("parent_table", 1)
+		}
+	}
+	if len(pt.attrs) > 0 {
+		set("class", 1)
+	}
+
+	// nesting: the share of the members' text held in the members of inner lists, and
+	// whether the list lies inside a member of another list
+	covered := 0
+	for _, m := range elems {
+		e := &p.elems[m]
+		i, _ := slices.BinarySearch(c.members, m+1)
+		for i < len(c.members) && c.members[i] < e.end {
+			d := c.members[i]
+			covered += p.ntoks(d)
+			// skip d's own descendants: only the outermost inner members count
+			i, _ = slices.BinarySearch(c.members, p.elems[d].end)
+		}
+	}
+	if toks > 0 {
+		set("holds_lists", min(1, float64(covered)/float64(toks)))
+	}
+	outer, depth := true, 0
+	for a := p.elems[elems[0]].parent; a >= 0; a = p.elems[a].parent {
+		o, ok := c.owner[a]
+		if !ok || o == pt {
+			continue
+		}
+		depth++
+		if outer && len(o.byPage[si]) >= 3 {
+			outer = false
+			set("in_record", 1)
+			set("per_record", float64(lists)/float64(len(o.byPage[si])))
+		}
+	}
+	set("list_depth", min(1, float64(depth)/4))
+}
+
+// firstLink returns the first link (a with href) in element m, or nil.
+func firstLink(p *page, m int32) *html.Node {
+	for i := m; i < p.elems[m].end; i++ {
+		if n := p.elems[i].n; n.Data == "a" && attr(n, "href") != "" {
+			return n
+		}
+	}
+	return nil
+}
+
+// layoutTags are elements that are blocks of a layout rather than phrasing content.
+var layoutTags = map[string]bool{"div": true, "li": true, "tr": true, "td": true, "th": true,
+	"article": true, "section": true, "ul": true, "ol": true, "table": true, "tbody": true,
+	"form": true, "fieldset": true, "figure": true, "main": true, "aside": true, "nav": true,
+	"header": true, "footer": true, "dl": true, "dt": true, "dd": true, "details": true,
+	"blockquote": true, "address": true, "a": true}
+
+// holdsHeading reports whether element m is or holds a heading (h1–h6).
+func holdsHeading(p *page, m int32) bool {
+	for i := m; i < p.elems[m].end; i++ {
+		switch p.elems[i].tag {
+		case "h1", "h2", "h3", "h4", "h5", "h6":
+			return true
+		}
+	}
+	return false
+}
+
+// firstLeaf returns the first text leaf of element m, or nil.
+func firstLeaf(p *page, m int32) *leaf {
+	e := &p.elems[m]
+	for li := e.leafStart; li < e.leafEnd; li++ {
+		if lf := &p.leaves[li]; lf.text != "" {
+			return lf
+		}
+	}
+	return nil
+}
