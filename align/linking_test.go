@@ -41,6 +41,12 @@ type linkCase struct {
 	kb2   KB
 	gold  map[string]string // KB1 record IRI → KB2 IRI ("" = not in KB2)
 	films map[string]bool   // KB2 entities that are films (for the count of book→film links)
+	// oneToOne runs the case with PARIS's 1:1 matching (trawl align's default) instead
+	// of the pipeline's 1:n.
+	oneToOne bool
+	// known, when set, says why the case does not meet issue 15's bound: its figures are
+	// reported, not held to the bound.
+	known string
 }
 
 // linkScore counts the links of a run against the gold.
@@ -105,6 +111,18 @@ func star(rec string, class graph.Term, vals map[string][]graph.Term) []graph.Tr
 // calibreGraph is the calibre site's records as trawl's labeled graph holds them when
 // the values are segmented well (one value per author).
 func calibreGraph(t testing.TB, books []bookkb.Book) (*graph.Memory, map[string]string) {
+	return calibreView(t, books, siteView{})
+}
+
+// siteView is how another book site could show the calibre records: without some of the
+// features, or with the authors written "Last, First".
+type siteView struct {
+	drop          []string
+	invertAuthors bool
+}
+
+// calibreView is calibreGraph as the site of view v shows the records.
+func calibreView(t testing.TB, books []bookkb.Book, view siteView) (*graph.Memory, map[string]string) {
 	class := graph.NewIRI(recNS + "calibre/Record")
 	var ts []graph.Triple
 	gold := map[string]string{}
@@ -112,7 +130,11 @@ func calibreGraph(t testing.TB, books []bookkb.Book) (*graph.Memory, map[string]
 		id := bk.List + "-" + strconv.Itoa(bk.Row)
 		v := map[string][]graph.Term{"title": {graph.NewLiteral(bk.Title)}}
 		for _, a := range bk.Authors {
-			v["author"] = append(v["author"], graph.NewLiteral(strings.Join(strings.Fields(a), " ")))
+			name := strings.Fields(a)
+			if view.invertAuthors && len(name) > 1 {
+				name = append([]string{name[len(name)-1] + ","}, name[:len(name)-1]...)
+			}
+			v["author"] = append(v["author"], graph.NewLiteral(strings.Join(name, " ")))
 		}
 		if bk.Series != "" {
 			v["series"] = []graph.Term{graph.NewLiteral(bk.Series)}
@@ -125,6 +147,9 @@ func calibreGraph(t testing.TB, books []bookkb.Book) (*graph.Memory, map[string]
 			v["tags"] = []graph.Term{graph.NewLiteral("goodbooks-10k")}
 		} else {
 			v["tags"] = []graph.Term{graph.NewLiteral("100 best books")}
+		}
+		for _, f := range view.drop {
+			delete(v, f)
 		}
 		ts = append(ts, star(id, class, v)...)
 		gold[recNS+"rec/"+id] = bk.Work
@@ -186,13 +211,20 @@ type bookKBEntry struct {
 
 func bookKB(t testing.TB, seed uint64, films bool) (*bookkb.KB, *graph.Memory) {
 	t.Helper()
+	return bookKBWith(t, func(o *bookkb.Options) { o.Seed, o.Films = seed, films })
+}
+
+// bookKBWith builds (once per set of options) the bookkb KB of the default options
+// changed by set.
+func bookKBWith(t testing.TB, set func(*bookkb.Options)) (*bookkb.KB, *graph.Memory) {
+	t.Helper()
 	shared := testutil.SharedData(t, "yago3-10")
-	key := fmt.Sprintf("%d/%v", seed, films)
+	o := bookkb.DefaultOptions(strings.TrimSuffix(strings.TrimSuffix(shared, "/yago3-10"), "/data"))
+	set(&o)
+	key := fmt.Sprintf("%d/%v/%g/%d", o.Seed, o.Films, o.InKB, o.OtherBooks)
 	e, _ := bookKBOnce.LoadOrStore(key, &bookKBEntry{})
 	en := e.(*bookKBEntry)
 	en.once.Do(func() {
-		o := bookkb.DefaultOptions(strings.TrimSuffix(strings.TrimSuffix(shared, "/yago3-10"), "/data"))
-		o.Seed, o.Films = seed, films
 		en.kb, en.err = bookkb.Build(o)
 		if en.err == nil {
 			en.mem, en.err = graph.NewMemory(en.kb.Triples)
