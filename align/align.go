@@ -69,6 +69,10 @@ type aligner struct {
 	lits    LiteralMatcher // KB2's
 	workers []*worker
 
+	// copyFun1 is the inverse functionality of KB1's relations that counts the subjects
+	// of a value that are copies of one another once, by inverse relation (copies.go).
+	copyFun1 map[graph.Rel]float64
+
 	lit1   [][]anchor // literal anchors of KB1 nodes, by KB1 local index
 	lit2   [][]anchor // literal anchors of KB2 nodes, by KB2 local index
 	eq1    []match    // kept 1:1 partner of each KB1 node
@@ -127,6 +131,9 @@ func Align(ctx context.Context, kb1 Source, kb2 Reference, opts Options) (*Resul
 	}
 	if res.Stats.KB1Literals == 0 {
 		return nil, fmt.Errorf("%w: KB1 has no literal values; PARIS starts from equal literals (names, titles, dates), so nothing can align", ErrNoLiterals)
+	}
+	if err := a.copyAwareFun1(ctx); err != nil {
+		return nil, err
 	}
 	a.lit1 = make([][]anchor, a.v1.size())
 	a.eq1 = make([]match, a.v1.size())

@@ -17,8 +17,9 @@ import (
 //   - Discriminative evidence (Options.MinDiscriminative): a candidate must agree with
 //     the entity on at least one relation pair whose values identify their subjects: the
 //     smaller of the two inverse functionalities (1 / the mean number of subjects per
-//     value) is at least MinDiscriminative. A shared year, number or category alone is
-//     never enough, however many entities share it.
+//     value; KB1's counting copies of one entity once, copies.go) is at least
+//     MinDiscriminative. A shared year, number or category alone is never enough,
+//     however many entities share it, nor is a name shared by several (an author's).
 //   - Corroboration (Options.Corroboration): an entity with values on two or more
 //     relations that have counterparts in the other KB needs agreement on two of them.
 //     A title alone does not link a film record to a book of the same title when the

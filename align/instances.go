@@ -116,8 +116,8 @@ func (w *worker) candidates(y int32, out []cand) []cand {
 			comparable.add(f.p, f.end)
 		}
 		p1 := f.p.Inverse()
-		fun1 := a.v1.funPath(p1)
-		f1 := fun1 / o.Epsilon
+		f1 := a.v1.funPath(p1) / o.Epsilon
+		fun1 := a.discFun1(p1) // for the discriminative requirement only
 		max2 := min(o.JoinLength, o.JoinSum-p1.Len())
 		if max2 < 1 {
 			continue

@@ -107,8 +107,10 @@ type Options struct {
 	//
 	// MinDiscriminative is the least inverse functionality (1 / the mean number of
 	// subjects per value), in both KBs, of a relation pair that must support a candidate:
-	// a candidate supported only by shared years, numbers or categories is dropped. 0
-	// turns the requirement off.
+	// a candidate supported only by shared years, numbers, categories or a name that
+	// several entities share (an author's, for the books of a source without titles) is
+	// dropped. KB1's is copy-aware (copies.go): copies of one entity count once. 0 turns
+	// the requirement off.
 	MinDiscriminative float64 `json:"min_discriminative"`
 	// Corroboration requires a candidate to be supported by two distinct relations of
 	// the KB1 entity when the entity has values with counterparts on two or more.
@@ -163,7 +165,7 @@ func DefaultOptions() Options {
 		ApproxMinDice:     0.78,
 		ApproxPenalty:     1.1,
 		MatchCandidates:   5,
-		MinDiscriminative: 0.5,
+		MinDiscriminative: 0.7,
 		Corroboration:     true,
 		NegativeEvidence:  true,
 		DateTolerance:     1,

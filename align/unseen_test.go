@@ -17,8 +17,8 @@ import (
 //   - calibre against a bookkb KB drawn with seed 17 that has half the site's works (not
 //     three quarters) among 8,000 other books (not 4,000);
 //   - the same site showing its authors as "Last, First";
-//   - the same site without its titles (author, date, series and tags only): weak
-//     evidence, a link is only right when the author, year and series pin the work;
+//   - the same site without its titles (author, date, series and tags only): the
+//     author's name is the only name left, and a record must not become its author;
 //   - the same site with neither titles nor authors (dates, series numbers, tags): no
 //     discriminative value at all, so no link may appear;
 //   - the films site against that KB;
@@ -77,11 +77,15 @@ func unseenCases(t testing.TB) []linkCase {
 	pg := loadGolds(t, p11, p12, "Persons1/dataset11_dataset12_goldstandard_person.xml").Instances
 	rg := loadGolds(t, r1, r2, "Restaurants/DERIVED-goldstandard-data-iris.csv").Instances
 	copies, copiesGold := persons1Copies(t, 16, p11, p12)
+	copies17, copiesGold17 := persons1Copies(t, 17, p11, p12)
+	kb18, mem18 := bookKBWith(t, func(o *bookkb.Options) { o.Seed, o.InKB, o.OtherBooks = 18, 0.6, 6000 })
+	films18 := filmsOf(t, mem18)
+	cal18, gold18 := calibreGraph(t, kb18.Books)
+	noTitle18, _ := calibreView(t, kb18.Books, siteView{drop: []string{"title"}})
 	return []linkCase{
 		{name: "calibre/bookkb-17, half in KB", kb1: cal, kb2: mem17, gold: gold, films: films17},
 		{name: "calibre/bookkb-17, Last, First", kb1: inverted, kb2: mem17, gold: gold, films: films17},
-		{name: "calibre/bookkb-17, no titles", kb1: noTitle, kb2: mem17, gold: gold, films: films17,
-			known: "records without titles link to their author's KB entity (author ⊆ rdfs:label, the record class aligned to schema:Person): the author name is discriminative (fun⁻¹ 0.53 ≥ 0.5), and raising the bound to 0.7 loses every link of the 1:n Persons1 copies, whose duplicates lower KB1's fun⁻¹"},
+		{name: "calibre/bookkb-17, no titles", kb1: noTitle, kb2: mem17, gold: gold, films: films17},
 		{name: "calibre/bookkb-17, no names", kb1: noName, kb2: mem17, gold: gold, films: films17},
 		{name: "films/bookkb-17", kb1: filmRecs, kb2: mem17, gold: filmGold(t, mem17, recs), films: films17},
 		{name: "OAEI Restaurants reversed", kb1: r2, kb2: r1, gold: reversedGold(t, rg, r2, "http://www.okkam.org/ontology_restaurant2.owl#Restaurant"), oneToOne: true},
@@ -89,6 +93,11 @@ func unseenCases(t testing.TB) []linkCase {
 			known: "with 1:n, restaurants of one hotel that share its switchboard number and street link to the one restaurant of KB2 with that number although their names differ (negative evidence lowers the odds, the phone and street saturate them)"},
 		{name: "OAEI Persons1 reversed", kb1: p12, kb2: p11, gold: reversedGold(t, pg, p12, "http://www.okkam.org/ontology_person2.owl#Person"), oneToOne: true},
 		{name: "Persons1 1:n, seed 16", kb1: copies, kb2: p12, gold: copiesGold},
+		// Built after the copy-aware inverse functionality, which the title-less seed-17
+		// case above led to: they check it where it was not developed.
+		{name: "calibre/bookkb-18", kb1: cal18, kb2: mem18, gold: gold18, films: films18},
+		{name: "calibre/bookkb-18, no titles", kb1: noTitle18, kb2: mem18, gold: gold18, films: films18},
+		{name: "Persons1 1:n, seed 17", kb1: copies17, kb2: p12, gold: copiesGold17},
 	}
 }
 
@@ -97,6 +106,7 @@ func unseenCases(t testing.TB) []linkCase {
 // discriminative value or no partner, and high precision everywhere else. The figures
 // go to docs/benchmarks.md (issue 15) next to the tuned ones; run with -v.
 func TestLinkingUnseen(t *testing.T) {
+	skipLinkingUnderRace(t)
 	testutil.SharedData(t, "yago3-10")
 	for _, c := range unseenCases(t) {
 		t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
@@ -111,15 +121,15 @@ func TestLinkingUnseen(t *testing.T) {
 			switch {
 			case c.known != "":
 				t.Logf("not held to issue 15's bound: %s", c.known)
-			case strings.HasSuffix(c.name, "no names") || strings.HasPrefix(c.name, "films/"):
+			case strings.Contains(c.name, "no names") || strings.Contains(c.name, "no titles") || strings.HasPrefix(c.name, "films/"):
 				if s.wrong > 0 {
 					t.Errorf("%d wrong links from low-information evidence, want 0", s.wrong)
 				}
 			case s.p < 0.95:
 				t.Errorf("P %.3f, want ≥ 0.95", s.p)
 			}
-			if s.wrongNoPartner > 0 && c.known == "" && strings.HasPrefix(c.name, "OAEI Restaurants") {
-				t.Errorf("%d links of restaurants that have no partner", s.wrongNoPartner)
+			if strings.HasPrefix(c.name, "Persons1 1:n") && c.known == "" && s.r < 0.9 {
+				t.Errorf("1:n R %.3f, want ≥ 0.9", s.r)
 			}
 			if s.toFilm > 0 && strings.HasPrefix(c.name, "calibre/") {
 				t.Errorf("%d book records linked to films", s.toFilm)
