@@ -474,7 +474,7 @@ func dokuwiki() site {
 				}
 				return out
 			},
-			shown:   map[string]string{"title": "equal", "hits": "equal"},
+			shown: map[string]string{"title": "equal", "hits": "equal"},
 			// "Last modified" labels a feature only when the sample holds pages of
 			// several ages; the hit count is always there.
 			labels:  []string{"Hits"},
