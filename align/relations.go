@@ -33,11 +33,6 @@ func newRelTable() *relTable {
 	return &relTable{pairs: map[relKey]relEntry{}, byP1: map[Path][]relEntry{}, n1: map[Path]float64{}, n2: map[Path]float64{}}
 }
 
-func (t *relTable) lookup(p1, p2 Path) (relEntry, bool) {
-	e, ok := t.pairs[relKey{p1, p2}]
-	return e, ok
-}
-
 // diff counts the pairs that entered or left the table and returns the largest score
 // change, starting from delta.
 func (t *relTable) diff(u *relTable, delta float64) (int, float64) {

@@ -337,7 +337,6 @@ func BenchmarkScaleGraphVsKB(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			kbTriples = nil
 			if _, err := kb2.Candidates(b.Context(), "warm up", 1); err != nil {
 				b.Fatal(err)
 			}

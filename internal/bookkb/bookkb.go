@@ -151,7 +151,7 @@ func readSite(shared string) ([]Book, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrData, err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only
 	rd := csv.NewReader(f)
 	head, err := rd.Read()
 	if err != nil {
@@ -280,7 +280,7 @@ func eachLine(path string, fn func(f []string)) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrData, err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {

@@ -75,7 +75,7 @@ func eachTriple(file string, fn func(graph.Triple)) error {
 	if err != nil {
 		return err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only
 	rd := graph.NewReader(f, file)
 	for {
 		t, err := rd.Read()
