@@ -10,8 +10,8 @@ package probe
 // window.__trawl, what "the page settled" needs: the time of the last DOM mutation, the
 // fetch/XHR requests in flight, and a document token set before a submission (a new
 // document has none, which tells a navigation from an in-place update). It also makes
-// alert/confirm/prompt return at once (recording their text): confirm answers "cancel",
-// prompt answers nothing. A person would close the dialog; trawl must not hang on it.
+// alert/confirm/prompt return at once (recording their text, sent through the
+// dialogBinding): confirm answers "cancel", prompt answers nothing. A person would close the dialog; trawl must not hang on it.
 const initJS = `(() => {
   if (window.__trawl) return;
   // The timer and promise of the settle wait are kept before the page's scripts can
@@ -39,7 +39,20 @@ const initJS = `(() => {
     this.addEventListener('loadend', () => { T.inflight--; touch(); }, {once: true});
     try { return send.apply(this, arguments); } catch (e) { T.inflight--; throw e; }
   };
-  const note = (kind, m) => { if (T.dialogs.length < 50) T.dialogs.push(kind + ': ' + String(m).slice(0, 200)); touch(); };
+  // A dialog's text goes to the Go side through the __trawlDialog binding (a protocol
+  // event, sent before a navigation the dialog's handler starts can discard this
+  // document); without the binding it waits in T.dialogs for the next state read.
+  const bound = window.__trawlDialog;
+  let noted = 0;
+  const note = (kind, m) => {
+    touch();
+    if (noted >= 50) return;
+    noted++;
+    const text = kind + ': ' + String(m).slice(0, 200);
+    const b = typeof bound === 'function' ? bound : window.__trawlDialog;
+    if (typeof b === 'function') { try { b(text); return; } catch (e) {} }
+    T.dialogs.push(text);
+  };
   window.alert = function (m) { note('alert', m); };
   window.confirm = function (m) { note('confirm', m); return false; };
   window.prompt = function (m) { note('prompt', m); return null; };
@@ -461,3 +474,7 @@ return ((spec) => {
   }
   return null;
 })(%s);`
+
+// dialogBinding is the name of the Runtime binding through which initJS reports the
+// dialogs it answers (runtime.EventBindingCalled on the tab).
+const dialogBinding = "__trawlDialog"

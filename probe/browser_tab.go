@@ -21,6 +21,7 @@ import (
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
 	cdppage "github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
 
@@ -165,6 +166,9 @@ func (b *Browser) newTab(pol *policy) (*tab, error) {
 		}}); err != nil {
 			return fmt.Errorf("enable request interception: %w", err)
 		}
+		if _, err := chromedp.Call(ctx, runtime.AddBinding, runtime.AddBindingParams{Name: dialogBinding}); err != nil {
+			return fmt.Errorf("add the dialog binding: %w", err)
+		}
 		if _, err := chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: initJS}); err != nil {
 			return fmt.Errorf("add the page hooks: %w", err)
 		}
@@ -245,6 +249,14 @@ func (t *tab) onEvent(ev any) {
 			t.respSeq = t.docSeq
 		}
 		t.mu.Unlock()
+	case *runtime.EventBindingCalled:
+		// initJS's alert/confirm/prompt: the text arrives before any navigation the
+		// page starts after the dialog.
+		if ev.Name == dialogBinding {
+			t.mu.Lock()
+			t.dialogs = append(t.dialogs, trimErr(ev.Payload))
+			t.mu.Unlock()
+		}
 	case *cdppage.EventJavascriptDialogOpening:
 		// initJS replaces alert/confirm/prompt; this catches the rest (beforeunload).
 		t.mu.Lock()

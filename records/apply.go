@@ -241,7 +241,7 @@ func (a *Applier) Apply(ctx context.Context, pg Page) ([]Record, PageClass, erro
 		pc.Class, pc.Reason = ClassInvalid, err.Error()
 		return nil, pc, err
 	}
-	s := &sample{p: p, types: typeHashes(p, a.names), names: a.names}
+	s := newSample(p, a.names)
 	l := newLayoutSeq(layoutBlocks(p))
 	for c, members := range a.layouts {
 		if joinsCluster(l, members, a.threshold) {

@@ -42,6 +42,8 @@ type elem struct {
 	depth  int // body = 1, html = 0; the thesis's level
 	dfs    int // pre-order number, body = 1; 0 outside body
 	tag    string
+	// tagHash is strHash(tag), the step of the tag paths of shapes.
+	tagHash uint64
 	// tokStart, tokEnd delimit the element's tokens in page.toks.
 	tokStart, tokEnd int32
 	// leafStart, leafEnd delimit the element's leaves in page.leaves.
@@ -153,7 +155,7 @@ func indexPage(name string, doc *html.Node, skipHidden bool) *page {
 			return
 		}
 		idx := int32(len(p.elems))
-		e := elem{n: n, parent: parent, depth: depth, tag: n.Data}
+		e := elem{n: n, parent: parent, depth: depth, tag: n.Data, tagHash: strHash(n.Data)}
 		if n.DataAtom == atom.Body && p.body < 0 {
 			p.body = idx
 			e.depth = 1
@@ -231,7 +233,10 @@ func hiddenInMarkup(n *html.Node) bool {
 // keeps its content.
 func placeholder(n *html.Node) bool {
 	cls := attr(n, "class")
-	if cls == "" || !strings.Contains(strings.ToLower(cls), "skeleton") {
+	if cls == "" || !mayContainFold(cls, "skeleton") {
+		return false
+	}
+	if !strings.Contains(strings.ToLower(cls), "skeleton") {
 		return false
 	}
 	skeleton := false
@@ -250,6 +255,28 @@ func placeholder(n *html.Node) bool {
 		}
 	}
 	return true
+}
+
+// mayContainFold reports whether s may contain the lower-case ASCII word w in any
+// case: false only when s is ASCII and holds no case variant of w (the common case,
+// decided without lower-casing a copy of s); text with other characters says true
+// (Unicode case mapping takes some of them to ASCII letters).
+func mayContainFold(s, w string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return true
+		}
+	}
+	for i := 0; i+len(w) <= len(s); i++ {
+		k := 0
+		for k < len(w) && s[i+k]|0x20 == w[k] {
+			k++
+		}
+		if k == len(w) {
+			return true
+		}
+	}
+	return false
 }
 
 // collapse trims s and collapses runs of white space (including U+00A0) to one space.

@@ -654,7 +654,7 @@ func (st *pageStore) get(i int) (*sample, error) {
 		st.failed[i] = err
 		return nil, err
 	}
-	s := &sample{p: p, types: typeHashes(p, st.opts.TypeAttributes), names: st.opts.TypeAttributes}
+	s := newSample(p, st.opts.TypeAttributes)
 	if st.opts.Mode == ModeRecords {
 		findLists(s)
 	}

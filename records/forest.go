@@ -75,14 +75,33 @@ type sample struct {
 	types []uint64
 	echo  map[int32]bool
 	names []string // the type attributes the types were computed with
-	lists []list   // candidate record lists (record mode)
+	// atts are the tolerant attributes of every element among names (typeAttrs), nil
+	// when not computed; shared, never to be modified
+	atts  [][][2]string
+	lists []list // candidate record lists (record mode)
+}
+
+// newSample indexes the types of page p with the type attributes names.
+func newSample(p *page, names []string) *sample {
+	s := &sample{p: p, names: names}
+	s.types, s.atts = typeIndex(p, names)
+	return s
+}
+
+// typeAttrs returns typeAttrs of element i among names, from the sample's table when
+// names are its own. The caller must not modify it.
+func (s *sample) typeAttrs(i int32, names []string) [][2]string {
+	if s.atts != nil && (len(names) > 0 && len(s.names) == len(names) && &names[0] == &s.names[0] || slices.Equal(names, s.names)) {
+		return s.atts[i]
+	}
+	return typeAttrs(s.p.elems[i].n, names)
 }
 
 // cluster is a group of similar siblings in the making: its first member is its
 // representative.
 type cluster struct {
 	rep     int32
-	repAtts string
+	repAtts [][2]string
 	members []int32
 }
 
@@ -96,7 +115,7 @@ const (
 // siblingGroups splits the content children of element parent into groups of similar
 // siblings: same tag, and a shape (tag paths below them) similar to the group's first
 // member.
-func siblingGroups(s *sample, parent int32, names []string, shapes map[int32][]shapeItem) [][]int32 {
+func siblingGroups(s *sample, parent int32, names []string, shapes *shapeTable) [][]int32 {
 	p := s.p
 	var clusters []*cluster
 	for _, k := range p.elems[parent].kids {
@@ -104,21 +123,17 @@ func siblingGroups(s *sample, parent int32, names []string, shapes map[int32][]s
 		if e.skipped || e.leafEnd == e.leafStart {
 			continue
 		}
-		sh, ok := shapes[k]
-		if !ok {
-			sh = shape(p, k)
-			shapes[k] = sh
-		}
-		atts := attrPredicate(typeAttrs(e.n, names))
+		sh := shapes.of(k)
+		atts := s.typeAttrs(k, names)
 		var best *cluster
 		bestSim := -1.0
 		for _, c := range clusters {
 			if p.elems[c.rep].tag != e.tag {
 				continue
 			}
-			sim := similarity(shapes[c.rep], sh)
+			sim := similarity(shapes.of(c.rep), sh)
 			need := shapeDiff
-			if atts == c.repAtts && atts != "" {
+			if len(atts) > 0 && slices.Equal(atts, c.repAtts) {
 				need = shapeSame
 			}
 			if sim >= need && sim > bestSim {
@@ -140,11 +155,30 @@ func siblingGroups(s *sample, parent int32, names []string, shapes map[int32][]s
 	return out
 }
 
+// shapeTable computes the shapes of a page's elements once.
+type shapeTable struct {
+	p      *page
+	shapes [][]shapeItem // by element; nil: not computed yet
+	bare   []int8        // bareWrapper by element (shapeBuf)
+	buf    []uint64
+}
+
+func newShapeTable(p *page) *shapeTable {
+	return &shapeTable{p: p, shapes: make([][]shapeItem, len(p.elems)), bare: make([]int8, len(p.elems))}
+}
+
+func (t *shapeTable) of(i int32) []shapeItem {
+	if t.shapes[i] == nil {
+		t.shapes[i], t.buf = shapeBuf(t.p, i, t.buf, t.bare)
+	}
+	return t.shapes[i]
+}
+
 // commonAttrs returns the tolerant attributes shared by all members.
-func commonAttrs(p *page, members []int32, names []string) [][2]string {
-	common := typeAttrs(p.elems[members[0]].n, names)
+func commonAttrs(s *sample, members []int32, names []string) [][2]string {
+	common := slices.Clone(s.typeAttrs(members[0], names))
 	for _, m := range members[1:] {
-		atts := typeAttrs(p.elems[m].n, names)
+		atts := s.typeAttrs(m, names)
 		common = slices.DeleteFunc(common, func(a [2]string) bool { return !slices.Contains(atts, a) })
 		if len(common) == 0 {
 			break
@@ -172,7 +206,7 @@ func findLists(s *sample) {
 	if body < 0 {
 		return
 	}
-	shapes := map[int32][]shapeItem{}
+	shapes := newShapeTable(p)
 	for i := body; i < int32(len(p.elems)); i++ {
 		e := &p.elems[i]
 		if e.skipped || len(e.kids) < 2 || (i != body && !p.isAncestor(body, i)) {
@@ -472,7 +506,7 @@ func recordPatterns(samples []*sample, o *Options) []*pattern {
 		p := s.p
 		for _, l := range s.lists {
 			l.page = si
-			atts := commonAttrs(p, l.members, o.TypeAttributes)
+			atts := commonAttrs(s, l.members, o.TypeAttributes)
 			tag := p.elems[l.members[0]].tag
 			key := patternKey(s.types[l.parent], tag, atts)
 			pt := byKey[key]

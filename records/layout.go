@@ -1,7 +1,6 @@
 package records
 
 import (
-	"strings"
 	"unicode"
 
 	"golang.org/x/net/html/atom"
@@ -67,14 +66,30 @@ func layoutBlocks(p *page) []block {
 			flush()
 			cur = b
 		}
-		for _, r := range l.text {
-			if unicode.IsLetter(r) || unicode.IsDigit(r) {
-				chars++
-			}
-		}
+		chars += alnumCount(l.text)
 	}
 	flush()
 	return compressRuns(out)
+}
+
+// alnumCount counts the letters and digits of s.
+func alnumCount(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			for _, r := range s[i:] {
+				if unicode.IsLetter(r) || unicode.IsDigit(r) {
+					n++
+				}
+			}
+			return n
+		}
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			n++
+		}
+	}
+	return n
 }
 
 // maxPeriod bounds the length of the block cycles compressRuns merges.
@@ -112,19 +127,24 @@ func compressRuns(seq []block) []block {
 }
 
 func blockFeature(p *page, b int32) string {
-	var steps []string
+	var buf [128]byte
+	f := buf[:0]
 	for c, i := b, 0; c >= 0 && i < 3; c, i = p.elems[c].parent, i+1 {
 		n := p.elems[c].n
-		s := n.Data
+		if i > 0 {
+			f = append(f, '<')
+		}
+		f = append(f, n.Data...)
 		if v := tolerantForm(attr(n, "id")); v != "" {
-			s += "#" + v
+			f = append(f, '#')
+			f = append(f, v...)
 		}
 		if v := tolerantForm(attr(n, "class")); v != "" {
-			s += "." + v
+			f = append(f, '.')
+			f = append(f, v...)
 		}
-		steps = append(steps, s)
 	}
-	return strings.Join(steps, "<")
+	return string(f)
 }
 
 // layoutSimilarity is the LCS-aligned weight of both sequences over their total weight,

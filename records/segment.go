@@ -2,6 +2,7 @@ package records
 
 import (
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -35,7 +36,7 @@ func segment(p *page, elems []int32, extra [][]int32, base *url.URL) []Record {
 // to it.
 func leavesOf(p *page, root int32, base *url.URL) []Leaf {
 	el := &p.elems[root]
-	paths := pathCache{p: p, root: root, path: map[int32]string{}}
+	paths := newPathCache(p, root)
 	var out []Leaf
 	for li := el.leafStart; li < el.leafEnd; li++ {
 		l := &p.leaves[li]
@@ -59,43 +60,92 @@ func leavesOf(p *page, root int32, base *url.URL) []Leaf {
 // pathCache computes the record-internal paths of the elements below one record root:
 // the path steps (tag and tolerant class) from the root down to an element, with a
 // position only where the parent has several children with the same step, e.g.
-// "tr/td[2]/a". Each element's path is its parent's and one step.
+// "tr/td[2]/a". Each element's path is its parent's and one step. Both tables are
+// indexed by the element's offset in the root's subtree (elements are numbered in
+// pre-order); an empty entry is not computed yet (a path or step is never empty).
 type pathCache struct {
 	p    *page
 	root int32
-	path map[int32]string
+	path []string
+	// steps holds the positioned steps of a parent's children, in their order
+	steps [][]string
+}
+
+func newPathCache(p *page, root int32) *pathCache {
+	n := int(p.elems[root].end - root)
+	return &pathCache{p: p, root: root, path: make([]string, n), steps: make([][]string, n)}
 }
 
 // of returns the record-internal path of element e.
 func (c *pathCache) of(e int32) string {
-	if s, ok := c.path[e]; ok {
+	if s := c.path[e-c.root]; s != "" {
 		return s
 	}
 	if e == c.root {
 		s := pathStep(c.p.elems[e].n)
-		c.path[e] = s
+		c.path[0] = s
 		return s
 	}
 	par := c.p.elems[e].parent
 	prefix := c.of(par)
-	// the positioned steps of all of par's children at once
 	kids := c.p.elems[par].kids
+	steps := c.steps[par-c.root]
+	if steps == nil {
+		steps = positionedSteps(c.p, kids)
+		c.steps[par-c.root] = steps
+	}
+	i, _ := slices.BinarySearch(kids, e)
+	s := prefix + "/" + steps[i]
+	c.path[e-c.root] = s
+	return s
+}
+
+// positionedSteps returns the path steps of the elements kids (siblings, in order),
+// each with its position among the siblings of the same step when there are several.
+func positionedSteps(p *page, kids []int32) []string {
 	steps := make([]string, len(kids))
-	count := map[string]int{}
 	for i, k := range kids {
-		steps[i] = pathStep(c.p.elems[k].n)
-		count[steps[i]]++
+		steps[i] = pathStep(p.elems[k].n)
+	}
+	if len(kids) <= 16 {
+		// few siblings: compare them pairwise rather than count them in maps
+		var out []string
+		for i, st := range steps {
+			pos, same := 0, 0
+			for j, o := range steps {
+				if o == st {
+					same++
+					if j <= i {
+						pos = same
+					}
+				}
+			}
+			if same > 1 {
+				if out == nil {
+					out = slices.Clone(steps)
+				}
+				out[i] = st + "[" + strconv.Itoa(pos) + "]"
+			}
+		}
+		if out != nil {
+			return out
+		}
+		return steps
+	}
+	count := map[string]int{}
+	for _, st := range steps {
+		count[st]++
 	}
 	seen := map[string]int{}
-	for i, k := range kids {
-		step := steps[i]
-		seen[step]++
-		if count[step] > 1 {
-			step += "[" + strconv.Itoa(seen[step]) + "]"
+	out := make([]string, len(steps))
+	for i, st := range steps {
+		seen[st]++
+		if count[st] > 1 {
+			st += "[" + strconv.Itoa(seen[st]) + "]"
 		}
-		c.path[k] = prefix + "/" + step
+		out[i] = st
 	}
-	return c.path[e]
+	return out
 }
 
 // linkOf returns the href of the nearest <a> enclosing element e within the record.

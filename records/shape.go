@@ -1,7 +1,6 @@
 package records
 
 import (
-	"hash/fnv"
 	"slices"
 	"strings"
 
@@ -15,16 +14,42 @@ import (
 // types (tag and tolerant attributes, no dfs, no positions) from the root down to it.
 // Two elements with the same hash sit at the same generic location of the template.
 func typeHashes(p *page, names []string) []uint64 {
+	hs, _ := typeIndex(p, names)
+	return hs
+}
+
+// typeIndex returns typeHashes and, for every element, its tolerant attributes among
+// names (typeAttrs), computed once: the attribute lists share one backing array, sized
+// beforehand so that it never moves, and are capped, so that an append to one copies
+// it.
+func typeIndex(p *page, names []string) ([]uint64, [][][2]string) {
 	hs := make([]uint64, len(p.elems))
+	atts := make([][][2]string, len(p.elems))
+	most := 0 // the attributes among names: a bound of the pairs
+	for i := range p.elems {
+		for _, a := range p.elems[i].n.Attr {
+			if slices.Contains(names, a.Key) {
+				most++
+			}
+		}
+	}
+	slab := make([][2]string, 0, most)
 	for i := range p.elems {
 		e := &p.elems[i]
 		var parent uint64
 		if e.parent >= 0 {
 			parent = hs[e.parent]
 		}
-		hs[i] = typeHash(parent, e.n, names)
+		if len(e.n.Attr) > 0 {
+			start := len(slab)
+			slab = appendTypeAttrs(slab, e.n, names)
+			if len(slab) > start {
+				atts[i] = slab[start:len(slab):len(slab)]
+			}
+		}
+		hs[i] = typeHashAttrs(parent, e.n, names, atts[i])
 	}
-	return hs
+	return hs, atts
 }
 
 // FNV-1a, 64 bits (hash/fnv), written out so that the bytes of a record type are
@@ -52,34 +77,29 @@ func chainHash(parent uint64, typ string) uint64 {
 	return fnvString(h, typ)
 }
 
-// typeHash is chainHash(parent, recordType(n, names)), computed without the string.
-func typeHash(parent uint64, n *html.Node, names []string) uint64 {
+// typeHashAttrs is chainHash(parent, recordType(n, names)), computed without the
+// string from atts = typeAttrs(n, names).
+func typeHashAttrs(parent uint64, n *html.Node, names []string, atts [][2]string) uint64 {
 	h := uint64(fnvOffset)
 	for k := range 8 {
 		h ^= (parent >> (8 * k)) & 0xff
 		h *= fnvPrime
 	}
 	h = fnvString(h, n.Data)
-	names = pathNames(n, names)
-	// the tolerant attributes among names, in the order of their names (attrPredicate
-	// of typeAttrs)
-	var buf [8][2]string
-	atts := buf[:0]
-	for _, a := range n.Attr {
-		if !slices.Contains(names, a.Key) {
-			continue
-		}
-		if v := tolerantForm(a.Val); v != "" {
-			atts = append(atts, [2]string{a.Key, v})
-		}
-	}
 	if len(atts) == 0 {
 		return h
 	}
-	slices.SortFunc(atts, func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
-	h = fnvString(h, "[")
-	for i, a := range atts {
-		if i > 0 {
+	// a table body section's id leaves its type in some tables (pathNames)
+	dropID := n.Data == "tbody" && len(pathNames(n, names)) < len(names)
+	open := false
+	for _, a := range atts {
+		if dropID && a[0] == "id" {
+			continue
+		}
+		if !open {
+			h = fnvString(h, "[")
+			open = true
+		} else {
 			h = fnvString(h, " and ")
 		}
 		h = fnvString(h, "@")
@@ -87,6 +107,9 @@ func typeHash(parent uint64, n *html.Node, names []string) uint64 {
 		h = fnvString(h, "='")
 		h = fnvString(h, a[1])
 		h = fnvString(h, "'")
+	}
+	if !open {
+		return h
 	}
 	return fnvString(h, "]")
 }
@@ -124,27 +147,53 @@ type shapeItem struct {
 // descendants of element i, up to shapeDepth levels below it, sorted by hash. A bare
 // span wrapper (bareWrapper) is no step of the paths: its child takes its place.
 func shape(p *page, i int32) []shapeItem {
-	var hs []uint64
+	out, _ := shapeBuf(p, i, nil, nil)
+	return out
+}
+
+// shapeBuf is shape with a scratch buffer for the tag-path hashes, returned for the
+// next call, and optionally a table of bareWrapper by element (0 not known yet, 1
+// bare, 2 not) filled as it goes. An empty shape is a non-nil empty slice.
+func shapeBuf(p *page, i int32, hs []uint64, bare []int8) ([]shapeItem, []uint64) {
+	hs = hs[:0]
+	isBare := func(k int32) bool {
+		if bare == nil {
+			return bareWrapper(p, k)
+		}
+		if bare[k] == 0 {
+			bare[k] = 2
+			if bareWrapper(p, k) {
+				bare[k] = 1
+			}
+		}
+		return bare[k] == 1
+	}
 	var walk func(j int32, h uint64, d int)
 	walk = func(j int32, h uint64, d int) {
 		for _, k := range p.elems[j].kids {
 			if p.elems[k].skipped {
 				continue
 			}
-			if bareWrapper(p, k) {
+			if isBare(k) {
 				walk(k, h, d) // no level of the shape
 				continue
 			}
-			hk := h*1099511628211 ^ strHash(p.elems[k].tag)
+			hk := h*fnvPrime ^ p.elems[k].tagHash
 			hs = append(hs, hk)
 			if d+1 < shapeDepth {
 				walk(k, hk, d+1)
 			}
 		}
 	}
-	walk(i, 14695981039346656037, 0)
+	walk(i, fnvOffset, 0)
 	slices.Sort(hs)
-	var out []shapeItem
+	distinct := 0
+	for k, h := range hs {
+		if k == 0 || hs[k-1] != h {
+			distinct++
+		}
+	}
+	out := make([]shapeItem, 0, distinct)
 	for _, h := range hs {
 		if n := len(out); n > 0 && out[n-1].h == h {
 			out[n-1].n++
@@ -152,7 +201,7 @@ func shape(p *page, i int32) []shapeItem {
 		}
 		out = append(out, shapeItem{h, 1})
 	}
-	return out
+	return out, hs
 }
 
 // bareWrapper reports an element that only wraps another: a span without any
@@ -183,11 +232,8 @@ func bareWrapper(p *page, i int32) bool {
 	return true
 }
 
-func strHash(s string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(s))
-	return h.Sum64()
-}
+// strHash is the 64-bit FNV-1a hash of s (hash/fnv's New64a).
+func strHash(s string) uint64 { return fnvString(fnvOffset, s) }
 
 // similarity is the weighted Jaccard coefficient of two shapes, Σ min / Σ max over
 // the tag paths: 1 for identical structures, low for elements of different size or

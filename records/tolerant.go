@@ -18,6 +18,9 @@ import (
 // digits alone would leave "results-cfa" and "results-bed", and a wrapper learnt on one
 // page would find nothing on the next.
 func tolerantForm(v string) string {
+	if t, ok := tolerantASCII(v); ok {
+		return t
+	}
 	v = strings.TrimLeftFunc(v, unicode.IsSpace)
 	if i := strings.IndexFunc(v, unicode.IsSpace); i >= 0 {
 		v = v[:i]
@@ -32,6 +35,65 @@ func tolerantForm(v string) string {
 		}, v)
 	}
 	return strings.Trim(v, "-_")
+}
+
+// tolerantASCII is tolerantForm of a value whose first token is ASCII without digits
+// (most class and id values), without the Unicode tables; ok is false for any other
+// value, which tolerantForm then reduces the general way.
+func tolerantASCII(v string) (string, bool) {
+	i := 0
+	for i < len(v) && asciiSpace(v[i]) {
+		i++
+	}
+	j, digits := i, false
+	for j < len(v) && !asciiSpace(v[j]) {
+		c := v[j]
+		if c >= 0x80 {
+			return "", false
+		}
+		digits = digits || c >= '0' && c <= '9'
+		j++
+	}
+	t := v[i:j]
+	if digits {
+		t = dropDigitsASCII(t)
+	}
+	for len(t) > 0 && (t[0] == '-' || t[0] == '_') {
+		t = t[1:]
+	}
+	for len(t) > 0 && (t[len(t)-1] == '-' || t[len(t)-1] == '_') {
+		t = t[:len(t)-1]
+	}
+	return t, true
+}
+
+// dropDigitsASCII is dropHexParts followed by the removal of the digits, for ASCII t.
+func dropDigitsASCII(t string) string {
+	var buf [64]byte
+	out := buf[:0]
+	start := 0
+	for i := 0; i <= len(t); i++ {
+		if i < len(t) && t[i] != '-' && t[i] != '_' && t[i] != ':' && t[i] != '.' {
+			continue
+		}
+		if part := t[start:i]; !isHexID(part) {
+			for k := 0; k < len(part); k++ {
+				if c := part[k]; c < '0' || c > '9' {
+					out = append(out, c)
+				}
+			}
+		}
+		if i < len(t) {
+			out = append(out, t[i])
+		}
+		start = i + 1
+	}
+	return string(out)
+}
+
+// asciiSpace reports the ASCII white space of unicode.IsSpace.
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }
 
 // dropHexParts removes the parts of an identifier that are hexadecimal numbers with a
@@ -82,7 +144,12 @@ var DefaultTypeAttributes = []string{"id", "class", "role", "itemprop", "itemtyp
 // typeAttrs returns the tolerant attribute pairs of n among names, sorted by name, with
 // empty tolerant values dropped.
 func typeAttrs(n *html.Node, names []string) [][2]string {
-	var out [][2]string
+	return appendTypeAttrs(nil, n, names)
+}
+
+// appendTypeAttrs appends typeAttrs(n, names) to out.
+func appendTypeAttrs(out [][2]string, n *html.Node, names []string) [][2]string {
+	start := len(out)
 	for _, a := range n.Attr {
 		if !slices.Contains(names, a.Key) {
 			continue
@@ -91,7 +158,9 @@ func typeAttrs(n *html.Node, names []string) [][2]string {
 			out = append(out, [2]string{a.Key, v})
 		}
 	}
-	slices.SortFunc(out, func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
+	if len(out)-start > 1 {
+		slices.SortFunc(out[start:], func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
+	}
 	return out
 }
 

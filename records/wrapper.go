@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/antchfx/htmlquery"
 	"github.com/antchfx/xpath"
@@ -391,7 +392,7 @@ func (sel *selection) matches(s *sample, i int32, pt *pattern) bool {
 	if len(pt.attrs) == 0 {
 		return true
 	}
-	atts := typeAttrs(e.n, sel.names)
+	atts := s.typeAttrs(i, sel.names)
 	for _, a := range pt.attrs {
 		if !slices.Contains(atts, a) {
 			return false
@@ -511,13 +512,45 @@ func shortXPath(samples []*sample, sel *selection, pt *pattern) (string, bool, [
 
 // xpathSelects reports whether xp selects exactly the elements want on every sample
 // page.
+//
+// The content test that ends the XPaths of shortXPath is evaluated natively on the
+// elements the rest selects (contentOK): it is the last predicate of the last step and
+// does not depend on position, so filtering afterwards selects the same elements, and
+// the XPath engine's string value of every candidate (a copy of its text) is spared.
+//
+// XPaths of FOREST's own form are evaluated natively (nativeXPath), others and pages
+// the native evaluator declines by the XPath engine.
 func xpathSelects(samples []*sample, want [][]int32, xp string) bool {
-	expr, err := xpath.Compile(xp)
-	if err != nil {
-		return false
+	base, content := strings.CutSuffix(xp, contentTest)
+	nx, native := parseNativeXPath(base)
+	var expr *xpath.Expr
+	if !native {
+		var err error
+		if expr, err = xpath.Compile(base); err != nil {
+			return false
+		}
 	}
 	for i, s := range samples {
-		got := htmlquery.QuerySelectorAll(s.p.doc, expr)
+		var got []*html.Node
+		ok := false
+		if native {
+			got, ok = nx.selectAll(s.p)
+		}
+		if !ok {
+			if expr == nil {
+				var err error
+				if expr, err = xpath.Compile(base); err != nil {
+					return false
+				}
+			}
+			got = htmlquery.QuerySelectorAll(s.p.doc, expr)
+		}
+		if xpathAudit != nil {
+			xpathAudit(s.p.doc, base, got)
+		}
+		if content {
+			got = slices.DeleteFunc(got, func(n *html.Node) bool { return !contentOK(n) })
+		}
 		if len(got) != len(want[i]) {
 			return false
 		}
@@ -532,6 +565,55 @@ func xpathSelects(samples []*sample, want [][]int32, xp string) bool {
 		}
 	}
 	return true
+}
+
+// xpathAudit, when set (by tests), sees every XPath the self-check evaluates with the
+// elements selected.
+var xpathAudit func(doc *html.Node, xp string, got []*html.Node)
+
+// contentOK is contentTest on element n: a normalised string value that is not empty
+// (a text node below n with a rune other than white space) or .//img (an img element
+// below n).
+func contentOK(n *html.Node) bool {
+	found, valid := false, true
+	var walk func(c *html.Node)
+	walk = func(c *html.Node) {
+		for d := c.FirstChild; d != nil && !found; d = d.NextSibling {
+			switch d.Type {
+			case html.TextNode:
+				if !utf8.ValidString(d.Data) {
+					valid = false
+				} else if strings.TrimSpace(d.Data) != "" {
+					found = true
+				}
+			case html.ElementNode:
+				if d.Data == "img" {
+					found = true
+				} else {
+					walk(d)
+				}
+			case html.CommentNode:
+			default:
+				walk(d)
+			}
+		}
+	}
+	walk(n)
+	if !found && !valid {
+		// split multi-byte sequences could join across text nodes: the engine's way
+		return strings.TrimSpace(htmlquery.InnerText(n)) != "" || hasImg(n)
+	}
+	return found
+}
+
+// hasImg reports whether an img element is below n.
+func hasImg(n *html.Node) bool {
+	for d := n.FirstChild; d != nil; d = d.NextSibling {
+		if d.Type == html.ElementNode && d.Data == "img" || hasImg(d) {
+			return true
+		}
+	}
+	return false
 }
 
 // unionMatches reports whether the wrapper's elements on every sample page are the

@@ -236,6 +236,46 @@ func (s *Schema) RecordKey(r records.Record) string {
 	return textKey(s.IdentityText(r))
 }
 
+// RecordKeys returns RecordKey of every record, with one more way to find a record's
+// identifying URL: a record that lacks the identifying link where the schema expects it
+// (its page nests the link differently) but holds a link, anywhere, whose canonical URL
+// names another record of the source, is that record. Without it the one record found
+// under two layouts would be two entities.
+func (s *Schema) RecordKeys(recs []records.Record) []string {
+	keys := make([]string, len(recs))
+	if s.Identity == nil {
+		for i, r := range recs {
+			keys[i] = textKey(s.IdentityText(r))
+		}
+		return keys
+	}
+	named := map[string]bool{}
+	missing := []int{}
+	for i, r := range recs {
+		if u := s.identityURL(r); u != "" {
+			named[u] = true
+			keys[i] = urlKey(u)
+			continue
+		}
+		missing = append(missing, i)
+	}
+	for _, i := range missing {
+		for _, lf := range recs[i].Leaves {
+			if lf.Href == "" {
+				continue
+			}
+			if u := canonicalURL(lf.Href, s.Identity.VolatileParams); named[u] {
+				keys[i] = urlKey(u)
+				break
+			}
+		}
+		if keys[i] == "" {
+			keys[i] = textKey(s.IdentityText(recs[i]))
+		}
+	}
+	return keys
+}
+
 // identityURL returns the canonical URL of the record's identifying link, or "".
 func (s *Schema) identityURL(r records.Record) string {
 	if s.Identity == nil {

@@ -95,3 +95,41 @@ func TestIdentityAcrossProbes(t *testing.T) {
 		t.Errorf("records without links: keys %q and %q, want one key (the hits follow the query)", s.RecordKey(r), s.RecordKey(r2))
 	}
 }
+
+// A record whose page nests its own link differently (no link at the identifying
+// location) is still the record another probe found with it, when its link's canonical
+// URL names that record; a record whose links name no other record keeps a text key.
+func TestRecordKeysLinkElsewhere(t *testing.T) {
+	recs, probes := foundTwice()
+	s, err := Build(t.Context(), recs, Input{Probes: probes}, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := recs[5] // item 2 of the second probe, its title link under a new wrapper
+	moved.Leaves = append([]records.Leaf(nil), moved.Leaves...)
+	moved.Leaves[0].Path = "span.curid/a.title"
+	moved.Leaves[0].Href = "http://s.example/item.php?sid=77&id=2"
+	other := records.Record{Page: "pages/0002-1.html", XPath: "/html[1]/body[1]/ul[1]/li[9]", Leaves: []records.Leaf{
+		{Path: "span.curid/a.title", Text: "Elsewhere", Href: "http://s.example/item.php?id=99"},
+	}}
+	all := append(append([]records.Record(nil), recs...), moved, other)
+	keys := s.RecordKeys(all)
+	if s.RecordKey(moved) == keys[1] {
+		t.Fatalf("the test needs a record RecordKey alone does not name: %q", keys[1])
+	}
+	if keys[len(all)-2] != keys[1] {
+		t.Errorf("moved link: key %q, want item 2's key %q", keys[len(all)-2], keys[1])
+	}
+	if k := keys[len(all)-1]; k == "" || k == urlKey("http://s.example/item.php?id=99") {
+		t.Errorf("a record whose link names no other record: key %q, want its text key", k)
+	}
+	lo := DefaultLabeledOptions()
+	lo.SourceID = "s-example"
+	l, err := BuildLabeled(t.Context(), s, all, lo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Entities != 5 {
+		t.Errorf("%d entities, want 5 (four items and the one named by nothing else)", l.Entities)
+	}
+}

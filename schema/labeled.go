@@ -149,13 +149,14 @@ func BuildLabeled(ctx context.Context, s *Schema, recs []records.Record, o Label
 			}
 		}
 	}
+	keys := s.RecordKeys(recs)
 	for i, r := range recs {
 		if i%1024 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
-		key := s.RecordKey(r)
+		key := keys[i]
 		if key == "" {
 			key = graph.RecordKey(linkText(r))
 		}

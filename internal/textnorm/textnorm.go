@@ -110,6 +110,9 @@ func needsCollapse(s string) bool {
 // Apostrophes inside a word are dropped ("O'Brien" → "obrien"); every other character
 // separates words.
 func Tokens(s string) []string {
+	if isASCII(s) {
+		return asciiTokens(s)
+	}
 	f := Fold(s)
 	var toks []string
 	var cur strings.Builder
@@ -131,6 +134,45 @@ func Tokens(s string) []string {
 	}
 	flush()
 	return toks
+}
+
+// asciiTokens is Tokens of ASCII text, whose folded form is its lower case: a word
+// without capitals or apostrophes is a substring of s, not a copy.
+func asciiTokens(s string) []string {
+	var toks []string
+	for i := 0; i < len(s); {
+		if !asciiAlnum(s[i]) {
+			i++
+			continue
+		}
+		j, plain := i, true
+		for ; j < len(s) && (asciiAlnum(s[j]) || s[j] == '\''); j++ {
+			if s[j] == '\'' || (s[j] >= 'A' && s[j] <= 'Z') {
+				plain = false
+			}
+		}
+		if plain {
+			toks = append(toks, s[i:j])
+		} else {
+			b := make([]byte, 0, j-i)
+			for k := i; k < j; k++ {
+				switch c := s[k]; {
+				case c == '\'':
+				case c >= 'A' && c <= 'Z':
+					b = append(b, c+'a'-'A')
+				default:
+					b = append(b, c)
+				}
+			}
+			toks = append(toks, string(b))
+		}
+		i = j
+	}
+	return toks
+}
+
+func asciiAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // Literal returns the normal form under which two literals are considered the same by

@@ -3,7 +3,9 @@ package textnorm
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
+	"unicode"
 )
 
 func TestFold(t *testing.T) {
@@ -91,5 +93,35 @@ func TestStopWords(t *testing.T) {
 	}
 	if got := Languages(); !slices.Equal(got, []string{"de", "en", "es", "fr"}) {
 		t.Errorf("Languages = %v", got)
+	}
+}
+
+// TestASCIITokens checks the ASCII path of Tokens against the general one.
+func TestASCIITokens(t *testing.T) {
+	general := func(s string) []string {
+		var toks []string
+		var cur strings.Builder
+		for _, r := range Fold(s) {
+			switch {
+			case unicode.IsLetter(r) || unicode.IsDigit(r):
+				cur.WriteRune(r)
+			case r == '\'' && cur.Len() > 0:
+			default:
+				if cur.Len() > 0 {
+					toks = append(toks, cur.String())
+					cur.Reset()
+				}
+			}
+		}
+		if cur.Len() > 0 {
+			toks = append(toks, cur.String())
+		}
+		return toks
+	}
+	for _, s := range []string{"", " ", "O'Brien's  BOOK-12, vol.3", "'quoted' words''", "a''b", "x\t\ny\rZ",
+		"rock'n'roll", "'", "123abc ABC123", "e-mail: x@y.org", "Tab\vFeed\fEnd"} {
+		if got, want := Tokens(s), general(s); !slices.Equal(got, want) || (got == nil) != (want == nil) {
+			t.Errorf("Tokens(%q) = %q, want %q", s, got, want)
+		}
 	}
 }

@@ -6,6 +6,7 @@
 # database API, start.sh starts calibre-server). trawl probes its /mobile search form.
 #
 #   scripts/sites/calibre.sh [start]    install what is missing, import, start
+#   scripts/sites/calibre.sh packages   only install the Debian packages (apt-get)
 #   scripts/sites/calibre.sh stop       stop calibre-server
 #   scripts/sites/calibre.sh status     exit 0 when the site answers
 #
@@ -43,9 +44,13 @@ stop)
   $SUDO env SITE_DIR="$STATE" "$(shared)/stop.sh"
   exit 0
   ;;
+packages)
+  need_packages calibre curl ca-certificates
+  exit 0
+  ;;
 start) ;;
 *)
-  echo "usage: $0 [start|stop|status]" >&2
+  echo "usage: $0 [start|stop|status|packages]" >&2
   exit 2
   ;;
 esac
@@ -55,7 +60,7 @@ if answers; then
   exit 0
 fi
 dir="$(shared)"
-need_packages curl
+need_packages calibre curl ca-certificates
 $SUDO env SITE_DIR="$STATE" "$dir/setup.sh"
 $SUDO env SITE_DIR="$STATE" PORT="$PORT" "$dir/start.sh"
 answers || { echo "calibre.sh: $URL does not answer after start" >&2; exit 1; }

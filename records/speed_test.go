@@ -1,0 +1,135 @@
+package records
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/antchfx/htmlquery"
+	"github.com/antchfx/xpath"
+	"golang.org/x/net/html"
+)
+
+// TestTolerantASCII checks the ASCII path of tolerantForm against the general one
+// (the thesis's reduction written with the Unicode tables), and that it takes every
+// value whose first token is ASCII.
+func TestTolerantASCII(t *testing.T) {
+	general := func(v string) string {
+		v = strings.TrimLeftFunc(v, unicode.IsSpace)
+		if i := strings.IndexFunc(v, unicode.IsSpace); i >= 0 {
+			v = v[:i]
+		}
+		if strings.IndexFunc(v, unicode.IsDigit) >= 0 {
+			v = dropHexParts(v)
+			v = strings.Map(func(r rune) rune {
+				if unicode.IsDigit(r) {
+					return -1
+				}
+				return r
+			}, v)
+		}
+		return strings.Trim(v, "-_")
+	}
+	for _, v := range []string{"", " ", "post", "  post wrapper-02", "\tcard\nitem", "-_x_-", "__",
+		"a\vb", "a\fb", "\u00a0post", "café", "item-12", "post\u00a0x", "x\u0085y", "--",
+		"results-8c1fa2", "col-md-4 x", "a1b2-c3:9f.e7_z", "12", "-_3-", "uuid-123e4567-e89b-12d3",
+		"x:1.2_3-", "ab12cd", "x-" + strings.Repeat("a1", 40)} {
+		want := general(v)
+		if got := tolerantForm(v); got != want {
+			t.Errorf("tolerantForm(%q) = %q, want %q", v, got, want)
+		}
+		first := strings.TrimLeft(v, " \t\n\r\f\v")
+		if i := strings.IndexAny(first, " \t\n\r\f\v"); i >= 0 {
+			first = first[:i]
+		}
+		ascii := !strings.ContainsFunc(first, func(r rune) bool { return r >= 0x80 })
+		got, ok := tolerantASCII(v)
+		if ok != ascii {
+			t.Errorf("tolerantASCII(%q): ok %v, want %v", v, ok, ascii)
+		}
+		if ok && got != want {
+			t.Errorf("tolerantASCII(%q) = %q, want %q", v, got, want)
+		}
+	}
+}
+
+// TestContentOK checks the native content test against the XPath engine's.
+func TestContentOK(t *testing.T) {
+	doc, err := html.Parse(strings.NewReader(`<body><div id=a> <!-- x --> </div><div id=b><span> </span><img></div>
+<div id=c>` + "\u00a0\u2003" + `</div><div id=d><p><b>x</b></p></div><p id=e><script>var x</script></p>
+<div id=f>` + "\xc2" + `<i></i>` + "\xa0" + `</div><div id=g>` + "\xff" + `</div><ul id=h><li><img></li></ul><img id=i></body>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	expr := xpath.MustCompile("self::*" + contentTest)
+	n := 0
+	var walk func(c *html.Node)
+	walk = func(c *html.Node) {
+		if c.Type == html.ElementNode {
+			n++
+			want := htmlquery.QuerySelector(c, expr) != nil
+			if got := contentOK(c); got != want {
+				t.Errorf("<%s id=%s>: contentOK %v, XPath %v", c.Data, attr(c, "id"), got, want)
+			}
+		}
+		for d := c.FirstChild; d != nil; d = d.NextSibling {
+			walk(d)
+		}
+	}
+	walk(doc)
+	if n < 12 {
+		t.Fatalf("%d elements checked", n)
+	}
+}
+
+// auditXPaths makes every XPath the wrapper's self-check evaluates be evaluated by the
+// XPath engine too, and fails t when the elements differ; the returned function
+// removes the audit and reports how many XPaths were checked and were of the native
+// form.
+func auditXPaths(t *testing.T) func() (checked, native int) {
+	checked, native := 0, 0
+	xpathAudit = func(doc *html.Node, xp string, got []*html.Node) {
+		checked++
+		expr, err := xpath.Compile(xp)
+		if err != nil {
+			t.Errorf("%s: %v", xp, err)
+			return
+		}
+		want := htmlquery.QuerySelectorAll(doc, expr)
+		if _, ok := parseNativeXPath(xp); ok {
+			native++
+		}
+		set := func(ns []*html.Node) []*html.Node {
+			ns = slices.Clone(ns)
+			slices.SortFunc(ns, func(a, b *html.Node) int { return strings.Compare(fmt.Sprintf("%p", a), fmt.Sprintf("%p", b)) })
+			return ns
+		}
+		if !slices.Equal(set(got), set(want)) { // xpathSelects compares sets
+			t.Errorf("%s: %d elements selected, the engine selects %d", xp, len(got), len(want))
+		}
+	}
+	return func() (int, int) {
+		xpathAudit = nil
+		return checked, native
+	}
+}
+
+// TestParseNativeXPath checks which XPaths the native evaluator takes.
+func TestParseNativeXPath(t *testing.T) {
+	for xp, want := range map[string]bool{
+		"//div[contains(concat(' ',normalize-space(@class),' '),' post ')]/ul/li":                                             true,
+		"/html/body/div[starts-with(normalize-space(@id),'item-') and contains(concat(' ',normalize-space(@class)),' row-')]": true,
+		"//table/tbody/tr[td]": true,
+		"//li" + toggleTest:    false,
+		"//li[@class='x']":     false,
+		"li":                   false,
+		"//div//li":            false,
+		"//li[contains(concat(' ',normalize-space(@class),' '),concat('a', \"'\"))]": false,
+	} {
+		if _, ok := parseNativeXPath(xp); ok != want {
+			t.Errorf("parseNativeXPath(%q): %v, want %v", xp, ok, want)
+		}
+	}
+}
