@@ -249,11 +249,3 @@ func (kl *kbLabels) label(ctx context.Context, iri string) string {
 	kl.cache[iri] = best
 	return best
 }
-
-// localName returns the last segment of an IRI (after its last / or #).
-func localName(iri string) string {
-	if i := strings.LastIndexAny(iri, "/#"); i >= 0 {
-		return iri[i+1:]
-	}
-	return iri
-}
