@@ -17,11 +17,12 @@ type Reification string
 const (
 	// ReifyRDF12 writes an RDF 1.2 reifier per fact:
 	// _:r rdf:reifies <<( s p o )>> . _:r conf "0.83"^^xsd:decimal .
-	// _:r prov:wasDerivedFrom <record> . Raptor (rapper) predates RDF 1.2 and rejects
-	// triple terms; Jena riot reads them.
+	// _:r prov:wasDerivedFrom <record> . Raptor (rapper), rdflib and Virtuoso's loader
+	// predate RDF 1.2 and reject triple terms; Jena riot reads them. Only on request.
 	ReifyRDF12 Reification = "rdf12"
 	// ReifyRDF11 writes classic RDF reification (rdf:Statement with rdf:subject,
-	// rdf:predicate, rdf:object), which every N-Triples 1.1 parser accepts.
+	// rdf:predicate, rdf:object), which every N-Triples 1.1 parser and triple store
+	// accepts. The default.
 	ReifyRDF11 Reification = "rdf11"
 	// ReifyNone writes the facts and declarations only, without confidences.
 	ReifyNone Reification = "none"
@@ -103,7 +104,7 @@ func DefaultEnrichOptions() EnrichOptions {
 		MinRelationConfidence: 0.5,
 		ReviewThreshold:       0.5,
 		MinClassConfidence:    0.9,
-		Reification:           ReifyRDF12,
+		Reification:           ReifyRDF11,
 		ConfidencePredicate:   DefaultConfidencePredicate,
 		Candidates:            16,
 	}

@@ -9,7 +9,10 @@ import (
 // Score is the evaluation of one kind of alignment (in one direction for relations and
 // classes) against a gold, with PARIS's counting convention (paris.md §11):
 // an alignment of an item the gold has a partner for is CORRECT or WRONG; one of an
-// item the gold does not mention is not counted (DONTKNOW).
+// item the gold does not mention is not counted (DONTKNOW). For instances, a gold of
+// 1:1 pairs also mentions the KB2 entity: a link to an entity that the gold pairs with
+// another KB1 entity is WRONG even when its own KB1 entity is not in the gold, so that
+// every link that contradicts the gold counts.
 // Precision = correct / (correct + wrong); Recall = correct / gold.
 type Score struct {
 	Kind      string  `json:"kind"`                // instance, relation or class
@@ -55,10 +58,16 @@ func Evaluate(res *Result, g *Gold) []Score {
 	if len(g.Instances) > 0 {
 		s := Score{Kind: "instance", Gold: len(g.Instances)}
 		found := map[string]bool{}
+		partnered := make(map[string]bool, len(g.Instances)) // KB2 entities of the gold
+		for _, r := range g.Instances {
+			partnered[r] = true
+		}
 		for _, m := range res.Instances {
 			l, r := termText(m.LeftTerm), termText(m.RightTerm)
 			want, ok := g.Instances[l]
 			switch {
+			case !ok && partnered[r]:
+				s.Wrong++ // the gold gives r to another KB1 entity
 			case !ok:
 				s.DontKnow++
 			case want == r:

@@ -222,6 +222,11 @@ func (b *goldBuilder) readCSV(data []byte) error {
 			}
 			return fmt.Errorf("%w: %s:%d: want two columns (KB1 IRI, KB2 IRI), got %d", ErrGold, b.name, l, len(rec))
 		}
+		if len(rec) > 2 {
+			// An IRI with a comma that is not quoted splits into two columns, and the
+			// pair would be wrong; quoting is what RFC 4180 asks for.
+			return fmt.Errorf("%w: %s:%d: want two columns (KB1 IRI, KB2 IRI), got %d: quote an IRI that holds a comma (\"http://x/a,b\")", ErrGold, b.name, l, len(rec))
+		}
 		left, right := strings.Trim(strings.TrimSpace(rec[0]), "<>"), strings.Trim(strings.TrimSpace(rec[1]), "<>")
 		if l == 1 && !strings.Contains(left, ":") {
 			continue // header

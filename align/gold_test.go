@@ -18,6 +18,8 @@ func TestReadGold(t *testing.T) {
 	}{
 		{"csv with header", "id1,id2\nhttp://shop.example/r0,http://kb.example/book0\n\nhttp://shop.example/r1,http://kb.example/book1\n", 2, 0, 0, nil},
 		{"csv without header, angle brackets", "<http://shop.example/r0>,<http://kb.example/book0>\n", 1, 0, 0, nil},
+		{"csv quoted comma", "id1,id2\nhttp://shop.example/r0,\"http://kb.example/book0\"\n\"http://shop.example/r,1\",http://kb.example/book1\n", 2, 0, 0,
+			[]string{"gold.txt:3: instance http://shop.example/r,1 is not in KB1"}},
 		{"csv relation cell inferred", "http://shop.example/title,http://kb.example/label\n", 0, 1, 0, nil},
 		{"csv unknown entities", "id1,id2\nhttp://shop.example/r0,http://kb.example/nope\nhttp://shop.example/zz,http://kb.example/book1\n", 2, 0, 0,
 			[]string{"gold.txt:2: instance http://kb.example/nope is not in KB2", "gold.txt:3: instance http://shop.example/zz is not in KB1"}},
@@ -55,6 +57,7 @@ func TestReadGold(t *testing.T) {
 		"empty":            "",
 		"nothing known":    "http://x.example/a,http://x.example/b\n",
 		"one column":       "id1,id2\nhttp://shop.example/r0\n",
+		"unquoted comma":   "id1,id2\nhttp://shop.example/r0,http://kb.example/book,0\n",
 		"bad kind":         "inst\thttp://shop.example/r0\thttp://kb.example/book0\n",
 		"cell without ids": "<rdf:RDF xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#'><Cell><relation>=</relation></Cell></rdf:RDF>",
 		"broken xml":       "<?xml version='1.0'?><rdf:RDF><Cell>",
@@ -80,10 +83,11 @@ func TestEvaluateConvention(t *testing.T) {
 	res := &Result{Instances: []InstanceMatch{
 		mk("http://shop.example/r0", "http://kb.example/book0"), // correct
 		mk("http://shop.example/r1", "http://kb.example/book1"), // wrong: the gold says book2
-		mk("http://shop.example/r2", "http://kb.example/book2"), // not in the gold: DONTKNOW
+		mk("http://shop.example/r2", "http://kb.example/book2"), // r2 is not in the gold, but book2 is r1's: WRONG
+		mk("http://shop.example/r3", "http://kb.example/book3"), // neither is in the gold: DONTKNOW
 	}}
 	s := Evaluate(res, g)[0]
-	if s.Correct != 1 || s.Wrong != 1 || s.DontKnow != 1 || s.Precision != 0.5 || s.Recall != 0.5 {
+	if s.Correct != 1 || s.Wrong != 2 || s.DontKnow != 1 || s.Precision != 1.0/3 || s.Recall != 0.5 {
 		t.Errorf("score = %+v", s)
 	}
 }

@@ -67,7 +67,8 @@ type MemoryOptions struct {
 // file has more malformed lines than MemoryOptions.MaxBadLines.
 var ErrTooManyBadLines = errors.New("graph: too many malformed lines")
 
-// LoadMemory reads the N-Triples file at path into a Memory.
+// LoadMemory reads the N-Triples file at path into a Memory, or the RDF/XML file when
+// its name ends in .rdf, .owl or .xml (ReadRDFXML).
 func LoadMemory(ctx context.Context, path string, opts MemoryOptions) (*Memory, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -78,8 +79,27 @@ func LoadMemory(ctx context.Context, path string, opts MemoryOptions) (*Memory, 
 }
 
 // ReadMemory reads N-Triples from r into a Memory; name is used in error messages. A
-// malformed line is reported as a *ParseError with name:line:column.
+// malformed line is reported as a *ParseError with name:line:column. A name ending in
+// .rdf, .owl or .xml is read as RDF/XML (ReadRDFXML; any error fails the read).
 func ReadMemory(ctx context.Context, r io.Reader, name string, opts MemoryOptions) (*Memory, error) {
+	if IsRDFXML(name) {
+		var b memoryBuilder
+		b.init()
+		n := 0
+		err := ReadRDFXML(r, name, "", "", func(t Triple) error {
+			if n++; n%65536 == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			b.add(t)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		return b.build(), nil
+	}
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)

@@ -286,8 +286,11 @@ func (l *loader) readSource(ctx context.Context, idx int, s Source, rep *SourceR
 	defer func() { _ = in.close() }()
 	rep.Format = in.format.String()
 	l.log.Info("loading", "file", s.Name, "format", rep.Format)
-	if in.format == FormatTurtle {
+	switch in.format {
+	case FormatTurtle:
 		return l.readTurtle(ctx, idx, s, in.r, rep, jobs)
+	case FormatRDFXML:
+		return l.readRDFXML(ctx, idx, s, in.r, rep, jobs)
 	}
 	line := 1
 	var carry []byte
@@ -435,6 +438,40 @@ func (l *loader) readTurtle(ctx context.Context, idx int, src Source, r io.Reade
 	bad := func(perr *graph.ParseError) error { return l.badLine(rep, perr) }
 	opts := graph.TurtleOptions{Name: name, Base: src.Base, BlankPrefix: blankPrefix(idx), Check: checkTriple}
 	if err := graph.ReadTurtle(r, opts, emit, bad); err != nil {
+		return err
+	}
+	return send()
+}
+
+// readRDFXML reads an RDF/XML document (graph.ReadRDFXML) and sends its triples as
+// the jobs of a Turtle file. The document is one unit: an error in it is the error of
+// the load (RDF/XML has no lines to skip).
+func (l *loader) readRDFXML(ctx context.Context, idx int, src Source, r io.Reader, rep *SourceReport, jobs chan<- job) error {
+	const batch = 4096
+	cur := make([]graph.Triple, 0, batch)
+	send := func() error {
+		if len(cur) == 0 {
+			return nil
+		}
+		select {
+		case jobs <- job{src: rep, fileIdx: idx, name: src.Name, format: FormatTurtle, triples: cur}:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		cur = make([]graph.Triple, 0, batch)
+		return nil
+	}
+	err := graph.ReadRDFXML(r, src.Name, src.Base, blankPrefix(idx), func(t graph.Triple) error {
+		if err := checkTriple(t); err != nil {
+			return fmt.Errorf("%s: %v", src.Name, err)
+		}
+		cur = append(cur, t)
+		if len(cur) >= batch {
+			return send()
+		}
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	return send()

@@ -24,6 +24,7 @@ const (
 	FormatNTriples               // N-Triples (RDF 1.1, with RDF 1.2 triple terms)
 	FormatTurtle                 // Turtle, including YAGO 4.5's one-statement-per-line TSV form
 	FormatTSV                    // YAGO3 TSV (factId, s, p, o [, value]) or bare YAGO3-10 TSV (s, p, o)
+	FormatRDFXML                 // RDF/XML (.rdf, .owl; read whole, graph.ReadRDFXML)
 )
 
 func (f Format) String() string {
@@ -34,11 +35,14 @@ func (f Format) String() string {
 		return "turtle"
 	case FormatTSV:
 		return "tsv"
+	case FormatRDFXML:
+		return "rdfxml"
 	}
 	return "auto"
 }
 
-// ParseFormat reads a format name: auto, ntriples (nt), turtle (ttl) or tsv.
+// ParseFormat reads a format name: auto, ntriples (nt), turtle (ttl), tsv or rdfxml
+// (rdf, owl, xml).
 func ParseFormat(s string) (Format, error) {
 	switch strings.ToLower(s) {
 	case "", "auto":
@@ -49,8 +53,10 @@ func ParseFormat(s string) (Format, error) {
 		return FormatTurtle, nil
 	case "tsv", "yago3", "yago-tsv":
 		return FormatTSV, nil
+	case "rdfxml", "rdf", "owl", "xml", "rdf/xml":
+		return FormatRDFXML, nil
 	}
-	return FormatAuto, fmt.Errorf("ontology: unknown format %q (want auto, ntriples, turtle or tsv)", s)
+	return FormatAuto, fmt.Errorf("ontology: unknown format %q (want auto, ntriples, turtle, tsv or rdfxml)", s)
 }
 
 // Source is one dump to load.
@@ -144,6 +150,11 @@ func detectFormat(name string, head []byte) Format {
 		return FormatNTriples
 	case ".ttl", ".turtle", ".n3":
 		return FormatTurtle
+	case ".rdf", ".owl", ".xml":
+		return FormatRDFXML
+	}
+	if t := bytes.TrimSpace(head); bytes.HasPrefix(t, []byte("<?xml")) || bytes.HasPrefix(t, []byte("<rdf:RDF")) {
+		return FormatRDFXML
 	}
 	for len(head) > 0 {
 		line := head

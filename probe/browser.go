@@ -50,8 +50,11 @@ type Options struct {
 	// page to count as settled, once its scripts made requests; a page whose scripts
 	// made none needs a third of it.
 	Quiet time.Duration
-	// Delay is the least time between two requests of trawl (page loads and script
-	// requests of the probed page) to one host. robots.txt Crawl-delay raises it.
+	// Delay is the least time between the answer to one request of trawl to a host
+	// and its next request there (documents, the page's script requests, the
+	// browser's own, HTTP fetches and robots.txt; not the scripts and styles a page
+	// loads with it). With a delay, a browser sends one such request at a time to a
+	// host, whatever the number of tabs and probers. robots.txt Crawl-delay raises it.
 	Delay time.Duration
 	// MaxProbes caps the submissions of a run; MaxPages caps the result pages kept per
 	// run; MaxPagesPerProbe caps the pages of one probe (the first result page and the
@@ -182,6 +185,9 @@ type Browser struct {
 	closeOnce   sync.Once
 	closed      chan struct{}
 	dataDir     string // the profile directory, removed by Close
+	// lim spaces the requests to each host of every tab and prober of the browser, and
+	// of their HTTP fetches (Options.Delay, robots.txt's Crawl-delay).
+	lim *limiter
 }
 
 // startTimeout bounds the start of Chromium and the opening of a tab.
@@ -233,7 +239,7 @@ func Start(ctx context.Context, opts Options) (*Browser, error) {
 		chromedp.WithLogf(func(f string, a ...any) { log.Debug("chromium: " + fmt.Sprintf(f, a...)) }),
 		chromedp.WithErrorf(func(f string, a ...any) { log.Debug("chromium error: " + fmt.Sprintf(f, a...)) }),
 	)
-	b := &Browser{opts: opts, log: log, ctx: bctx, cancel: cancel, allocCancel: allocCancel, closed: make(chan struct{}), dataDir: dataDir}
+	b := &Browser{opts: opts, log: log, ctx: bctx, cancel: cancel, allocCancel: allocCancel, closed: make(chan struct{}), dataDir: dataDir, lim: newLimiter()}
 	if err := within(ctx, startTimeout, func() error { return chromedp.Do(bctx) }); err != nil {
 		b.Close()
 		return nil, fmt.Errorf("probe: start %s: %w", bin, err)

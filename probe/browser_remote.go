@@ -34,7 +34,7 @@ func Connect(ctx context.Context, endpoint string, opts Options) (*Browser, erro
 		chromedp.WithLogf(func(f string, a ...any) { log.Debug("chromium: " + fmt.Sprintf(f, a...)) }),
 		chromedp.WithErrorf(func(f string, a ...any) { log.Debug("chromium error: " + fmt.Sprintf(f, a...)) }),
 	)
-	b := &Browser{opts: opts, log: log, ctx: bctx, cancel: cancel, allocCancel: allocCancel, closed: make(chan struct{})}
+	b := &Browser{opts: opts, log: log, ctx: bctx, cancel: cancel, allocCancel: allocCancel, closed: make(chan struct{}), lim: newLimiter()}
 	if err := within(ctx, startTimeout, func() error { return chromedp.Do(bctx) }); err != nil {
 		b.Close()
 		return nil, fmt.Errorf("probe: connect to the browser at %s: %w", endpoint, err)

@@ -138,6 +138,9 @@ type tab struct {
 	mainReqs   map[network.RequestID]string
 	broken     bool
 	docHeaders map[string]any // request headers of the last main-frame document
+	// unanswered holds the turns at the limiter of the requests sent and not yet
+	// answered, by network request ID (see answer).
+	unanswered map[network.RequestID]func()
 }
 
 // newTab opens a tab with trawl's instrumentation: request interception (origin,
@@ -163,6 +166,9 @@ func (b *Browser) newTab(pol *policy) (*tab, error) {
 			{URLPattern: "*", ResourceType: network.ResourceTypeDocument, RequestStage: fetch.RequestStageResponse},
 			{URLPattern: "*", ResourceType: network.ResourceTypeXHR, RequestStage: fetch.RequestStageRequest},
 			{URLPattern: "*", ResourceType: network.ResourceTypeFetch, RequestStage: fetch.RequestStageRequest},
+			{URLPattern: "*", ResourceType: network.ResourceTypeOther, RequestStage: fetch.RequestStageRequest},
+			{URLPattern: "*", ResourceType: network.ResourceTypePing, RequestStage: fetch.RequestStageRequest},
+			{URLPattern: "*", ResourceType: network.ResourceTypeEventSource, RequestStage: fetch.RequestStageRequest},
 		}}); err != nil {
 			return fmt.Errorf("enable request interception: %w", err)
 		}
@@ -193,8 +199,45 @@ func (b *Browser) newTab(pol *policy) (*tab, error) {
 	return t, nil
 }
 
-// close closes the tab.
-func (t *tab) close() { t.cancel() }
+// close closes the tab and gives back the turns its unanswered requests held.
+func (t *tab) close() {
+	t.cancel()
+	t.mu.Lock()
+	held := t.unanswered
+	t.unanswered = nil
+	t.mu.Unlock()
+	for _, done := range held {
+		done()
+	}
+}
+
+// hold keeps a request's turn at the limiter until answer is called for its network
+// ID (its response headers came, it failed, or it was redirected), or at the latest
+// for the step timeout. A request without a network ID gives its turn back at once.
+func (t *tab) hold(id network.RequestID, done func()) {
+	if id == "" {
+		done()
+		return
+	}
+	t.mu.Lock()
+	if t.unanswered == nil {
+		t.unanswered = map[network.RequestID]func(){}
+	}
+	t.unanswered[id] = done
+	t.mu.Unlock()
+	time.AfterFunc(t.pol.opts.StepTimeout, func() { t.answer(id) })
+}
+
+// answer gives back the turn a request held (hold). It may run on the event loop.
+func (t *tab) answer(id network.RequestID) {
+	t.mu.Lock()
+	done := t.unanswered[id]
+	delete(t.unanswered, id)
+	t.mu.Unlock()
+	if done != nil {
+		done()
+	}
+}
 
 // step runs f with a deadline derived from the tab's context.
 func (t *tab) step(d time.Duration, f func(ctx context.Context) error) error {
@@ -224,6 +267,9 @@ func (t *tab) onEvent(ev any) {
 	case *fetch.EventRequestPaused:
 		go t.onPaused(ev)
 	case *network.EventRequestWillBeSent:
+		if ev.RedirectResponse != nil {
+			t.answer(ev.RequestID) // the request before the redirect was answered
+		}
 		if ev.Type == network.ResourceTypeDocument && ev.FrameID == t.frame && ev.Request != nil {
 			t.mu.Lock()
 			if t.mainReqs == nil || len(t.mainReqs) > 1000 {
@@ -232,7 +278,10 @@ func (t *tab) onEvent(ev any) {
 			t.mainReqs[ev.RequestID] = ev.Request.URL
 			t.mu.Unlock()
 		}
+	case *network.EventLoadingFinished:
+		t.answer(ev.RequestID)
 	case *network.EventResponseReceived:
+		t.answer(ev.RequestID)
 		// The response stage of the interception gives the status first; this covers
 		// documents it did not pause (served from the cache, or a race at start-up).
 		if ev.Type == network.ResourceTypeDocument && ev.FrameID == t.frame && ev.Response != nil {
@@ -243,6 +292,7 @@ func (t *tab) onEvent(ev any) {
 			t.mu.Unlock()
 		}
 	case *network.EventLoadingFailed:
+		t.answer(ev.RequestID)
 		t.mu.Lock()
 		if u, ok := t.mainReqs[ev.RequestID]; ok && !ev.Canceled {
 			t.resp = docResponse{URL: u, Status: t.resp.Status, Err: ev.ErrorText}
@@ -279,8 +329,11 @@ func (t *tab) onPaused(ev *fetch.EventRequestPaused) {
 	defer cancel()
 	main := ev.ResourceType == network.ResourceTypeDocument && ev.FrameID == t.frame
 	cont := func() {
-		if _, err := chromedp.Call(ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID}); err != nil && ctx.Err() == nil {
-			t.log.Debug("continue request", "url", ev.Request.URL, "err", err)
+		if _, err := chromedp.Call(ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID}); err != nil {
+			t.answer(ev.NetworkID) // not sent: nothing to wait for
+			if ctx.Err() == nil {
+				t.log.Debug("continue request", "url", ev.Request.URL, "err", err)
+			}
 		}
 	}
 	fail := func(reason string) {
@@ -296,6 +349,7 @@ func (t *tab) onPaused(ev *fetch.EventRequestPaused) {
 		}
 	}
 	if ev.ResponseStatusCode != 0 || ev.ResponseErrorReason != "" { // response stage
+		t.answer(ev.NetworkID)
 		if main {
 			t.mu.Lock()
 			t.resp = docResponse{URL: ev.Request.URL, Status: int(ev.ResponseStatusCode), Err: string(ev.ResponseErrorReason)}
@@ -344,15 +398,25 @@ func (t *tab) onPaused(ev *fetch.EventRequestPaused) {
 			}
 		}
 	}
-	if main || ev.ResourceType == network.ResourceTypeXHR || ev.ResourceType == network.ResourceTypeFetch {
-		d := t.pol.delay
-		if t.pol.robots != nil {
-			d = max(d, t.pol.robots.get(ctx, u).CrawlDelay)
-		}
-		if err := t.pol.lim.wait(ctx, u.Host, d); err != nil {
-			return // the tab is closing
-		}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		cont() // not a request to a site
+		return
 	}
+	// Documents of every frame, the scripts' fetches, beacons, event streams and the
+	// browser's own requests (the favicon) wait their turn at the limiter and hold it
+	// until they are answered: the site sees them the delay apart. The subresources a
+	// document needs to render (scripts, styles, fonts; images when LoadImages) load
+	// with it.
+	d := t.pol.delay
+	if t.pol.robots != nil {
+		d = max(d, t.pol.robots.get(ctx, u).CrawlDelay)
+	}
+	t.answer(ev.NetworkID) // a redirect: the request before it was answered
+	done, err := t.pol.lim.acquire(ctx, u.Host, d)
+	if err != nil {
+		return // the tab is closing
+	}
+	t.hold(ev.NetworkID, done)
 	cont()
 }
 

@@ -78,7 +78,7 @@ func NewFetcher(o FetchOptions) (*Fetcher, error) {
 		},
 	}
 	if !o.IgnoreRobots {
-		f.robots = newRobotsCache(f.userAgent(), log)
+		f.robots = newRobotsCache(f.userAgent(), log, f.lim, o.Delay)
 	}
 	return f, nil
 }
@@ -118,15 +118,18 @@ func (f *Fetcher) Get(ctx context.Context, rawURL string) ([]byte, string, error
 			delay = d
 		}
 	}
-	if err := f.lim.wait(ctx, u.Host, delay); err != nil {
+	done, err := f.lim.acquire(ctx, u.Host, delay)
+	if err != nil {
 		return nil, "", err
 	}
+	defer done()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		return nil, "", fmt.Errorf("probe: fetch %s: %w", u, err)
 	}
 	req.Header.Set("User-Agent", f.userAgent())
 	resp, err := f.client.Do(req)
+	done()
 	if err != nil {
 		return nil, "", fmt.Errorf("probe: fetch %s: %w", u, err)
 	}

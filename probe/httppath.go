@@ -1,9 +1,7 @@
 package probe
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -15,7 +13,6 @@ import (
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
-	"golang.org/x/net/html"
 	"golang.org/x/net/html/charset"
 )
 
@@ -32,9 +29,10 @@ type PageComparer interface {
 	// Same reports whether fetched, the page of browser's URL fetched over HTTP,
 	// yields the same wrapper and records as the browser's capture, and says why not.
 	Same(ctx context.Context, browser, fetched Page) (bool, string)
-	// Records counts the records of a page by the wrapper learnt from the browser's
-	// pages (0: an empty page, or one laid out otherwise).
-	Records(ctx context.Context, pg Page) int
+	// Records returns the absolute, index-qualified XPaths (/html[1]/body[1]/…) of the
+	// records the wrapper learnt from the browser's pages finds on a page (none: an
+	// empty page, or one laid out otherwise).
+	Records(ctx context.Context, pg Page) []string
 }
 
 // httpChecks is the number of browser probes whose first page must equal its HTTP
@@ -48,6 +46,12 @@ const httpChecks = 2
 // browser submitted, and the "next" link found in the HTML the one the browser
 // followed. Any difference turns the path off for the rest of the run; so does a page
 // fetched over HTTP that has no records while the browser's has some.
+//
+// A page fetched over HTTP counts only with records on it. Finding them with the
+// wrapper costs twice the fetch itself, so the checks also learn the page's record
+// marker (recordMarker): the text that opens every record element, as the site spells
+// it. When every check page has exactly as many markers as the wrapper found records,
+// later pages are tested by counting markers in their bytes; otherwise by the wrapper.
 type httpPath struct {
 	p      *Prober
 	cmp    PageComparer
@@ -62,18 +66,14 @@ type httpPath struct {
 	submitKV [2]string // the submit control's name=value the browser sends, if any
 	nextOK   bool      // the HTML's next link was the browser's
 	nextBad  bool
+	marker   string // the record marker of the check pages ("" when markerBad)
+	// markerBad: a check page's markers did not match its records, or the check
+	// pages' markers differ; pages are then tested by the wrapper.
+	markerBad bool
 }
 
 func newHTTPPath(p *Prober, cmp PageComparer) *httpPath {
-	return &httpPath{p: p, cmp: cmp, client: &http.Client{
-		Timeout: p.opts.StepTimeout,
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) >= 5 {
-				return errors.New("more than 5 redirects")
-			}
-			return nil
-		},
-	}}
+	return &httpPath{p: p, cmp: cmp, client: &http.Client{Timeout: p.opts.StepTimeout, CheckRedirect: noRedirects}}
 }
 
 func (h *httpPath) status() (state int, reason string) {
@@ -107,7 +107,7 @@ func (p *Prober) submitVia(ctx context.Context, t *tab, f Form, values map[strin
 			return sub, "http", nil
 		}
 		bsub, err := p.submit(ctx, t, f, values, maxPages, shot)
-		if why == "empty" && err == nil && len(bsub.Pages) > 0 && h.cmp.Records(ctx, bsub.Pages[0]) > 0 {
+		if why == "empty" && err == nil && len(bsub.Pages) > 0 && len(h.cmp.Records(ctx, bsub.Pages[0])) > 0 {
 			h.off("a page fetched over HTTP had no records, the browser's had some")
 			return bsub, "differs: no records over HTTP, some in the browser; browser from now on", nil
 		}
@@ -179,9 +179,11 @@ func (h *httpPath) check(ctx context.Context, t *tab, f Form, values map[string]
 		}
 		h.mu.Unlock()
 	}
-	if h.cmp.Records(ctx, first) == 0 {
+	recs := h.cmp.Records(ctx, pg)
+	if len(recs) == 0 {
 		return "same (no records)"
 	}
+	h.learnMarker(pg, recs)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.agreed++
@@ -220,7 +222,7 @@ func (h *httpPath) submit(ctx context.Context, f Form, values map[string]string,
 			break
 		}
 		pg.Elapsed = time.Since(start)
-		if h.cmp.Records(ctx, pg) == 0 {
+		if !h.hasRecords(ctx, pg) {
 			if k == 0 {
 				return submission{}, "empty"
 			}
@@ -243,7 +245,7 @@ func (h *httpPath) submit(ctx context.Context, f Form, values map[string]string,
 }
 
 // fetch GETs one page with the tab's cookies and headers, politely (robots.txt and the
-// prober's per-host delay, shared with the browser's requests).
+// browser's per-host limiter, shared with its tabs' requests; redirects too).
 func (h *httpPath) fetch(ctx context.Context, raw string) (Page, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
@@ -257,9 +259,6 @@ func (h *httpPath) fetch(ctx context.Context, raw string) (Page, error) {
 			return Page{}, fmt.Errorf("%w: robots.txt disallows %s (%s)", ErrBlocked, u.RequestURI(), rule)
 		}
 		d = max(d, r.CrawlDelay)
-	}
-	if err := pol.lim.wait(ctx, u.Host, d); err != nil {
-		return Page{}, err
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)
 	if err != nil {
@@ -275,7 +274,7 @@ func (h *httpPath) fetch(ctx context.Context, raw string) (Page, error) {
 	h.mu.Unlock()
 	req.Header.Set("User-Agent", h.p.b.ua)
 	req.Header.Del("Accept-Encoding") // Go's transport negotiates gzip itself
-	resp, err := h.client.Do(req)
+	resp, err := pol.lim.do(h.client, req, d)
 	if err != nil {
 		return Page{}, err
 	}
@@ -296,15 +295,26 @@ func (h *httpPath) fetch(ctx context.Context, raw string) (Page, error) {
 	if int64(len(body)) > pol.maxBytes {
 		return Page{}, fmt.Errorf("%w: %s is over %d bytes (MaxPageBytes)", ErrBlocked, raw, pol.maxBytes)
 	}
-	r, err := charset.NewReader(bytes.NewReader(body), resp.Header.Get("Content-Type"))
+	text, err := decodeHTML(body, resp.Header.Get("Content-Type"))
 	if err != nil {
 		return Page{}, fmt.Errorf("%s: %w", raw, err)
 	}
-	text, err := io.ReadAll(r)
-	if err != nil {
-		return Page{}, fmt.Errorf("%s: %w", raw, err)
+	return Page{URL: resp.Request.URL.String(), Status: resp.StatusCode, HTML: text, Navigated: true, Via: ViaHTTP}, nil
+}
+
+// decodeHTML decodes an HTML document to UTF-8 by its Content-Type's charset, its
+// BOM or meta tag, or a guess (the HTML standard's encoding sniffing); UTF-8 is
+// taken as it is.
+func decodeHTML(body []byte, contentType string) (string, error) {
+	e, name, _ := charset.DetermineEncoding(body[:min(len(body), 1024)], contentType)
+	if name == "utf-8" {
+		return string(body), nil
 	}
-	return Page{URL: resp.Request.URL.String(), Status: resp.StatusCode, HTML: string(text), Navigated: true, Via: ViaHTTP}, nil
+	text, err := e.NewDecoder().Bytes(body)
+	if err != nil {
+		return "", fmt.Errorf("decode %s: %w", name, err)
+	}
+	return string(text), nil
 }
 
 // formURL is the URL a browser submits for a GET form with these values (fields left
@@ -434,63 +444,6 @@ func submitPair(f Form, ours, browser string) ([2]string, bool) {
 		}
 	}
 	return [2]string{}, false
-}
-
-// nextLink finds the "next" link of a result page in its HTML: rel="next", else a
-// link whose text is "next" (in a few languages) or an arrow. It returns the absolute
-// URL.
-func nextLink(pg Page) (string, bool) {
-	doc, err := html.Parse(strings.NewReader(pg.HTML))
-	if err != nil {
-		return "", false
-	}
-	base, err := url.Parse(pg.URL)
-	if err != nil {
-		return "", false
-	}
-	var byRel, byText string
-	for n := range doc.Descendants() {
-		if n.Type != html.ElementNode || (n.Data != "a" && n.Data != "link") {
-			continue
-		}
-		href, rel := "", ""
-		for _, a := range n.Attr {
-			switch a.Key {
-			case "href":
-				href = a.Val
-			case "rel":
-				rel = strings.ToLower(a.Val)
-			}
-		}
-		if href == "" || strings.HasPrefix(href, "javascript:") || strings.HasPrefix(href, "#") {
-			continue
-		}
-		if byRel == "" && slices.Contains(strings.Fields(rel), "next") {
-			byRel = href
-		}
-		if byText == "" && n.Data == "a" && isNextText(nodeText(n)) {
-			byText = href
-		}
-	}
-	href := cmpOr(byRel, byText)
-	if href == "" {
-		return "", false
-	}
-	u, err := base.Parse(href)
-	if err != nil {
-		return "", false
-	}
-	return u.String(), true
-}
-
-func nodeText(n *html.Node) string {
-	var b strings.Builder
-	for d := range n.Descendants() {
-		if d.Type == html.TextNode {
-			b.WriteString(d.Data)
-		}
-	}
-	return strings.ToLower(strings.Join(strings.Fields(b.String()), " "))
 }
 
 // isNextText reports whether a link text means "next page".

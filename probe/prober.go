@@ -95,16 +95,18 @@ type Prober struct {
 	http *httpPath // nil: every page comes from the browser
 }
 
-// NewProber returns a prober over the browser with its own tabs (opts.Tabs), robots.txt
-// cache and per-host delay.
+// NewProber returns a prober over the browser with its own tabs (opts.Tabs) and
+// robots.txt cache; the per-host delay is the browser's, shared by its probers.
 func NewProber(b *Browser, opts Options) (*Prober, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
 	log := opts.logger()
-	pol := &policy{opts: opts, limits: newLimits(opts.StepTimeout, opts.SettleTimeout), lim: newLimiter(), delay: opts.Delay, maxBytes: opts.MaxPageBytes}
+	// The browser's limiter spaces the requests of all its probers: a run's guided
+	// rounds and re-submissions included.
+	pol := &policy{opts: opts, limits: newLimits(opts.StepTimeout, opts.SettleTimeout), lim: b.lim, delay: opts.Delay, maxBytes: opts.MaxPageBytes}
 	if !opts.IgnoreRobots {
-		pol.robots = newRobotsCache(b.ua, log)
+		pol.robots = newRobotsCache(b.ua, log, b.lim, opts.Delay)
 	}
 	p := &Prober{b: b, opts: opts, pol: pol, pool: newPool(b, pol, opts.Tabs), log: log}
 	if opts.HTTPCompare != nil {
@@ -245,6 +247,9 @@ type Summary struct {
 	Planned   int    `json:"planned"`
 	Harvested int    `json:"harvested"`
 	Stopped   string `json:"stopped,omitempty"`
+	// Resumed counts the probes kept from an interrupted run (Resume); they are among
+	// Probes, Failed, Pages and Harvested.
+	Resumed int `json:"resumed,omitempty"`
 }
 
 // MaxAttempts is how often one probe is tried: a probe whose result page cannot count
@@ -262,6 +267,11 @@ const MaxAttempts = 3
 // form guard applies first. A failed probe is retried (MaxAttempts), then recorded with
 // its error, and does not stop the run; an error of rec or the end of ctx does.
 func (p *Prober) Run(ctx context.Context, f Form, plan Plan, rec Recorder) (Summary, error) {
+	return p.run(ctx, f, plan, nil, rec)
+}
+
+// run is Run after the probes done of an interrupted run (Resume).
+func (p *Prober) run(ctx context.Context, f Form, plan Plan, done []Done, rec Recorder) (Summary, error) {
 	r := &runState{p: p, f: f, rec: rec, sum: Summary{Planned: len(plan)}}
 	if err := CheckForm(f, p.opts); err != nil {
 		return r.sum, err
@@ -272,6 +282,7 @@ func (p *Prober) Run(ctx context.Context, f Form, plan Plan, rec Recorder) (Summ
 	}
 	r.start(plan)
 	queue, rest := r.split(plan)
+	queue, rest = r.resume(done, queue, rest)
 	for {
 		ok := true
 		for len(queue) > 0 && ok {

@@ -3,7 +3,6 @@ package probe
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -161,6 +160,8 @@ type robotsCache struct {
 	client *http.Client
 	ua     string
 	log    *slog.Logger
+	lim    *limiter // robots.txt takes its turn like any other request
+	delay  time.Duration
 	mu     sync.Mutex
 	byOrig map[string]*robotsEntry
 }
@@ -170,18 +171,10 @@ type robotsEntry struct {
 	r    *Robots
 }
 
-func newRobotsCache(ua string, log *slog.Logger) *robotsCache {
+func newRobotsCache(ua string, log *slog.Logger, lim *limiter, delay time.Duration) *robotsCache {
 	return &robotsCache{
-		client: &http.Client{
-			Timeout: 15 * time.Second,
-			CheckRedirect: func(req *http.Request, via []*http.Request) error {
-				if len(via) >= 5 {
-					return errors.New("more than 5 redirects")
-				}
-				return nil
-			},
-		},
-		ua: ua, log: log, byOrig: map[string]*robotsEntry{},
+		client: &http.Client{Timeout: 15 * time.Second, CheckRedirect: noRedirects},
+		ua:     ua, log: log, lim: lim, delay: delay, byOrig: map[string]*robotsEntry{},
 	}
 }
 
@@ -206,7 +199,7 @@ func (c *robotsCache) fetch(ctx context.Context, origin string) *Robots {
 		return &Robots{all: true, reason: fmt.Sprintf("bad robots.txt URL %s: %v", u, err)}
 	}
 	req.Header.Set("User-Agent", c.ua)
-	resp, err := c.client.Do(req)
+	resp, err := c.lim.do(c.client, req, c.delay)
 	if err != nil {
 		c.log.Warn("robots.txt unreachable: assuming complete disallow (RFC 9309)", "url", u, "err", err)
 		return &Robots{all: true, reason: fmt.Sprintf("%s is unreachable (%v), so RFC 9309 says to assume complete disallow", u, err)}
@@ -230,36 +223,112 @@ func (c *robotsCache) fetch(ctx context.Context, origin string) *Robots {
 	return r
 }
 
-// limiter spaces the requests to each host by at least a delay: each request reserves
-// the next free slot of its host, so concurrent tabs queue fairly.
+// limiter spaces the requests to each host. A request may leave only when the one
+// before it to the same host was answered (its response headers came, or it failed)
+// and the delay has passed since then: requests to one host go one at a time, and the
+// server sees them at least the delay apart whatever the browser's or the network's
+// latency on the way. Waiting requests take their turns in order.
 type limiter struct {
-	mu   sync.Mutex
-	next map[string]time.Time
+	mu    sync.Mutex
+	hosts map[string]*hostGate
 }
 
-func newLimiter() *limiter { return &limiter{next: map[string]time.Time{}} }
+// hostGate is the turn of one host: a token taken by the request that may leave, and
+// the time its predecessor was answered (read and written by the token's holder only).
+type hostGate struct {
+	turn     chan struct{}
+	answered time.Time
+}
 
-// wait blocks until a request to host may start, at least d after the previous one.
-func (l *limiter) wait(ctx context.Context, host string, d time.Duration) error {
+func newLimiter() *limiter { return &limiter{hosts: map[string]*hostGate{}} }
+
+// acquire blocks until a request to host may leave: the request before it was answered
+// at least d ago. The caller sends the request, then calls done once it was answered
+// (or failed, or was not sent after all); done may be called more than once. With d ≤ 0
+// requests are not spaced.
+func (l *limiter) acquire(ctx context.Context, host string, d time.Duration) (done func(), err error) {
 	if d <= 0 {
-		return ctx.Err()
+		return func() {}, ctx.Err()
 	}
 	l.mu.Lock()
-	now := time.Now()
-	at := l.next[host]
-	if at.Before(now) {
-		at = now
+	g := l.hosts[host]
+	if g == nil {
+		g = &hostGate{turn: make(chan struct{}, 1)}
+		g.turn <- struct{}{}
+		l.hosts[host] = g
 	}
-	l.next[host] = at.Add(d)
 	l.mu.Unlock()
-	if wait := time.Until(at); wait > 0 {
+	select {
+	case <-g.turn:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if wait := time.Until(g.answered.Add(d)); wait > 0 {
 		t := time.NewTimer(wait)
 		defer t.Stop()
 		select {
 		case <-t.C:
 		case <-ctx.Done():
-			return ctx.Err()
+			g.turn <- struct{}{}
+			return nil, ctx.Err()
 		}
 	}
-	return nil
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			g.answered = time.Now()
+			g.turn <- struct{}{}
+		})
+	}, nil
+}
+
+// maxRedirects is the most redirects a fetch with Go's client follows.
+const maxRedirects = 5
+
+// noRedirects makes a client return redirects to limiter.do, which follows them.
+func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+
+// do sends a GET request with Go's client (which must not follow redirects itself, see
+// noRedirects) and follows up to maxRedirects redirects, each request taking its turn
+// at the limiter. Headers go along to the same host only.
+func (l *limiter) do(client *http.Client, req *http.Request, d time.Duration) (*http.Response, error) {
+	for hop := 0; ; hop++ {
+		done, err := l.acquire(req.Context(), req.URL.Host, d)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := client.Do(req)
+		done()
+		if err != nil {
+			return nil, err
+		}
+		loc := resp.Header.Get("Location")
+		switch resp.StatusCode {
+		case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther, http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+		default:
+			return resp, nil
+		}
+		if loc == "" {
+			return resp, nil
+		}
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+		_ = resp.Body.Close()
+		if hop >= maxRedirects {
+			return nil, fmt.Errorf("%s: more than %d redirects", req.URL, maxRedirects)
+		}
+		next, err := req.URL.Parse(loc)
+		if err != nil {
+			return nil, fmt.Errorf("%s: redirect to a bad URL %q: %w", req.URL, loc, err)
+		}
+		nreq, err := http.NewRequestWithContext(req.Context(), http.MethodGet, next.String(), nil)
+		if err != nil {
+			return nil, err
+		}
+		if next.Host == req.URL.Host {
+			nreq.Header = req.Header.Clone()
+		} else {
+			nreq.Header.Set("User-Agent", req.Header.Get("User-Agent"))
+		}
+		req = nreq
+	}
 }

@@ -89,7 +89,7 @@ func TestRobotsFetch(t *testing.T) {
 				_, _ = w.Write([]byte(tc.body))
 			}))
 			defer srv.Close()
-			c := newRobotsCache("test trawl/0", DefaultOptions().logger())
+			c := newRobotsCache("test trawl/0", DefaultOptions().logger(), newLimiter(), 0)
 			u, _ := url.Parse(srv.URL + tc.path)
 			ok, reason := c.get(t.Context(), u).Allowed(u)
 			if ok != tc.allowed || !strings.Contains(reason, tc.reason) {
@@ -98,7 +98,7 @@ func TestRobotsFetch(t *testing.T) {
 		})
 	}
 	t.Run("unreachable", func(t *testing.T) {
-		c := newRobotsCache("trawl/0", DefaultOptions().logger())
+		c := newRobotsCache("trawl/0", DefaultOptions().logger(), newLimiter(), 0)
 		u, _ := url.Parse("http://127.0.0.1:1/search")
 		ok, reason := c.get(t.Context(), u).Allowed(u)
 		if ok || !strings.Contains(reason, "unreachable") {
@@ -112,7 +112,7 @@ func TestRobotsFetch(t *testing.T) {
 			_, _ = w.Write([]byte("User-agent: *\nDisallow:\n"))
 		}))
 		defer srv.Close()
-		c := newRobotsCache("trawl/0", DefaultOptions().logger())
+		c := newRobotsCache("trawl/0", DefaultOptions().logger(), newLimiter(), 0)
 		u, _ := url.Parse(srv.URL + "/a")
 		for range 5 {
 			c.get(t.Context(), u)
@@ -129,18 +129,21 @@ func TestLimiterSpacesRequests(t *testing.T) {
 		ctx := context.Background()
 		start := time.Now()
 		var times [4]time.Duration
-		done := make(chan int)
+		ended := make(chan int)
 		for i := range 4 {
 			go func() {
-				if err := l.wait(ctx, "h:1", 500*time.Millisecond); err != nil {
+				done, err := l.acquire(ctx, "h:1", 500*time.Millisecond)
+				if err != nil {
 					t.Error(err)
+					return
 				}
 				times[i] = time.Since(start)
-				done <- i
+				done() // answered at once
+				ended <- i
 			}()
 		}
 		for range 4 {
-			<-done
+			<-ended
 		}
 		seen := map[time.Duration]bool{}
 		for _, d := range times {
@@ -153,11 +156,52 @@ func TestLimiterSpacesRequests(t *testing.T) {
 		}
 		// Another host is not held up.
 		t0 := time.Now()
-		if err := l.wait(ctx, "other:1", 500*time.Millisecond); err != nil {
+		done, err := l.acquire(ctx, "other:1", 500*time.Millisecond)
+		if err != nil {
 			t.Error(err)
 		}
+		done()
 		if time.Since(t0) != 0 {
 			t.Errorf("other host waited %v", time.Since(t0))
+		}
+	})
+}
+
+// TestLimiterCountsFromTheAnswer: a request answered late holds the next one back
+// until the delay has passed since its answer, so that the server sees the two the
+// delay apart even when the first one took long to leave or to arrive.
+func TestLimiterCountsFromTheAnswer(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		l := newLimiter()
+		ctx := context.Background()
+		start := time.Now()
+		done, err := l.acquire(ctx, "h:1", 300*time.Millisecond)
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.AfterFunc(200*time.Millisecond, done) // answered after 200 ms
+		done2, err := l.acquire(ctx, "h:1", 300*time.Millisecond)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := time.Since(start); got != 500*time.Millisecond {
+			t.Errorf("the second request left at %v, want 500ms (answer at 200ms + 300ms)", got)
+		}
+		done2()
+		done2() // a second call is harmless
+		// A cancelled wait gives the turn back.
+		done3, err := l.acquire(ctx, "h:1", 300*time.Millisecond)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+		defer cancel()
+		if _, err := l.acquire(cctx, "h:1", 300*time.Millisecond); err == nil {
+			t.Error("acquire while the turn is held did not end with its context")
+		}
+		done3()
+		if _, err := l.acquire(ctx, "h:1", 300*time.Millisecond); err != nil {
+			t.Error(err)
 		}
 	})
 }

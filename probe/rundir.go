@@ -56,6 +56,45 @@ func CreateRunDir(dir string) (*RunDir, error) {
 	return &RunDir{dir: dir, probes: log}, nil
 }
 
+// ResumeRunDir opens the run directory dir to add probes after kept, probes of an
+// interrupted run that are to stay: probes.jsonl is rewritten (atomically) to hold
+// exactly kept, the page files of pages/ that no kept probe names are removed, and
+// AddProbe appends after them. A run killed at any moment leaves a probe log whose
+// probes all have their pages.
+func ResumeRunDir(dir string, kept []Probe) (*RunDir, error) {
+	names := map[string]bool{}
+	for _, p := range kept {
+		for _, ref := range p.Pages {
+			names[filepath.Base(ref.File)] = true
+			if ref.Screenshot != "" {
+				names[filepath.Base(ref.Screenshot)] = true
+			}
+		}
+	}
+	if err := rundir.WriteJSONL(filepath.Join(dir, ProbesFile), kept); err != nil {
+		return nil, fmt.Errorf("probe: keep the finished probes: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, PagesDir), 0o755); err != nil {
+		return nil, fmt.Errorf("probe: create the run directory: %w", err)
+	}
+	old, err := os.ReadDir(filepath.Join(dir, PagesDir))
+	if err != nil {
+		return nil, fmt.Errorf("probe: read %s: %w", filepath.Join(dir, PagesDir), err)
+	}
+	for _, e := range old {
+		if n := e.Name(); (strings.HasSuffix(n, ".html") || strings.HasSuffix(n, ".png")) && !names[n] {
+			if err := os.Remove(filepath.Join(dir, PagesDir, n)); err != nil {
+				return nil, fmt.Errorf("probe: clear the pages of unfinished probes: %w", err)
+			}
+		}
+	}
+	log, err := rundir.AppendLog(filepath.Join(dir, ProbesFile))
+	if err != nil {
+		return nil, fmt.Errorf("probe: %w", err)
+	}
+	return &RunDir{dir: dir, probes: log}, nil
+}
+
 // Dir returns the run directory's path.
 func (d *RunDir) Dir() string { return d.dir }
 

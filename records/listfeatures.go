@@ -7,6 +7,8 @@ import (
 	"unicode"
 
 	"golang.org/x/net/html"
+
+	"github.com/trawl-dev/trawl/internal/textnorm"
 )
 
 // The features of a candidate record list (a record pattern of the sample pages),
@@ -97,6 +99,14 @@ var featureNames = []string{
 	"rel_signifier_share",
 	"rel_log_leaves",
 	"rel_shape_similarity",
+	// the list among the page's other candidate lists
+	"run_tail",      // members right after a member of an earlier list of as many members
+	"copied_text",   // members whose text is that of a member of another list
+	"log_patterns",  // log(1 + candidate lists of the page)
+	"sibling_lists", // log(1 + other lists under the same parent)
+	"title_items",   // members holding a word of the page's title or h1 headings
+	"href_depth",    // path segments of the members' first link targets, / 4 (at most 1)
+	"href_item",     // members whose first link target names an item (a digit, a slug)
 }
 
 // relativeOf maps a page-relative feature to the feature it is relative to.
@@ -129,24 +139,129 @@ type pageContext struct {
 	owner map[int32]*pattern
 	// members are all list members of the page, in document order.
 	members []int32
+	// lists is the number of candidate lists of the page.
+	lists int
+	// byParent maps an element to the lists with a member among its children.
+	byParent map[int32][]*pattern
+	// hash is the hash of every member's text (textHash), for members with text;
+	// byText maps such a hash to the members with that text.
+	hash   map[int32]uint64
+	byText map[uint64][]int32
+	// title holds the words of the page's title and h1 headings, less stop words.
+	title map[string]bool
 }
 
 func newPageContext(s *sample, pats []*pattern, si int) *pageContext {
 	p := s.p
-	c := &pageContext{p: p, body: p.bodyIndex(), owner: map[int32]*pattern{}}
+	c := &pageContext{p: p, body: p.bodyIndex(), owner: map[int32]*pattern{},
+		byParent: map[int32][]*pattern{}, hash: map[int32]uint64{}, byText: map[uint64][]int32{}}
+	c.title = titleWords(p)
 	for i := range p.elems {
 		c.maxDeep = max(c.maxDeep, p.elems[i].depth)
 	}
 	for _, pt := range pats {
+		if len(pt.byPage[si]) > 0 {
+			c.lists++
+		}
 		for _, m := range pt.byPage[si] {
+			par := p.elems[m].parent
+			if l := c.byParent[par]; len(l) == 0 || l[len(l)-1] != pt {
+				c.byParent[par] = append(l, pt)
+			}
 			if _, ok := c.owner[m]; !ok {
 				c.owner[m] = pt
 				c.members = append(c.members, m)
+				if h, ok := textHash(p, m); ok {
+					c.hash[m] = h
+					c.byText[h] = append(c.byText[h], m)
+				}
 			}
 		}
 	}
 	slices.Sort(c.members)
 	return c
+}
+
+// hrefShape returns the number of path segments of a link target and whether one of
+// them names an item: it holds a digit or two hyphens (an id or a slug), as the links of
+// a record to its own page do and the links of a menu to a section seldom do.
+func hrefShape(href string) (int, bool) {
+	if i := strings.IndexAny(href, "?#"); i >= 0 {
+		href = href[:i]
+	}
+	if i := strings.Index(href, "//"); i >= 0 {
+		href = href[i+2:] // the host goes
+		if j := strings.IndexByte(href, '/'); j >= 0 {
+			href = href[j:]
+		} else {
+			href = ""
+		}
+	}
+	segs, item := 0, false
+	for _, s := range strings.Split(href, "/") {
+		if s == "" || s == "." || s == ".." {
+			continue
+		}
+		segs++
+		item = item || strings.IndexFunc(s, unicode.IsDigit) >= 0 || strings.Count(s, "-") >= 2
+	}
+	return segs, item
+}
+
+// titleWords returns the words of the page's title element and of its h1 headings that
+// are no stop words and longer than two letters: what the page says it is about.
+func titleWords(p *page) map[string]bool {
+	words := map[string]bool{}
+	add := func(text string) {
+		for _, t := range textnorm.Tokens(text) {
+			if len(t) > 2 && !textnorm.IsStopWord(t) {
+				words[t] = true
+			}
+		}
+	}
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode && n.Data == "title" {
+			if n.FirstChild != nil {
+				add(n.FirstChild.Data)
+			}
+			return
+		}
+		if n.Type == html.ElementNode && n.Data == "body" {
+			return
+		}
+		for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+			walk(ch)
+		}
+	}
+	walk(p.doc)
+	for i := range p.elems {
+		if p.elems[i].tag == "h1" {
+			for k := p.elems[i].tokStart; k < p.elems[i].tokEnd; k++ {
+				add(p.toks[k])
+			}
+		}
+	}
+	return words
+}
+
+// textHash returns the FNV-1a hash of the text leaves of element m, and false when m
+// has no text.
+func textHash(p *page, m int32) (uint64, bool) {
+	h := uint64(14695981039346656037)
+	any := false
+	for li := p.elems[m].leafStart; li < p.elems[m].leafEnd; li++ {
+		t := p.leaves[li].text
+		if t == "" {
+			continue
+		}
+		any = true
+		for i := 0; i < len(t); i++ {
+			h = (h ^ uint64(t[i])) * 1099511628211
+		}
+		h = (h ^ 0x1f) * 1099511628211 // a separator between leaves
+	}
+	return h, any
 }
 
 // listFeatures returns the feature vector of every pattern, in the order of pats.
@@ -306,14 +421,20 @@ func pageFeatures(c *pageContext, pt *pattern, si int, f []float64) {
 	set("kinds", float64(distinct)/4)
 	set("kinds_length", math.Log1p(float64(len(mode))))
 	firsts, links := map[string]int{}, map[string]bool{}
-	linked := 0
+	linked, hrefDepth, hrefItem := 0, 0, 0
 	for _, m := range elems {
 		if lf := firstLeaf(p, m); lf != nil {
 			firsts[strings.ToLower(lf.text)]++
 		}
 		if a := firstLink(p, m); a != nil {
 			linked++
-			links[attr(a, "href")] = true
+			href := attr(a, "href")
+			links[href] = true
+			d, item := hrefShape(href)
+			hrefDepth += d
+			if item {
+				hrefItem++
+			}
 		}
 	}
 	common := 0
@@ -324,6 +445,10 @@ func pageFeatures(c *pageContext, pt *pattern, si int, f []float64) {
 	set("shared_first", float64(common)/n)
 	set("link_items", float64(linked)/n)
 	set("distinct_links", float64(len(links))/n)
+	if linked > 0 {
+		set("href_depth", min(1, float64(hrefDepth)/float64(linked)/4))
+	}
+	set("href_item", float64(hrefItem)/n)
 	if bt := p.ntoks(c.body); bt > 0 {
 		set("region_share", float64(p.ntoks(p.elems[elems[0]].parent))/float64(bt))
 	}
@@ -492,6 +617,45 @@ func pageFeatures(c *pageContext, pt *pattern, si int, f []float64) {
 		}
 	}
 	set("list_depth", min(1, float64(depth)/4))
+
+	// the list among the page's other lists
+	set("log_patterns", math.Log1p(float64(c.lists)))
+	set("sibling_lists", math.Log1p(float64(len(c.byParent[first.parent])-1)))
+	tail, copied := 0, 0
+	for _, m := range elems {
+		if p.elems[m].parent < 0 {
+			continue
+		}
+		kids := p.elems[p.elems[m].parent].kids
+		if k, ok := slices.BinarySearch(kids, m); ok && k > 0 {
+			o := c.owner[kids[k-1]]
+			if o != nil && o != pt {
+				if on := len(o.byPage[si]); on >= len(elems)-1 && on <= len(elems)+1 && o.byPage[si][0] < elems[0] {
+					tail++
+				}
+			}
+		}
+		if h, ok := c.hash[m]; ok {
+			for _, d := range c.byText[h] {
+				if d != m && c.owner[d] != pt && !p.isAncestor(d, m) && !p.isAncestor(m, d) {
+					copied++
+					break
+				}
+			}
+		}
+	}
+	if len(c.title) > 0 {
+		set("title_items", frac(func(m int32) bool {
+			for k := p.elems[m].tokStart; k < p.elems[m].tokEnd; k++ {
+				if c.title[p.toks[k]] {
+					return true
+				}
+			}
+			return false
+		}))
+	}
+	set("run_tail", float64(tail)/n)
+	set("copied_text", float64(copied)/n)
 }
 
 // firstLink returns the first link (a with href) in element m, or nil.

@@ -22,11 +22,13 @@ calibre_pid=$!
 ./scripts/sites/omega.sh
 # Debian's nats-server, the external server of the work-queue tests (issue 17).
 ./scripts/sites/nats.sh
+# Debian's Virtuoso 7.2 with the demo KB, rapper and rdflib: the interoperability tests (issue 16).
+./scripts/sites/virtuoso.sh
 if ! wait "$calibre_pid"; then
   cat "$calibre_log" >&2
   echo "test.sh: scripts/sites/calibre.sh failed" >&2
   exit 1
 fi
 tail -n 1 "$calibre_log"
-export TRAWL_BROWSER_TESTS=1 TRAWL_REQUIRE_SHARED=1 TRAWL_REQUIRE_WORDPRESS=1 TRAWL_REQUIRE_SITES=1 TRAWL_REQUIRE_NATS=1
+export TRAWL_BROWSER_TESTS=1 TRAWL_REQUIRE_SHARED=1 TRAWL_REQUIRE_WORDPRESS=1 TRAWL_REQUIRE_SITES=1 TRAWL_REQUIRE_NATS=1 TRAWL_REQUIRE_INTEROP=1
 go test -race -timeout 25m -count=1 ./...

@@ -16,12 +16,14 @@ import (
 
 // alignOptions are the flags of 'trawl align'.
 type alignOptions struct {
-	KB1, KB2    string   // N-Triples files (KB1 may be a run directory's graph.nt)
-	RunDir      string   // graph-vs-KB mode: the run directory
-	Out         string   // output directory
-	Gold        []string // reference alignments to score against
-	OptionsFile string   // options.json of an earlier run
-	JSON        bool     // machine-readable summary on stdout
+	KB1, KB2    string            // N-Triples files (KB1 may be a run directory's graph.nt)
+	RunDir      string            // graph-vs-KB mode: the run directory
+	Out         string            // output directory
+	Gold        []string          // reference alignments to score against
+	OptionsFile string            // options.json of an earlier run
+	JSON        bool              // machine-readable summary on stdout
+	Reification align.Reification // RUN_DIR mode: how enrichment facts are reified
+	Format      string            // nt, or turtle for .ttl copies
 
 	// Overrides of align.Options; applied only when the flag is given.
 	Iterations      int
@@ -79,6 +81,9 @@ with PARIS's counting convention) to stdout.`,
 					return usageError("trawl align RUN_DIR writes into RUN_DIR: --out and --gold go with two KBs (trawl align A B --out DIR)")
 				}
 			}
+			if err := checkFormat("align", o.Format); err != nil {
+				return err
+			}
 			opts, err := alignEffectiveOptions(cmd, o)
 			if err != nil {
 				return err
@@ -93,6 +98,9 @@ with PARIS's counting convention) to stdout.`,
 	f.StringArrayVar(&o.Gold, "gold", nil, "reference alignment to score against: OAEI Alignment RDF/XML, CSV of IRI pairs, or alignment.tsv format (repeatable)")
 	f.StringVar(&o.OptionsFile, "options", "", "options.json of an earlier run (flags override it)")
 	f.BoolVar(&o.JSON, "json", false, "print the summary as JSON")
+	formatFlag(f, &o.Format)
+	o.Reification = align.DefaultEnrichOptions().Reification
+	f.Var(reificationFlag{&o.Reification}, "reification", `RUN_DIR mode: how enrichment facts carry confidence and provenance: rdf11 (standard reification), rdf12 (RDF 1.2 triple terms) or none`)
 	d := align.DefaultOptions()
 	f.IntVar(&o.Iterations, "iterations", d.MaxIterations, "maximum number of iterations")
 	f.IntVar(&o.Joins, "joins", d.JoinLength, "longest relation path (1 = no joins, 2 or 3)")
@@ -183,6 +191,7 @@ func runAlign(ctx context.Context, g globalOptions, o alignOptions, opts align.O
 	if o.RunDir != "" {
 		po := pipeline.DefaultOptions()
 		po.Dir, po.KB, po.Align = o.RunDir, o.KB2, opts
+		po.Enrich.Reification = o.Reification
 		p := pipeline.New(po, g.logger())
 		defer p.Close()
 		a, err := p.Align(ctx)
@@ -255,6 +264,11 @@ func reportAlignment(g globalOptions, o alignOptions, opts align.Options, res *a
 				break
 			}
 			fmt.Fprintln(stderr, " ", p)
+		}
+	}
+	if o.Format == "turtle" {
+		if _, err := writeTurtleCopies(o.Out); err != nil {
+			return err
 		}
 	}
 	if o.JSON {

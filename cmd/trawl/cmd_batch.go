@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -90,7 +91,7 @@ func newBatchCommand(g *globalOptions) *cobra.Command {
 	f.IntVar(&o.defaults.Rounds, "rounds", d.Rounds, "most guided probing rounds per source")
 	f.IntVar(&o.defaults.Probe.MaxProbes, "max-probes", d.Probe.MaxProbes, "most submissions of a source's agnostic round")
 	f.IntVar(&o.defaults.Probe.Tabs, "tabs", 1, "browser tabs per source")
-	f.DurationVar(&delay, "delay", d.Probe.Delay, "least time between two requests to a host")
+	f.DurationVar(&delay, "delay", d.Probe.Delay, "least time between the answer to a request and the next request to a host")
 	f.BoolVar(&o.defaults.Probe.IgnoreRobots, "ignore-robots", false, "do not read robots.txt (only for your own sites)")
 	f.StringVar(&o.defaults.Probe.ChromePath, "chrome", "", "Chromium binary (default: $TRAWL_CHROME, then /usr/bin/chromium)")
 	f.BoolVar(&o.defaults.NoReport, "no-report", false, "do not write report.html")
@@ -169,6 +170,17 @@ func runBatch(ctx context.Context, g globalOptions, o batchOptions, stdout io.Wr
 		return err
 	}
 	defer q.Close()
+	var (
+		mu     sync.Mutex
+		latest []pipeline.JobStatus
+	)
+	started := time.Now()
+	stop := startProgress(&g, func(now time.Time) (string, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		return batchLine(latest, started, now)
+	})
+	defer stop()
 	stderr := g.stderr
 	if url := q.ClientURL(); o.Listen != "" && !g.Quiet {
 		fmt.Fprintf(stderr, "trawl batch: the queue listens at %s: trawl worker --queue %s --batch %s --out DIR\n", url, url, o.Batch)
@@ -180,9 +192,15 @@ func runBatch(ctx context.Context, g globalOptions, o batchOptions, stdout io.Wr
 			fmt.Fprintf(stderr, "trawl batch %s: %d jobs enqueued, %d already queued, %d already done\n", o.Batch, n.Added, n.Duplicate, n.Done)
 		}
 		shown := map[string]string{}
-		bo.Follow = func(ss []pipeline.JobStatus) { printProgress(stderr, ss, shown) }
+		bo.Follow = func(ss []pipeline.JobStatus) {
+			mu.Lock()
+			latest = ss
+			mu.Unlock()
+			printProgress(stderr, ss, shown)
+		}
 	}
 	status, err := pipeline.RunBatch(ctx, q, jobs, bo)
+	stop()
 	if err != nil || o.Detach {
 		return err
 	}
@@ -193,14 +211,18 @@ func runBatch(ctx context.Context, g globalOptions, o batchOptions, stdout io.Wr
 	} else {
 		printBatchTable(stdout, status)
 	}
-	failed := 0
+	failed, partial := 0, 0
 	for _, s := range status {
-		if s.State == queue.StateFailed {
+		switch {
+		case s.State == queue.StateFailed:
 			failed++
+		case s.Summary != nil && (s.Summary.Failed > 0 || s.Summary.Unreadable > 0):
+			partial++
 		}
 	}
-	if failed > 0 {
-		return fmt.Errorf("%w: %d of %d sources failed (see %s)", errPartial, failed, len(jobs), filepath.Join(o.Out, pipeline.BatchFile))
+	if failed > 0 || partial > 0 {
+		return fmt.Errorf("trawl batch: %w: %d of %d sources failed, %d finished with failed probes or unreadable pages (see %s)",
+			errPartial, failed, len(jobs), partial, filepath.Join(o.Out, pipeline.BatchFile))
 	}
 	return nil
 }
@@ -208,13 +230,61 @@ func runBatch(ctx context.Context, g globalOptions, o batchOptions, stdout io.Wr
 // printBatchTable writes the final status of every job.
 func printBatchTable(w io.Writer, status []pipeline.JobStatus) {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "LINE\tSTATE\tRECORDS\tLINKS\tRELATIONS\tSECONDS\tDIR\tERROR")
+	fmt.Fprintln(tw, "LINE\tSTATE\tPROBES\tRECORDS\tLINKS\tRELATIONS\tSECONDS\tDIR\tERROR")
 	for _, s := range status {
-		rec, links, rels := "-", "-", "-"
-		if s.Summary != nil {
-			rec, links, rels = strconv.Itoa(s.Summary.Records), strconv.Itoa(s.Summary.Links), strconv.Itoa(len(s.Summary.Relations))
+		probes, rec, links, rels := "-", "-", "-", "-"
+		if sum := s.Summary; sum != nil {
+			probes = strconv.Itoa(sum.Probes)
+			if sum.Failed > 0 {
+				probes += fmt.Sprintf(" (%d failed)", sum.Failed)
+			}
+			rec, links, rels = strconv.Itoa(sum.Records), strconv.Itoa(sum.Links), strconv.Itoa(len(sum.Relations))
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%.1f\t%s\t%s\n", s.Line, s.State, rec, links, rels, s.Seconds, s.Dir, s.Error)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%.1f\t%s\t%s\n", s.Line, s.State, probes, rec, links, rels, s.Seconds, s.Dir, s.Error)
 	}
 	_ = tw.Flush()
+}
+
+// batchLine is the progress line of a batch: sources ended of all, failures, the rate
+// and the time left at that rate, and the stage each running source reached.
+func batchLine(ss []pipeline.JobStatus, started, now time.Time) (string, bool) {
+	if len(ss) == 0 {
+		return "", false
+	}
+	ended, failed := 0, 0
+	var running []string
+	for _, s := range ss {
+		switch s.State {
+		case queue.StateDone:
+			ended++
+		case queue.StateFailed:
+			ended++
+			failed++
+		case queue.StateRunning:
+			stage := s.Stage
+			if stage == "" {
+				stage = "started"
+			} else {
+				stage = "after " + stage
+			}
+			running = append(running, fmt.Sprintf("%s (%s)", filepath.Base(s.Dir), stage))
+		}
+	}
+	el := now.Sub(started)
+	line := fmt.Sprintf("batch      %d/%d sources", ended, len(ss))
+	if failed > 0 {
+		line += fmt.Sprintf(" (%d failed)", failed)
+	}
+	if ended > 0 {
+		rate := float64(ended) / el.Minutes()
+		line += fmt.Sprintf(", %.1f/min", rate)
+		if left := len(ss) - ended; left > 0 {
+			line += ", about " + (time.Duration(float64(left) / rate * float64(time.Minute))).Round(time.Second).String() + " left"
+		}
+	}
+	line += ", " + el.Round(time.Second).String() + " so far"
+	if len(running) > 0 {
+		line += "; running: " + strings.Join(running, ", ")
+	}
+	return line, true
 }

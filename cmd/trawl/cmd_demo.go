@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
+	"github.com/trawl-dev/trawl/graph"
 	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/internal/testsites"
 )
@@ -34,6 +35,7 @@ prints the path of report.html. Needs Chromium (apt-get install -y chromium).`
 
 // demoOptions are the flags of 'trawl demo'.
 type demoOptions struct {
+	Base string
 	Out  string
 	Port int
 	JSON bool
@@ -56,6 +58,7 @@ func newDemoCommand(g *globalOptions) *cobra.Command {
 	cmd.Flags().StringVar(&o.Out, "out", "trawl-demo", "output directory")
 	cmd.Flags().IntVar(&o.Port, "port", 18090, "port of the demo site on 127.0.0.1 (another free port is taken if it is busy)")
 	cmd.Flags().BoolVar(&o.JSON, "json", false, "print the summary as JSON on stdout")
+	cmd.Flags().StringVar(&o.Base, "base", graph.DefaultBase, "base IRI of everything minted (records, features, new relations and entities)")
 	cmd.Flags().BoolVar(&o.Keep, "keep", false, "keep the results of an earlier demo in --out (default: start afresh)")
 	return cmd
 }
@@ -110,6 +113,7 @@ func runDemo(ctx context.Context, g globalOptions, o demoOptions, stdout io.Writ
 	}
 
 	po := demoPipelineOptions()
+	po.Graph.Base = o.Base
 	po.URL = siteURL
 	po.Dir = filepath.Join(o.Out, rundir.Name(siteURL, ""))
 	if !o.Keep {
@@ -117,12 +121,16 @@ func runDemo(ctx context.Context, g globalOptions, o demoOptions, stdout io.Writ
 			return fmt.Errorf("trawl demo: clear %s: %w", po.Dir, err)
 		}
 	}
+	track, stop := pipelineProgress(&g)
+	defer stop()
 	if !g.Quiet && !o.JSON {
-		po.Progress = pipeline.StagePrinter(stderr)
+		po.Progress = pipeline.StagePrinter(g.stderr)
 	}
 	p := pipeline.New(po, g.logger())
+	track(p)
 	defer p.Close()
 	sum, err := p.Run(ctx)
+	stop()
 	if err != nil {
 		return fmt.Errorf("trawl demo: %w", err)
 	}
@@ -142,7 +150,10 @@ func runDemo(ctx context.Context, g globalOptions, o demoOptions, stdout io.Writ
 		und.Files = append(und.Files, demoFile{File: path, Triples: n})
 	}
 	if o.JSON {
-		return writeJSON(stdout, und)
+		if err := writeJSON(stdout, und); err != nil {
+			return err
+		}
+		return partialRun(sum)
 	}
 	sum.WriteText(stdout)
 	fmt.Fprintln(stdout, "\nWhat the form's fields take, in the KB's terms:")
@@ -157,5 +168,5 @@ func runDemo(ctx context.Context, g globalOptions, o demoOptions, stdout io.Writ
 	for _, f := range und.Files {
 		fmt.Fprintf(stdout, "  %-60s %6d triples\n", f.File, f.Triples)
 	}
-	return nil
+	return partialRun(sum)
 }

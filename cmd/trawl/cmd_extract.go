@@ -172,7 +172,13 @@ func extractRunDir(ctx context.Context, g globalOptions, dir string, opts record
 	po := pipeline.DefaultOptions()
 	po.Dir, po.Records = dir, opts
 	po.Probe.Screenshots = false
+	if g.stderr == nil {
+		g.stderr = os.Stderr
+	}
+	track, stop := pipelineProgress(&g)
+	defer stop()
 	p := pipeline.New(po, g.logger())
+	track(p)
 	defer p.Close()
 	return p.Extract(ctx)
 }

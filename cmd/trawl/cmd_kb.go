@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -48,11 +49,12 @@ func newKBLoadCommand(g *globalOptions) *cobra.Command {
 	def := ontology.DefaultLoadOptions()
 	cmd := &cobra.Command{
 		Use:   "load DUMP... --kb DIR",
-		Short: "Load RDF dumps (N-Triples, Turtle, YAGO3 TSV, .gz) into a Badger KB",
+		Short: "Load RDF dumps (N-Triples, Turtle, YAGO3 TSV, RDF/XML, .gz) into a Badger KB",
 		Long: `Load RDF dumps into a new Badger KB in DIR: N-Triples, Turtle (including YAGO 4.5's
 one-statement-per-line export), YAGO3 TSV (factId, subject, predicate, object) and
-bare YAGO3-10 TSV (subject, relation, object), each plain or gzipped. The format is
-detected from the file name and the first lines.
+bare YAGO3-10 TSV (subject, relation, object) and RDF/XML (.rdf, .owl: ontologies
+and OAEI tasks), each plain or gzipped. The format is detected from the file name and
+the first lines.
 
 Terms are dictionary-encoded; facts are indexed by node in both directions and per
 relation; rdf:type and rdfs:subClassOf form the taxonomy; every relation gets its
@@ -74,7 +76,7 @@ refuses to open until a new load finishes. The exit code is 3 when lines were sk
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.KB, "kb", "", "directory of the KB to create")
-	f.StringVar(&o.Format, "format", "auto", "input format: auto, ntriples, turtle or tsv")
+	f.StringVar(&o.Format, "format", "auto", "input format: auto, ntriples, turtle, tsv or rdfxml (.rdf, .owl)")
 	f.IntVar(&o.MaxErrors, "max-errors", def.MaxErrors, "bad lines to skip before the load stops")
 	f.BoolVar(&o.Replace, "replace", false, "replace the KB if DIR already holds one")
 	f.Int64Var(&o.SortMemoryMB, "sort-memory", def.SortMemoryMB, "MiB of memory for sorting before spilling to disk")
@@ -115,7 +117,6 @@ func runKBLoad(ctx context.Context, g globalOptions, o kbLoadOptions, dumps []st
 	}
 	opts := ontology.DefaultLoadOptions()
 	g.stderr = stderr
-	opts.Logger = g.logger()
 	opts.MaxErrors, opts.Replace, opts.SortMemoryMB, opts.Workers = o.MaxErrors, o.Replace, o.SortMemoryMB, o.Workers
 	opts.IDSalt, opts.DeriveLabels = o.IDSalt, !o.NoLabels
 	if err := opts.Validate(); err != nil {
@@ -134,15 +135,15 @@ func runKBLoad(ctx context.Context, g globalOptions, o kbLoadOptions, dumps []st
 		s.Format = format
 		srcs = append(srcs, s)
 	}
-	if isTerminal(stderr) && !o.JSON && !g.Quiet {
-		opts.Progress = progressPrinter(stderr)
+	finish := func() {}
+	if !o.JSON {
+		opts.Progress, finish = loadProgress(&g)
 	}
+	opts.Logger = g.logger() // after the progress line: its logs go above the line
 	cpu0 := cpuTime()
 	start := time.Now()
 	rep, err := ontology.Load(ctx, o.KB, srcs, opts)
-	if opts.Progress != nil {
-		fmt.Fprintln(stderr)
-	}
+	finish()
 	if rep == nil {
 		rep = &ontology.LoadReport{}
 	}
@@ -176,21 +177,6 @@ func runKBLoad(ctx context.Context, g globalOptions, o kbLoadOptions, dumps []st
 		return fmt.Errorf("kb load: %w: %d bad lines skipped (reported above)", errPartial, rep.BadLines)
 	}
 	return nil
-}
-
-// progressPrinter returns a Progress callback that rewrites one status line.
-func progressPrinter(w io.Writer) func(ontology.Progress) {
-	return func(p ontology.Progress) {
-		pct := ""
-		if p.Total > 0 {
-			pct = fmt.Sprintf(" %3.0f%%", 100*float64(p.Read)/float64(p.Total))
-		}
-		file := p.File
-		if len(file) > 40 {
-			file = "…" + file[len(file)-39:]
-		}
-		fmt.Fprintf(w, "\r%-6s%s %12d triples %6d bad  %s\033[K", p.Phase, pct, p.Triples, p.BadLines, file)
-	}
 }
 
 type kbStatsOptions struct {
@@ -410,4 +396,40 @@ func matchKind(exact bool) string {
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// loadProgress returns the Progress callback of 'trawl kb load' and the progress line
+// that shows it on a terminal (startProgress): the phase, triples parsed and their
+// rate, the bytes read of all dumps and the time left at that rate; finish clears it.
+func loadProgress(g *globalOptions) (progress func(ontology.Progress), finish func()) {
+	var mu sync.Mutex
+	var last ontology.Progress
+	start := time.Now()
+	finish = startProgress(g, func(now time.Time) (string, bool) {
+		mu.Lock()
+		p := last
+		mu.Unlock()
+		if p.Phase == "" {
+			return "", false
+		}
+		secs := max(now.Sub(start).Seconds(), 1e-3)
+		line := fmt.Sprintf("kb load: %s, %d triples (%.0f/s)", p.Phase, p.Triples, float64(p.Triples)/secs)
+		if p.Total > 0 && p.Phase == "parse" {
+			line += fmt.Sprintf(", %.0f of %.0f MiB", float64(p.Read)/(1<<20), float64(p.Total)/(1<<20))
+			if p.Read > 0 && p.Read < p.Total {
+				left := time.Duration(float64(p.Total-p.Read) / float64(p.Read) * secs * float64(time.Second))
+				line += fmt.Sprintf(", parse ends in %v at most", left.Round(time.Second))
+			}
+		}
+		if p.BadLines > 0 {
+			line += fmt.Sprintf(", %d bad lines", p.BadLines)
+		}
+		return line, true
+	})
+	progress = func(p ontology.Progress) {
+		mu.Lock()
+		last = p
+		mu.Unlock()
+	}
+	return progress, finish
 }

@@ -118,9 +118,16 @@ func runProbe(ctx context.Context, g globalOptions, o probeOptions, stdout io.Wr
 		po.Plan.Seed = rand.Uint64() | 1 // --seed 0: a new nonsense word
 	}
 	po.Dir = filepath.Join(o.Out, rundir.Name(o.URL, po.Probe.ForceForm))
+	if g.stderr == nil {
+		g.stderr = os.Stderr
+	}
+	track, stop := pipelineProgress(&g)
+	defer stop()
 	p := pipeline.New(po, g.logger())
+	track(p)
 	defer p.Close()
 	run, runErr := p.Probe(ctx, explicit, o.PlanFile)
+	stop()
 	if errors.Is(runErr, pipeline.ErrBadPlan) {
 		return usageError("trawl probe: --plan %s: %v", o.PlanFile, runErr)
 	}

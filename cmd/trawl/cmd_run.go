@@ -6,11 +6,14 @@ import (
 	"io"
 	"net/url"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/trawl-dev/trawl/align"
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
+	"github.com/trawl-dev/trawl/graph"
 	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/probe"
 )
@@ -43,6 +46,7 @@ films and countries in YAGO 4.5 vocabulary).`
 type runOptions struct {
 	Out      string
 	JSON     bool
+	Format   string
 	pipeline pipeline.Options
 }
 
@@ -74,12 +78,42 @@ func newRunCommand(g *globalOptions) *cobra.Command {
 	f.IntVar(&o.pipeline.Schema.MaxSubmissions, "max-submissions", d.Schema.MaxSubmissions, "most re-submissions to map the form's fields")
 	f.BoolVar(&o.pipeline.Resubmit, "resubmit", d.Resubmit, "map text fields by re-submitting extracted values (thesis §3.4)")
 	f.Float64Var(&o.pipeline.Align.LinkThreshold, "link-threshold", d.Align.LinkThreshold, "lowest confidence of an owl:sameAs link")
+	outputFlags(f, &o.pipeline)
+	formatFlag(f, &o.Format)
 	f.BoolVar(&o.pipeline.Force, "force", false, "redo every stage, even those already done")
 	f.BoolVar(&o.pipeline.NoReport, "no-report", false, "do not write report.html")
 	f.BoolVar(&o.pipeline.HTTPPages, "http-pages", false, "fetch GET result pages over plain HTTP once the first probes show them equal to the browser's")
 	f.BoolVar(&o.JSON, "json", false, "print the summary as JSON on stdout")
 	return cmd
 }
+
+// outputFlags binds the flags of the RDF that a run writes: the base of minted IRIs and
+// how enrichment facts carry their confidence.
+func outputFlags(f *pflag.FlagSet, po *pipeline.Options) {
+	f.StringVar(&po.Graph.Base, "base", graph.DefaultBase, "base IRI of everything minted: records ({base}/src/{source}/rec/…), features (…/p/…), new relations (…/rel/…) and new entities (…/entity/…)")
+	f.Var(reificationFlag{&po.Enrich.Reification}, "reification", `how enrichment facts carry confidence and provenance: rdf11 (standard reification, read by every RDF 1.1 tool), rdf12 (RDF 1.2 triple terms) or none`)
+}
+
+// reificationFlag is the --reification flag: one of the align.Reification modes.
+type reificationFlag struct{ v *align.Reification }
+
+func (r reificationFlag) String() string {
+	if r.v == nil {
+		return ""
+	}
+	return string(*r.v)
+}
+
+func (r reificationFlag) Set(s string) error {
+	switch m := align.Reification(s); m {
+	case align.ReifyRDF11, align.ReifyRDF12, align.ReifyNone:
+		*r.v = m
+		return nil
+	}
+	return fmt.Errorf("want rdf11, rdf12 or none, got %q", s)
+}
+
+func (reificationFlag) Type() string { return "mode" }
 
 // probeFlags binds the probing flags that 'trawl run' and 'trawl probe' share.
 func probeFlags(f *pflag.FlagSet, po *probe.Options, noShots *bool) {
@@ -88,7 +122,7 @@ func probeFlags(f *pflag.FlagSet, po *probe.Options, noShots *bool) {
 	f.IntVar(&po.MaxPages, "max-pages", d.MaxPages, "most result pages kept (per round)")
 	f.IntVar(&po.MaxPagesPerProbe, "pages-per-probe", d.MaxPagesPerProbe, `most pages per probe (the first, then "next" links)`)
 	f.IntVar(&po.Tabs, "tabs", d.Tabs, "browser tabs probing in parallel")
-	f.DurationVar(&po.Delay, "delay", d.Delay, "least time between two requests to the host")
+	f.DurationVar(&po.Delay, "delay", d.Delay, "least time between the answer to a request and the next request to the host")
 	f.DurationVar(&po.StepTimeout, "timeout", d.StepTimeout, "time limit of one browser step (open, submit, next page)")
 	f.BoolVar(&po.IgnoreRobots, "ignore-robots", false, "do not read robots.txt (only for your own sites)")
 	f.BoolVar(&po.AllowPOST, "allow-post", false, "allow probing a search form that submits with POST")
@@ -116,19 +150,53 @@ func runRun(ctx context.Context, g globalOptions, o runOptions, stdout io.Writer
 	if err := o.pipeline.Probe.Validate(); err != nil {
 		return usageError("trawl run: %v", err)
 	}
+	if err := checkFormat("run", o.Format); err != nil {
+		return err
+	}
+	if _, err := graph.NewNamespace(o.pipeline.Graph.Base, "check"); err != nil {
+		return usageError("trawl run: --base %q: %v", o.pipeline.Graph.Base, err)
+	}
 	o.pipeline.Dir = filepath.Join(o.Out, rundir.Name(o.pipeline.URL, o.pipeline.Probe.ForceForm))
+	track, stop := pipelineProgress(&g)
+	defer stop()
 	if !g.Quiet && !o.JSON {
 		o.pipeline.Progress = pipeline.StagePrinter(g.stderr)
 	}
 	p := pipeline.New(o.pipeline, g.logger())
+	track(p)
 	defer p.Close()
 	sum, err := p.Run(ctx)
+	stop()
 	if err != nil {
 		return fmt.Errorf("%s: %w", o.pipeline.Dir, err)
 	}
-	if o.JSON {
-		return writeJSON(stdout, sum)
+	if o.Format == "turtle" {
+		if _, err := writeTurtleCopies(o.pipeline.Dir); err != nil {
+			return fmt.Errorf("%s: %w", o.pipeline.Dir, err)
+		}
 	}
-	sum.WriteText(stdout)
-	return nil
+	if o.JSON {
+		if err := writeJSON(stdout, sum); err != nil {
+			return err
+		}
+	} else {
+		sum.WriteText(stdout)
+	}
+	return partialRun(sum)
+}
+
+// partialRun returns an error wrapping errPartial (exit status 3) when the run finished
+// with failed probes or unreadable result pages, nil otherwise.
+func partialRun(sum *pipeline.Summary) error {
+	if sum.Failed == 0 && sum.Unreadable == 0 {
+		return nil
+	}
+	var what []string
+	if sum.Failed > 0 {
+		what = append(what, fmt.Sprintf("%d of %d probes failed (first: %s)", sum.Failed, sum.Probes, sum.FirstError))
+	}
+	if sum.Unreadable > 0 {
+		what = append(what, fmt.Sprintf("%d of %d result pages cannot be read", sum.Unreadable, sum.Pages))
+	}
+	return fmt.Errorf("%s: %w: %s; see %s", sum.Dir, errPartial, strings.Join(what, ", "), filepath.Join(sum.Dir, rundir.ProbesFile))
 }

@@ -59,9 +59,14 @@ func runSchema(cmd *cobra.Command, g *globalOptions, o schemaOptions, dir string
 	po.Resubmit = o.Resubmit
 	po.Probe.AllowPOST = o.AllowPOST
 	po.Probe.Screenshots = false
-	p := pipeline.New(po, g.logger())
+	gg := g.forCmd(cmd)
+	track, stop := pipelineProgress(&gg)
+	defer stop()
+	p := pipeline.New(po, gg.logger())
+	track(p)
 	defer p.Close()
 	s, err := p.Schema(cmd.Context())
+	stop()
 	if err != nil {
 		return err
 	}

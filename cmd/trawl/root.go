@@ -40,22 +40,14 @@ records they hide into linked data: it probes a search form in headless Chromium
 isolates the result records with FOREST, aligns their attributes into an output schema
 mapped to the form's inputs, writes them as RDF, and aligns that graph with YAGO (PARIS).
 
-Data goes to files or stdout; progress and logs go to stderr.
-
-Exit codes:
-  0    success
-  1    error
-  2    bad flags or arguments
-  3    finished, but some inputs failed (see stderr)
-  4    refused: the form is not a search form (use --force-form to override)
-  130  interrupted`
+Data goes to files or stdout; progress and logs go to stderr.`
 
 func newRootCommand() *cobra.Command {
 	g := &globalOptions{}
 	root := &cobra.Command{
 		Use:           "trawl",
 		Short:         "Turn deep-web search forms into linked data aligned with YAGO",
-		Long:          rootLong,
+		Long:          rootLong + "\n\n" + exitCodesHelp(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}

@@ -10,8 +10,6 @@
 //
 // The tests need the sites running (scripts/sites/<name>.sh) and Chromium; they skip
 // with a message when a site is down, unless TRAWL_REQUIRE_SITES=1 (CI), which turns a
-// missing site into a failure. Checks that another part of issue 14 owns (the exit
-// status 3 of the restructured cmd) skip with "KNOWN DEFECT" and fail under
-// TRAWL_STRICT_DEFECTS=1. TRAWL_BIN names a trawl binary built already (load tests run
+// missing site into a failure. TRAWL_BIN names a trawl binary built already (load tests run
 // several test processes at once).
 package realsites

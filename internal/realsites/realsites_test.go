@@ -185,20 +185,6 @@ func tail(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// knownDefect reports a check that fails because of a defect another part of issue 14
-// fixes (the restructured cmd: exit codes, run directories; records: error pages).
-// It fails the test under TRAWL_STRICT_DEFECTS=1 and otherwise skips the sub-test with
-// a message that names the defect, so that it is never silent.
-func knownDefect(t *testing.T, owner, format string, args ...any) {
-	t.Helper()
-	msg := fmt.Sprintf("KNOWN DEFECT (issue 14, %s): ", owner) + fmt.Sprintf(format, args...)
-	if os.Getenv("TRAWL_STRICT_DEFECTS") == "1" {
-		t.Error(msg)
-		return
-	}
-	t.Skip(msg)
-}
-
 // check runs the checks of issue 14 on a run of the site.
 func (s site) check(t *testing.T, r result) {
 	f, err := probe.ReadForm(r.dir)
@@ -252,11 +238,24 @@ func (s site) check(t *testing.T, r result) {
 			want = 3 // README: finished, but some inputs failed
 		}
 		if r.exit != want {
-			if want == 3 && r.exit == 0 {
-				knownDefect(t, "cmd restructuring", "%d of %d probes failed and trawl exited 0, want 3", failed, len(probes))
-				return
-			}
 			t.Errorf("exit status %d, want %d (%d of %d probes failed)\nstderr:\n%s", r.exit, want, failed, len(probes), tail(r.stderr, 20))
+		}
+	})
+	t.Run("messages", func(t *testing.T) {
+		// One prefix per message: no "probe: probe:", no "trawl: trawl run:".
+		for _, line := range strings.Split(r.stderr, "\n") {
+			parts := strings.Split(line, ": ")
+			for i := 1; i < len(parts); i++ {
+				if parts[i] == parts[i-1] && len(strings.Fields(parts[i])) <= 3 {
+					t.Errorf("the prefix %q repeats: %s", parts[i], line)
+				}
+			}
+			if strings.HasPrefix(line, "trawl: trawl") {
+				t.Errorf("two trawl prefixes: %s", line)
+			}
+		}
+		if got, ok := r.summary["failed_probes"].(float64); !ok || int(got) != failed {
+			t.Errorf("the --json summary counts %v failed probes, probes.jsonl %d", r.summary["failed_probes"], failed)
 		}
 	})
 }

@@ -47,4 +47,7 @@ const (
 	RoundsFile = StateDir + "/rounds.json"
 	// IdentityFile names the form whose run the directory holds.
 	IdentityFile = StateDir + "/source.json"
+	// SPARQLCacheFile keeps the relation statistics of a SPARQL endpoint used as the
+	// reference KB (asked once per run directory).
+	SPARQLCacheFile = StateDir + "/sparql-kb.json"
 )

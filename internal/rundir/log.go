@@ -32,6 +32,15 @@ func CreateLog(path string) (*Log, error) {
 	return &Log{path: path, f: f}, nil
 }
 
+// AppendLog opens the JSON-lines file at path for appending, creating it if needed.
+func AppendLog(path string) (*Log, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	return &Log{path: path, f: f}, nil
+}
+
 // Append writes v as one JSON line and syncs it.
 func (l *Log) Append(v any) error {
 	var buf bytes.Buffer

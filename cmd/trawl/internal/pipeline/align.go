@@ -2,9 +2,12 @@ package pipeline
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -12,6 +15,7 @@ import (
 	"github.com/trawl-dev/trawl/graph"
 	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/ontology"
+	"github.com/trawl-dev/trawl/ontology/sparql"
 	"github.com/trawl-dev/trawl/schema"
 )
 
@@ -79,6 +83,14 @@ func (p *Pipeline) align(ctx context.Context) (*Alignment, error) {
 	}
 	ao := p.o.Align
 	ao.Logger = p.log
+	p.meter.counts("iterations", ao.MaxIterations)
+	progress := ao.Progress
+	ao.Progress = func(it align.IterationStats) {
+		p.meter.add(false)
+		if progress != nil {
+			progress(it)
+		}
+	}
 	res, err := align.Align(ctx, kb1, kb, ao)
 	if err != nil {
 		return nil, err
@@ -156,8 +168,13 @@ func featureLabel(s *schema.Schema, f *schema.Feature) string {
 
 // OpenReference opens the reference KB: the embedded demo KB when path is "", else
 // LoadKB. It returns the KB, its name for the alignment files, and a function that
-// releases it.
-func OpenReference(ctx context.Context, path string, log *slog.Logger) (align.KB, string, func(), error) {
+// releases it. cache is where a SPARQL endpoint's relation statistics are kept (the
+// run directory's rundir.SPARQLCacheFile); "" means the user's cache directory.
+func OpenReference(ctx context.Context, path, cache string, log *slog.Logger) (align.KB, string, func(), error) {
+	if isEndpoint(path) {
+		kb, _, closeKB, err := openEndpoint(ctx, path, "KB", cache, log)
+		return kb, path, closeKB, err
+	}
 	if path != "" {
 		kb, _, closeKB, err := LoadKB(ctx, path, "KB", log)
 		return kb, path, closeKB, err
@@ -175,7 +192,14 @@ func OpenReference(ctx context.Context, path string, log *slog.Logger) (align.KB
 // written by 'trawl kb load'; role names it in errors ("KB1", "--kb"). It checks that
 // the KB can be aligned at all, and returns its number of facts and a function that
 // releases it.
+//
+// A path that is an http(s) URL is a SPARQL endpoint (package ontology/sparql); a
+// fragment "#graph=IRI" names the graph that holds the KB (fragments never reach the
+// server). Its relation statistics are cached under the user's cache directory.
 func LoadKB(ctx context.Context, path, role string, log *slog.Logger) (align.KB, int64, func(), error) {
+	if isEndpoint(path) {
+		return openEndpoint(ctx, path, role, "", log)
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, 0, nil, fmt.Errorf("%s: %w", role, err)
@@ -216,4 +240,36 @@ func loadStore(path, role string, log *slog.Logger) (align.KB, int64, func(), er
 		return nil, 0, nil, fmt.Errorf("%s: the KB in %s has no literal values; PARIS starts from literals the two KBs share (names, titles, dates), so nothing can align", role, path)
 	}
 	return s, stats.Facts, func() { _ = s.Close() }, nil
+}
+
+func isEndpoint(path string) bool {
+	return strings.HasPrefix(path, "http://") || strings.HasPrefix(path, "https://")
+}
+
+// openEndpoint opens a SPARQL endpoint as a KB, its relation statistics cached in the
+// file cache ("": under the user's cache directory).
+func openEndpoint(ctx context.Context, raw, role, cache string, log *slog.Logger) (align.KB, int64, func(), error) {
+	endpoint, frag, _ := strings.Cut(raw, "#")
+	o := sparql.DefaultOptions()
+	o.Logger = log
+	if frag != "" {
+		g, ok := strings.CutPrefix(frag, "graph=")
+		if !ok {
+			return nil, 0, nil, fmt.Errorf("%s: %s: the fragment must be #graph=IRI, got #%s", role, raw, frag)
+		}
+		o.Graph = g
+	}
+	o.Cache = cache
+	if dir, err := os.UserCacheDir(); err == nil && cache == "" {
+		sum := sha256.Sum256([]byte(endpoint + "\n" + o.Graph))
+		o.Cache = filepath.Join(dir, "trawl", "sparql", hex.EncodeToString(sum[:8])+".json")
+	}
+	kb, err := sparql.Open(ctx, endpoint, o)
+	if err != nil {
+		return nil, 0, nil, fmt.Errorf("%s: %w", role, err)
+	}
+	return kb, kb.Facts(), func() {
+		st := kb.Stats()
+		log.Info("sparql endpoint", "endpoint", endpoint, "queries", st.Queries, "retries", st.Retries, "time", st.Time)
+	}, nil
 }

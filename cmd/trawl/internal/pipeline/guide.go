@@ -39,6 +39,8 @@ func (p *Pipeline) guideStage(r int) stage {
 				return err
 			}
 			rec := newRoundRecorder(p.o.Dir, fmt.Sprintf("guided-%d", r), probes)
+			rec.meter = &p.meter
+			p.meter.counts("probes", min(len(pl), p.o.Probe.MaxProbes))
 			sum, err := pr.Run(ctx, form, pl, rec)
 			if err != nil {
 				return err
@@ -63,6 +65,8 @@ type roundRecorder struct {
 	kind string
 	base int
 	keep []probe.Probe
+	// meter counts the probes for Status; may be nil.
+	meter *meter
 
 	mu  sync.Mutex
 	new []probe.Probe
@@ -95,6 +99,9 @@ func (rr *roundRecorder) AddProbe(pr probe.Probe, pages []probe.Page) (probe.Pro
 	rr.mu.Lock()
 	rr.new = append(rr.new, pr)
 	rr.mu.Unlock()
+	if rr.meter != nil {
+		rr.meter.add(pr.Error != "")
+	}
 	return pr, nil
 }
 

@@ -68,19 +68,23 @@ func (c *forestComparer) Same(ctx context.Context, browser, fetched probe.Page) 
 	return true, ""
 }
 
-func (c *forestComparer) Records(ctx context.Context, pg probe.Page) int {
+func (c *forestComparer) Records(ctx context.Context, pg probe.Page) []string {
 	c.mu.Lock()
 	a := c.applier
 	c.mu.Unlock()
 	if a == nil {
-		return 0
+		return nil
 	}
 	recs, _, err := a.Apply(ctx, records.Page{Name: "http", URL: pg.URL, HTML: []byte(pg.HTML)})
 	if err != nil {
 		c.log.Debug("apply the wrapper to an HTTP page", "url", pg.URL, "err", err)
-		return 0
+		return nil
 	}
-	return len(recs)
+	xpaths := make([]string, len(recs))
+	for i, r := range recs {
+		xpaths[i] = r.XPath
+	}
+	return xpaths
 }
 
 // wrapperSignature is what makes a wrapper: its record XPath and its templates'

@@ -23,6 +23,8 @@ type Pipeline struct {
 	o   Options
 	log *slog.Logger
 	st  state
+	// meter tells Status what the stage under way has done.
+	meter meter
 
 	kbOnce  sync.Once
 	kb      align.KB
@@ -70,7 +72,7 @@ func (p *Pipeline) Close() {
 // reference opens the reference KB once.
 func (p *Pipeline) reference(ctx context.Context) (align.KB, error) {
 	p.kbOnce.Do(func() {
-		kb, name, closeKB, err := OpenReference(ctx, p.o.KB, p.log)
+		kb, name, closeKB, err := OpenReference(ctx, p.o.KB, filepath.Join(p.o.Dir, rundir.SPARQLCacheFile), p.log)
 		p.kb, p.kbName, p.kbClose, p.kbErr = kb, name, closeKB, err
 	})
 	return p.kb, p.kbErr
@@ -247,8 +249,14 @@ func (p *Pipeline) guidedRound(ctx context.Context, st roundState, r int) (round
 // drops the in-memory values of the stages found already done.
 func (p *Pipeline) runStages(ctx context.Context, stages []stage, force bool) error {
 	outputs := map[string][]string{}
-	for _, s := range stages {
+	for i, s := range stages {
 		outputs[s.name] = s.outputs
+		run := s.run
+		stages[i].run = func(ctx context.Context) error {
+			p.meter.begin(s.name)
+			defer p.meter.end()
+			return run(ctx)
+		}
 	}
 	return runStages(ctx, p.o.Dir, stages, force, p.log, func(ev Event) {
 		if ev.Skipped {

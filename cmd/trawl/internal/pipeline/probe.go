@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -70,9 +72,9 @@ func settingsOf(po probe.Options, pl probe.PlanOptions) ProbeSettings {
 		AllowPOST: po.AllowPOST, ForceForm: po.ForceForm, Lang: pl.Lang, Seed: pl.Seed}
 }
 
-// probeStage finds the search form and probes it agnostically.
-func (p *Pipeline) probeStage() stage {
-	settings := struct {
+// probeSettings are the options that decide what the probe stage writes.
+func (p *Pipeline) probeSettings() any {
+	return struct {
 		URL       string
 		MaxProbes int
 		MaxPages  int
@@ -82,10 +84,14 @@ func (p *Pipeline) probeStage() stage {
 		Lang      string
 		Seed      uint64
 	}{p.o.URL, p.o.Probe.MaxProbes, p.o.Probe.MaxPages, p.o.Probe.MaxPagesPerProbe, p.o.Probe.Harvest, p.o.Probe.ForceForm, p.o.Plan.Lang, p.o.Plan.Seed}
+}
+
+// probeStage finds the search form and probes it agnostically.
+func (p *Pipeline) probeStage() stage {
 	return stage{
 		name:    "probe",
 		outputs: []string{rundir.FormFile, rundir.ProbesFile},
-		options: settings,
+		options: p.probeSettings(),
 		run: func(ctx context.Context) error {
 			run, err := p.Probe(ctx, nil, "")
 			sum := run.Summary
@@ -110,6 +116,10 @@ func (p *Pipeline) probeStage() stage {
 func (p *Pipeline) Probe(ctx context.Context, explicit map[string][]string, planName string) (ProbeRun, error) {
 	if err := rundir.Claim(p.o.Dir, p.Identity()); err != nil {
 		return ProbeRun{}, err
+	}
+	if _, staged := p.meter.status(); !staged { // 'trawl probe': no stage around it
+		p.meter.begin("probe")
+		defer p.meter.end()
 	}
 	pr, err := p.theProber(ctx)
 	if err != nil {
@@ -140,7 +150,29 @@ func (p *Pipeline) Probe(ctx context.Context, explicit map[string][]string, plan
 		run.Plan = "agnostic"
 	}
 	run.Options = settingsOf(po, pl)
-	return run, p.runProbes(ctx, pr, form, plan, &run)
+	var done []probe.Done
+	if explicit == nil {
+		key := newResumeKey(p.probeSettings(), form)
+		if !p.o.Force {
+			if done, err = finishedProbes(p.o.Dir, key); err != nil {
+				return run, err
+			}
+		}
+		if err := os.MkdirAll(filepath.Join(p.o.Dir, rundir.StateDir), 0o755); err != nil {
+			return run, err
+		}
+		if err := rundir.WriteFile(filepath.Join(p.o.Dir, resumeFile), append(key.marshal(), '\n')); err != nil {
+			return run, err
+		}
+	}
+	if err := p.runProbes(ctx, pr, form, plan, done, &run); err != nil {
+		return run, err
+	}
+	// The probes are complete: a new run of the stage starts afresh.
+	if err := os.Remove(filepath.Join(p.o.Dir, resumeFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return run, err
+	}
+	return run, nil
 }
 
 // discover finds the form to probe and lists the page's forms in run.
@@ -164,9 +196,22 @@ func (p *Pipeline) discover(ctx context.Context, pr *probe.Prober, run *ProbeRun
 
 // runProbes writes the form and runs the plan into the run directory, keeping the
 // probe log in memory for the next stage.
-func (p *Pipeline) runProbes(ctx context.Context, pr *probe.Prober, form probe.Form, plan probe.Plan, run *ProbeRun) error {
+func (p *Pipeline) runProbes(ctx context.Context, pr *probe.Prober, form probe.Form, plan probe.Plan, done []probe.Done, run *ProbeRun) error {
 	dir := p.o.Dir
-	rd, err := probe.CreateRunDir(dir)
+	var (
+		rd   *probe.RunDir
+		err  error
+		kept []probe.Probe
+	)
+	for _, d := range done {
+		kept = append(kept, d.Probe)
+	}
+	if len(done) > 0 {
+		p.log.Info("resuming the probes of an interrupted run", "kept", len(done), "dir", dir)
+		rd, err = probe.ResumeRunDir(dir, kept)
+	} else {
+		rd, err = probe.CreateRunDir(dir)
+	}
 	if err != nil {
 		return err
 	}
@@ -186,8 +231,12 @@ func (p *Pipeline) runProbes(ctx context.Context, pr *probe.Prober, form probe.F
 		}
 	}
 	p.log.Info("probing", "form", form.XPath, "class", form.Class, "method", form.Method, "action", form.Action, "probes", len(plan), "dir", dir)
-	rec := &keepingRecorder{Recorder: rd}
-	sum, runErr := pr.Run(ctx, form, plan, rec)
+	p.meter.counts("probes", min(len(plan), p.o.Probe.MaxProbes)+extraHarvest(p.o.Probe, len(plan)))
+	rec := &keepingRecorder{Recorder: rd, meter: &p.meter, probes: kept}
+	for _, k := range kept {
+		p.meter.add(k.Error != "")
+	}
+	sum, runErr := pr.Resume(ctx, form, plan, done, rec)
 	p.st.setProbes(rec.probes)
 	run.Summary = sum
 	run.Finished = time.Now().UTC()
@@ -203,8 +252,18 @@ func (p *Pipeline) runProbes(ctx context.Context, pr *probe.Prober, form probe.F
 // keepingRecorder records probes as its Recorder does and keeps them.
 type keepingRecorder struct {
 	probe.Recorder
+	meter  *meter // counts the probes for Status; may be nil
 	mu     sync.Mutex
 	probes []probe.Probe
+}
+
+// extraHarvest is how many probes with harvested words may follow a plan of n probes
+// (probe.Options.Harvest): what MaxProbes leaves.
+func extraHarvest(o probe.Options, n int) int {
+	if !o.Harvest {
+		return 0
+	}
+	return max(0, o.MaxProbes-n)
 }
 
 // AddProbe implements probe.Recorder.
@@ -214,6 +273,9 @@ func (k *keepingRecorder) AddProbe(pr probe.Probe, pages []probe.Page) (probe.Pr
 		k.mu.Lock()
 		k.probes = append(k.probes, pr)
 		k.mu.Unlock()
+		if k.meter != nil {
+			k.meter.add(pr.Error != "")
+		}
 	}
 	return pr, err
 }

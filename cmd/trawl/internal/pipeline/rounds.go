@@ -107,7 +107,13 @@ func (p *Pipeline) measureRound(r int, plan *guidedPlan) (RoundSummary, error) {
 	if err != nil {
 		return sum, err
 	}
-	sum.Records, sum.Links = u.Records, u.Linked
+	// The records of the round are those of records.jsonl: the count the summary, the
+	// batch table and the report all show.
+	recs, err := p.st.Records()
+	if err != nil {
+		return sum, err
+	}
+	sum.Records, sum.Links = len(recs), u.Linked
 	total, tentative, nt := 0.0, 0.0, 0
 	for _, rel := range u.Relations {
 		switch {

@@ -147,12 +147,16 @@ type resubmitter struct {
 	opts  records.Options
 	log   *slog.Logger
 	n     int
+	// guard stops re-submitting what keeps failing the same way.
+	guard failureGuard
+	meter *meter
 }
 
 func newResubmitter(p *Pipeline, sub pageSubmitter, form probe.Form) (*resubmitter, error) {
 	ro := p.o.Records
 	ro.Logger = p.log
-	r := &resubmitter{sub: sub, form: form, opts: ro, log: p.log}
+	r := &resubmitter{sub: sub, form: form, opts: ro, log: p.log, meter: &p.meter}
+	p.meter.counts("re-submissions", p.o.Schema.MaxSubmissions)
 	w, err := p.st.Wrapper()
 	if err == nil {
 		ao := records.DefaultApplyOptions()
@@ -180,7 +184,19 @@ func newResubmitter(p *Pipeline, sub pageSubmitter, form probe.Form) (*resubmitt
 
 // Submit implements schema.Submitter.
 func (r *resubmitter) Submit(ctx context.Context, values map[string]string) ([]records.Record, error) {
+	field, err := r.guard.admit(values)
+	if err != nil {
+		return nil, err
+	}
 	pages, err := r.sub.Submit(ctx, r.form, values)
+	if ctx.Err() == nil {
+		if stop := r.guard.record(field, err); stop != "" {
+			r.log.Warn("re-submissions stopped", "reason", stop)
+		}
+		if r.meter != nil {
+			r.meter.add(err != nil)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -15,15 +15,24 @@ import (
 
 	"github.com/trawl-dev/trawl/align"
 	"github.com/trawl-dev/trawl/graph"
+	"github.com/trawl-dev/trawl/internal/rundir"
 	"github.com/trawl-dev/trawl/schema"
 )
 
 // Summary is what a run did, for the terminal, --json and trawl batch.
 type Summary struct {
-	URL       string         `json:"url"`
-	Dir       string         `json:"dir"`
-	Probes    int            `json:"probes"`
-	Pages     int            `json:"pages"`
+	URL    string `json:"url"`
+	Dir    string `json:"dir"`
+	Probes int    `json:"probes"`
+	Pages  int    `json:"pages"`
+	// Failed counts the probes that ended in an error (after their attempts), and
+	// Unreadable the result pages of probes.jsonl that cannot be read; FirstError is the
+	// error of the first failed probe. Either makes the run partial (exit status 3).
+	Failed     int    `json:"failed_probes"`
+	Unreadable int    `json:"unreadable_pages"`
+	FirstError string `json:"first_error,omitempty"`
+	// Records is the number of records isolated on the result pages (records.jsonl),
+	// the number the report and the graph's record count show too.
 	Records   int            `json:"records"`
 	Features  int            `json:"features"`
 	Mapped    []string       `json:"mapped_fields"`
@@ -43,7 +52,12 @@ type Summary struct {
 func (s *Summary) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "%s\n", s.URL)
 	fmt.Fprintf(w, "  run directory   %s\n", s.Dir)
-	fmt.Fprintf(w, "  probes          %d (%d result pages)\n", s.Probes, s.Pages)
+	switch {
+	case s.Failed > 0 || s.Unreadable > 0:
+		fmt.Fprintf(w, "  probes          %d (%d failed), %d result pages (%d unreadable)\n", s.Probes, s.Failed, s.Pages, s.Unreadable)
+	default:
+		fmt.Fprintf(w, "  probes          %d (%d result pages)\n", s.Probes, s.Pages)
+	}
 	fmt.Fprintf(w, "  records         %d in %d features\n", s.Records, s.Features)
 	if len(s.Mapped) > 0 {
 		fmt.Fprintf(w, "  form → records  %s\n", strings.Join(s.Mapped, "; "))
@@ -98,6 +112,19 @@ func (p *Pipeline) summarize(st roundState) (*Summary, error) {
 		sum.Probes = len(probes)
 		for _, pr := range probes {
 			sum.Pages += len(pr.Pages)
+			if pr.Error != "" {
+				sum.Failed++
+				if sum.FirstError == "" {
+					sum.FirstError = fmt.Sprintf("probe %d: %s", pr.N, pr.Error)
+				}
+			}
+			for _, ref := range pr.Pages {
+				if path, err := rundir.Path(p.o.Dir, ref.File); err != nil {
+					sum.Unreadable++
+				} else if _, err := os.Stat(path); err != nil {
+					sum.Unreadable++
+				}
+			}
 		}
 	}
 	if len(st.History) > 0 {
