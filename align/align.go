@@ -56,8 +56,9 @@ type RunStats struct {
 }
 
 type match struct {
-	node  int32 // -1 = none
-	score float64
+	node                int32 // -1 = none
+	score               float64
+	support, comparable uint8 // of the candidate (see cand)
 }
 
 type aligner struct {
@@ -68,16 +69,21 @@ type aligner struct {
 	lits    LiteralMatcher // KB2's
 	workers []*worker
 
+	// copyFun1 is the inverse functionality of KB1's relations that counts the subjects
+	// of a value that are copies of one another once, by inverse relation (copies.go).
+	copyFun1 map[graph.Rel]float64
+
 	lit1   [][]anchor // literal anchors of KB1 nodes, by KB1 local index
 	lit2   [][]anchor // literal anchors of KB2 nodes, by KB2 local index
 	eq1    []match    // kept 1:1 partner of each KB1 node
 	eq2    []match    // the same, by KB2 local index (shorter than the view: no partner)
 	eqAnc1 []anchor   // eq1 as anchors, so anchors1 does not allocate
 	eqAnc2 []anchor
-	rels   *relTable // relation scores of the previous relation pass
-	tgt    []int32   // KB1 entities (non-literal nodes), in local order
-	it     int       // current iteration
-	drop   int       // join pair updates dropped in this iteration
+	rels   *relTable  // relation scores of the previous relation pass
+	types  *typeModel // nil without TypeEvidence or a taxonomy on both sides
+	tgt    []int32    // KB1 entities (non-literal nodes), in local order
+	it     int        // current iteration
+	drop   int        // join pair updates dropped in this iteration
 }
 
 // Align aligns kb1 with kb2 with the PARIS model and returns instance equivalences,
@@ -104,6 +110,15 @@ func Align(ctx context.Context, kb1 Source, kb2 Reference, opts Options) (*Resul
 	}
 	a.newWorkers()
 	res := &Result{Options: opts}
+	if opts.TypeEvidence {
+		t1, ok1 := kb1.(Taxonomy)
+		t2, ok2 := kb2.(Taxonomy)
+		if ok1 && ok2 {
+			a.types = newTypeModel(t1, t2, a.v1, a.v2)
+		} else {
+			res.Warnings = append(res.Warnings, "type evidence not used: a KB does not read rdf:type and rdfs:subClassOf (no Taxonomy)")
+		}
+	}
 	start := time.Now()
 	if err := a.loadKB1(ctx); err != nil {
 		return nil, err
@@ -116,6 +131,9 @@ func Align(ctx context.Context, kb1 Source, kb2 Reference, opts Options) (*Resul
 	}
 	if res.Stats.KB1Literals == 0 {
 		return nil, fmt.Errorf("%w: KB1 has no literal values; PARIS starts from equal literals (names, titles, dates), so nothing can align", ErrNoLiterals)
+	}
+	if err := a.copyAwareFun1(ctx); err != nil {
+		return nil, err
 	}
 	a.lit1 = make([][]anchor, a.v1.size())
 	a.eq1 = make([]match, a.v1.size())
@@ -154,6 +172,11 @@ func Align(ctx context.Context, kb1 Source, kb2 Reference, opts Options) (*Resul
 		st.RelationPairs = len(rels.pairs)
 		st.RelationChanges, st.MaxDelta = a.rels.diff(rels, st.MaxDelta)
 		a.rels = rels
+		if a.types != nil {
+			if err := a.types.update(ctx, a); err != nil {
+				return nil, err
+			}
+		}
 		st.DroppedJoinPairs = a.drop
 		st.KB2Nodes = a.v2.reads
 		st.Elapsed = time.Since(t0)
@@ -257,8 +280,10 @@ func (a *aligner) anchors2(j int32) []anchor {
 }
 
 // assign reduces the candidates to a 1:1 matching (greedy by decreasing score, ties by
-// increasing node ids), replaces the equalities with it and fills the change counts of
-// st. It returns the largest score change of a pair kept in both iterations.
+// increasing node ids), or with OneToMany keeps the best candidate of each KB1 entity
+// (PARIS's takeMax without takeMaxMax: a KB2 entity may have several KB1 partners, its
+// equality being the best of them), replaces the equalities with it and fills the change
+// counts of st. It returns the largest score change of a pair kept in both iterations.
 func (a *aligner) assign(cands []cand, st *IterationStats) float64 {
 	slices.SortFunc(cands, func(x, y cand) int {
 		switch {
@@ -281,11 +306,13 @@ func (a *aligner) assign(cands []cand, st *IterationStats) float64 {
 		eq2[i] = match{node: -1}
 	}
 	for _, c := range cands {
-		if eq1[c.y1].node >= 0 || eq2[c.y2].node >= 0 {
+		if eq1[c.y1].node >= 0 || (eq2[c.y2].node >= 0 && !a.opts.OneToMany) {
 			continue
 		}
-		eq1[c.y1] = match{node: c.y2, score: c.score}
-		eq2[c.y2] = match{node: c.y1, score: c.score}
+		eq1[c.y1] = match{node: c.y2, score: c.score, support: c.support, comparable: c.comparable}
+		if eq2[c.y2].node < 0 {
+			eq2[c.y2] = match{node: c.y1, score: c.score}
+		}
 	}
 	theta := a.opts.Theta
 	delta := 0.0
@@ -308,11 +335,11 @@ func (a *aligner) assign(cands []cand, st *IterationStats) float64 {
 	}
 	a.eq1, a.eq2 = eq1, eq2
 	for i, m := range eq1 {
-		a.eqAnc1[i] = anchor(m)
+		a.eqAnc1[i] = anchor{node: m.node, score: m.score}
 	}
 	a.eqAnc2 = make([]anchor, len(eq2))
 	for j, m := range eq2 {
-		a.eqAnc2[j] = anchor(m)
+		a.eqAnc2[j] = anchor{node: m.node, score: m.score}
 	}
 	return delta
 }

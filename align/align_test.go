@@ -522,8 +522,9 @@ func TestHubsSkipped(t *testing.T) {
 }
 
 // TestNegativeEvidence: a record of a book the KB does not have, whose title is that of
-// a KB book but whose (functional) writer is another, links with a lower confidence
-// when negative evidence is on.
+// a KB book but whose (functional) writer is another. Negative evidence multiplies the
+// odds of the pair by 1 − Pr(writer ⊆ author / label); corroboration keeps it from being
+// a link (the writer could have agreed and did not).
 func TestNegativeEvidence(t *testing.T) {
 	kb1, kb2 := booksKBs(t, 20, nil)
 	var lines []string
@@ -536,29 +537,35 @@ func TestNegativeEvidence(t *testing.T) {
 <http://shop.example/odd> <http://shop.example/writer> "Boris Quill" .
 `)
 	kb1 = memKB(t, strings.Join(lines, ""))
-	score := func(neg bool) float64 {
+	run := func(neg bool) (InstanceMatch, *Result) {
 		opts := DefaultOptions()
 		opts.NegativeEvidence = neg
 		res, err := Align(t.Context(), kb1, kb2, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m, ok := findInstance(res, "http://shop.example/r1"); !ok || m.RightTerm.Value != "http://kb.example/book1" || m.Confidence < 0.9 {
-			t.Errorf("neg=%v: r1 = %v %.3f, want book1 ≥ 0.9", neg, m.RightTerm, m.Confidence)
+		if m, ok := findInstance(res, "http://shop.example/r1"); !ok || m.RightTerm.Value != "http://kb.example/book1" || !m.Linked(opts) {
+			t.Errorf("neg=%v: r1 = %v %.3f, want linked to book1", neg, m.RightTerm, m.Confidence)
 		}
 		m, ok := findInstance(res, "http://shop.example/odd")
-		if !ok {
-			return 0
+		if !ok || m.RightTerm.Value != "http://kb.example/book0" {
+			t.Fatalf("neg=%v: odd = %v (found %v), want book0 as its best candidate", neg, m.RightTerm, ok)
 		}
-		if m.RightTerm.Value != "http://kb.example/book0" {
-			t.Errorf("neg=%v: odd = %v", neg, m.RightTerm)
+		if m.Linked(opts) {
+			t.Errorf("neg=%v: odd linked to book0 at %.3f on the title alone (support %d of %d)", neg, m.Confidence, m.Support, m.Comparable)
 		}
-		return m.Confidence
+		return m, res
 	}
-	pos, neg := score(false), score(true)
-	t.Logf("odd ≡ book0: %.3f without, %.3f with negative evidence", pos, neg)
-	if pos < 0.5 || neg > pos/2 {
-		t.Errorf("odd ≡ book0: %.3f without, %.3f with negative evidence; want a clear drop", pos, neg)
+	pos, _ := run(false)
+	neg, res := run(true)
+	r, ok := findRelation(res, 1, "http://shop.example/writer", "http://kb.example/author / http://kb.example/label")
+	if !ok {
+		t.Fatal("writer ⊆ author / label not aligned")
+	}
+	odds := func(p float64) float64 { return p / (1 - p) }
+	t.Logf("odd ≡ book0: %.3f without, %.3f with negative evidence; Pr(writer ⊆ author / label) = %.3f", pos.Confidence, neg.Confidence, r.Confidence)
+	if got, want := odds(neg.Confidence)/odds(pos.Confidence), 1-r.Confidence; math.Abs(got-want) > 0.02 {
+		t.Errorf("odds ratio %.3f, want 1 − Pr(writer ⊆ author / label) = %.3f", got, want)
 	}
 }
 

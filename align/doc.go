@@ -40,7 +40,16 @@
 //     Pr(y1≡y2) = 1 − product. In the first two iterations, relation pairs without a
 //     learned score count with ι/(1 + 20·extra steps). Functionality is PARIS's harmonic
 //     one (distinct subjects / facts); a join's is the smallest of its steps'.
-//  2. A 1:1 assignment: greedy by decreasing score over each entity's best candidates.
+//     Before the assignment, trawl's evidence factors (factors.go, decision record
+//     2026-11-27-linking-evidence-factors) keep only candidates supported by a
+//     discriminative relation pair (inverse functionality ≥ 0.7 on both sides, KB1's
+//     counting copies of one entity once, copies.go), ask two agreeing relations of an
+//     entity that has two comparable ones, and weigh disagreement on aligned relations
+//     and a candidate outside the class of its peers' partners as likelihood ratios on
+//     the odds.
+//  2. A 1:1 assignment: greedy by decreasing score over each entity's best candidates;
+//     with Options.OneToMany, each KB1 entity keeps its best candidate (a source that
+//     lists an entity several times links every copy).
 //  3. Relations, both directions:
 //     Pr(r⊆r') = Σ_{r(x,y)} [1 − Π_{r'(x',y')} (1 − Pr(x≡x')·Pr(y≡y'))] /
 //     (Σ_{r(x,y)} [1 − Π_{x',y'} (1 − Pr(x≡x')·Pr(y≡y'))] + 10), where the normaliser n

@@ -92,8 +92,11 @@ type EnrichStats struct {
 	// class.
 	Untyped int `json:"untyped"`
 	// NearLinks counts new instances whose best KB2 partner has a confidence between θ
-	// and LinkThreshold: candidates for review, since they may be known after all.
+	// and ReviewThreshold (or is not of the records' class).
 	NearLinks int `json:"near_links"`
+	// Review counts records left out for review: not linked, but with a partner of the
+	// records' class at ReviewThreshold or more (Understanding.Review lists them).
+	Review int `json:"review"`
 	// Facts is the number of distinct facts; FactsOnKnown those about KB2 entities.
 	Facts        int `json:"facts"`
 	FactsOnKnown int `json:"facts_on_known"`
@@ -280,7 +283,7 @@ func (en *enricher) run(ctx context.Context) error {
 		en.stats.Records++
 		cls := &u.Classes[rec.class]
 		partner, hasPartner := u.partners[rec.id]
-		linked := hasPartner && partner.Confidence >= o.LinkThreshold
+		linked := en.linked(u.partners, rec.id)
 		var subj graph.Term
 		base := 1.0
 		if linked {
@@ -290,6 +293,17 @@ func (en *enricher) run(ctx context.Context) error {
 			if cls.alignedID == 0 {
 				en.stats.Untyped++
 				continue
+			}
+			if hasPartner && partner.Confidence >= o.ReviewThreshold {
+				in, err := en.inClass(ctx, partner.Right, cls.alignedID)
+				if err != nil {
+					return err
+				}
+				if in {
+					en.stats.Review++
+					u.Review = append(u.Review, ReviewItem{Record: termText(rec.term), Candidate: termText(partner.RightTerm), Confidence: partner.Confidence})
+					continue
+				}
 			}
 			en.stats.NewInstances++
 			if hasPartner {
@@ -315,7 +329,7 @@ func (en *enricher) run(ctx context.Context) error {
 				en.usedRel[ri] = true
 				p := graph.NewIRI(ru.NewRelation)
 				for _, v := range rv.vals {
-					en.add(Fact{Triple: graph.Triple{S: subj, P: p, O: v}, Confidence: base, Record: rec.term, Kind: FactNewRelation, Known: linked})
+					en.add(Fact{Triple: graph.Triple{S: subj, P: p, O: atPrecision(ru, v)}, Confidence: base, Record: rec.term, Kind: FactNewRelation, Known: linked})
 				}
 			default:
 				en.stats.Unaligned += len(rv.vals)
@@ -325,6 +339,33 @@ func (en *enricher) run(ctx context.Context) error {
 	en.stats.ReusedEntities, en.stats.MintedEntities = len(en.reused), len(en.minted)
 	en.stats.NewRelations = len(en.usedRel)
 	return nil
+}
+
+// inClass reports whether KB2 entity x is an instance of class c, directly or through
+// rdfs:subClassOf.
+func (en *enricher) inClass(ctx context.Context, x, c graph.ID) (bool, error) {
+	cs, err := en.typeClosure(ctx, x)
+	return slices.Contains(cs, c), err
+}
+
+// atPrecision returns v as the feature's values really are: a date of a feature whose
+// dates differ only in their year as an xsd:gYear.
+func atPrecision(ru *RelationUnderstanding, v graph.Term) graph.Term {
+	if ru.Precision != "year" || v.Datatype != graph.XSDDate {
+		return v
+	}
+	d, ok := graph.ParseDate(v.Value)
+	if !ok {
+		return v
+	}
+	y, ok := d.Year()
+	if !ok {
+		return v
+	}
+	if y < 0 {
+		return graph.NewTyped(fmt.Sprintf("-%04d", -y), graph.XSDGYear)
+	}
+	return graph.NewTyped(fmt.Sprintf("%04d", y), graph.XSDGYear)
 }
 
 // orient writes the step r between x and y as a triple: x r y for a forward step,
@@ -368,7 +409,7 @@ func (en *enricher) aligned(ctx context.Context, rec *recordInfo, ru *RelationUn
 	}
 	switch p.Len() {
 	case 1:
-		t, ok := en.orient(subj, p.Step(0), v)
+		t, ok := en.orient(subj, p.Step(0), atPrecision(ru, v))
 		if !ok {
 			en.stats.Unwritable++
 			return nil
@@ -520,7 +561,7 @@ func (en *enricher) declarations() []graph.Triple {
 		p := graph.NewIRI(ru.NewRelation)
 		out = append(out,
 			graph.Triple{S: p, P: typ, O: graph.NewIRI(rdfProperty)},
-			graph.Triple{S: p, P: label, O: graph.NewLiteral(ru.FieldLabel)},
+			graph.Triple{S: p, P: label, O: graph.NewLiteral(ru.Label)},
 			graph.Triple{S: p, P: graph.NewIRI(provWasDerivedFrom), O: graph.NewIRI(ru.Relation)})
 		for _, c := range en.u.Classes {
 			if c.Aligned != "" && en.classUses(c, ru.rel) {

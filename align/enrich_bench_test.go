@@ -28,7 +28,7 @@ func BenchmarkEnrich(b *testing.B) {
 	o := DefaultEnrichOptions()
 	o.Source = "https://trawl.invalid/src/bench"
 	o.RecordClass = srcNS + "Record"
-	o.FieldLabels = map[string]string{srcNS + "attr/title": "Title", srcNS + "attr/author": "Author",
+	o.FeatureLabels = map[string]string{srcNS + "attr/title": "Title", srcNS + "attr/author": "Author",
 		srcNS + "attr/publisher": "Publisher", srcNS + "attr/isbn": "ISBN", srcNS + "attr/format": "Format"}
 	var e *Enrichment
 	var out bytes.Buffer

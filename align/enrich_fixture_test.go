@@ -210,9 +210,10 @@ func fixGraph() []graph.Triple {
 	return ts
 }
 
-// fixFieldLabels is the input–output mapping of the form: the record features that map
-// to a form field, with the field's label. Price and availability map to none.
-func fixFieldLabels() map[string]string {
+// fixFeatureLabels is the input–output mapping of the form: the record features that map
+// to a form field, with the features' labels (column headers). Price and availability
+// map to none.
+func fixFeatureLabels() map[string]string {
 	return map[string]string{
 		fixPred("title"):     "Title",
 		fixPred("author"):    "Author",
@@ -243,6 +244,6 @@ func fixEnrichOptions() EnrichOptions {
 	o := DefaultEnrichOptions()
 	o.Source = fixSource
 	o.RecordClass = fixSource + "/Record"
-	o.FieldLabels = fixFieldLabels()
+	o.FeatureLabels = fixFeatureLabels()
 	return o
 }

@@ -45,24 +45,37 @@ type EnrichOptions struct {
 	// class). Empty means every KB1 class that the alignment relates to KB2: the KB1
 	// classes of Result.Classes and the classes of KB1 entities that have a partner.
 	RecordClass string `json:"record_class,omitempty"`
-	// FieldLabels maps a KB1 predicate IRI (a record feature) to the label of the form
-	// field it maps to (the input–output mapping of the output schema). A feature that
-	// aligned to no KB2 relation becomes a new relation named from this label; a
-	// feature without a label and without an alignment is left out (it may be junk
-	// such as "In Stock", thesis ch. 3 §3.7).
-	FieldLabels map[string]string `json:"field_labels,omitempty"`
+	// FeatureLabels maps the KB1 predicate IRI of each record feature that maps to a
+	// form field (the input–output mapping of the output schema) to the feature's own
+	// label (a column header, a "Label:" prefix, or one made from its values), never the
+	// field's: a search box labelled "books matching" says nothing about what a column
+	// holds. A feature that aligned to no KB2 relation becomes a new relation named from
+	// this label; a feature that maps to no field and aligned to nothing is left out (it
+	// may be junk such as "In Stock", thesis ch. 3 §3.7).
+	FeatureLabels map[string]string `json:"feature_labels,omitempty"`
 
 	// LinkThreshold is the lowest instance confidence at which a record counts as
 	// known to the KB (the owl:sameAs threshold of links.nt). Records below it become
 	// new instances.
 	LinkThreshold float64 `json:"link_threshold"`
-	// MinRelationConfidence is the lowest Pr(r ⊆ r') at which a record feature counts
-	// as aligned to the KB2 relation or join r'. With PARIS's n/(n+10) damping, 0.25
-	// needs at least 4 agreeing facts.
+	// MinRelationConfidence is the floor of Pr(r ⊆ r') at which a record feature counts
+	// as understood as the KB2 relation or join r': below it the feature neither enriches
+	// the KB (no values under r', no new relation either) nor counts as understood (the
+	// guided rounds do not use it). 0.5: the relation holds for more of the feature's
+	// facts than not, PARIS's damping counting as ten facts that disagree (so at least
+	// ten agreeing facts are needed); a series name that is also the title of the
+	// series' first book aligns with rdfs:label at about 0.35–0.46 and stays out.
 	MinRelationConfidence float64 `json:"min_relation_confidence"`
-	// MinClassConfidence is the lowest confidence at which a KB2 class is taken as the
-	// class of the records (or of the middle entities of a join); see
-	// ClassUnderstanding.Confidence.
+	// ReviewThreshold: a record that is not linked but whose best KB2 partner has at
+	// least this confidence and is of the records' class is neither linked nor written
+	// as a new instance (it may be a KB entity the alignment could not confirm, and
+	// minting it would duplicate that entity); it is listed for review in the
+	// understanding (deepweb.md §15.4: accept and review thresholds).
+	ReviewThreshold float64 `json:"review_threshold"`
+	// MinClassConfidence is the least share of the linked records (or of the middle
+	// entities of a join) that a KB2 class must hold to be taken as their class; the most
+	// specific class that reaches it is taken (ClassUnderstanding.Aligned). 0.9: nine in
+	// ten.
 	MinClassConfidence float64 `json:"min_class_confidence"`
 
 	// EntityNS is the namespace of minted instances: new records and new middle
@@ -84,12 +97,13 @@ type EnrichOptions struct {
 }
 
 // DefaultEnrichOptions returns the defaults described on each field of EnrichOptions.
-// Source (and usually RecordClass and FieldLabels) must still be set.
+// Source (and usually RecordClass and FeatureLabels) must still be set.
 func DefaultEnrichOptions() EnrichOptions {
 	return EnrichOptions{
 		LinkThreshold:         0.9,
-		MinRelationConfidence: 0.25,
-		MinClassConfidence:    0.5,
+		MinRelationConfidence: 0.5,
+		ReviewThreshold:       0.5,
+		MinClassConfidence:    0.9,
 		Reification:           ReifyRDF11,
 		ConfidencePredicate:   DefaultConfidencePredicate,
 		Candidates:            16,
@@ -111,6 +125,8 @@ func (o EnrichOptions) Validate() error {
 		return bad("MinRelationConfidence", "in (0, 1]", o.MinRelationConfidence)
 	case !in01(o.MinClassConfidence):
 		return bad("MinClassConfidence", "in (0, 1]", o.MinClassConfidence)
+	case !in01(o.ReviewThreshold) || o.ReviewThreshold > o.LinkThreshold:
+		return bad("ReviewThreshold", "in (0, LinkThreshold]", o.ReviewThreshold)
 	case o.Reification != ReifyRDF12 && o.Reification != ReifyRDF11 && o.Reification != ReifyNone:
 		return bad("Reification", `"rdf12", "rdf11" or "none"`, fmt.Sprintf("%q", o.Reification))
 	case o.ConfidencePredicate == "" || !absolute(o.ConfidencePredicate):

@@ -3,6 +3,8 @@ package align
 import (
 	"cmp"
 	"context"
+	"fmt"
+	"iter"
 	"slices"
 
 	"github.com/trawl-dev/trawl/graph"
@@ -12,6 +14,9 @@ import (
 type cand struct {
 	y1, y2 int32
 	score  float64
+	// support is the number of distinct KB1 relations of y1 that support y2 (up to
+	// two); comparable the number of y1's relations with a usable counterpart (up to two).
+	support, comparable uint8
 }
 
 // evidence is one factor of the product of a candidate: the best support that one KB1
@@ -20,6 +25,7 @@ type evidence struct {
 	y2     int32
 	p2     Path
 	factor float64
+	disc   float64 // how discriminative the relation pair is: the smaller inverse functionality
 }
 
 // Factor returns the PARIS update factor of one pair of facts (paris.md §3.1):
@@ -51,8 +57,11 @@ func (a *aligner) instancePass(ctx context.Context) ([]cand, error) {
 	const unit = 128
 	parts := make([][]cand, (len(a.tgt)+unit-1)/unit)
 	grow := func(w *worker) {
+		w.ctx = ctx
 		for len(w.prod) < a.v2.size() {
 			w.prod = append(w.prod, 1)
+			w.disc = append(w.disc, 0)
+			w.rel = append(w.rel, relSeen{})
 		}
 	}
 	err := runUnits(ctx, a, len(parts), grow,
@@ -67,10 +76,25 @@ func (a *aligner) instancePass(ctx context.Context) ([]cand, error) {
 	if err != nil {
 		return nil, err
 	}
-	return slices.Concat(parts...), nil
+	for _, w := range a.workers {
+		if w.err != nil {
+			err, w.err = w.err, nil
+			return nil, fmt.Errorf("align: read a literal for negative evidence: %w", err)
+		}
+	}
+	cands := slices.Concat(parts...)
+	if a.types != nil && a.it >= 2 {
+		if err := a.types.apply(ctx, a, cands); err != nil {
+			return nil, err
+		}
+	}
+	return cands, nil
 }
 
-// candidates appends the best candidates of KB1 entity y to out.
+// candidates appends the best candidates of KB1 entity y to out: those that pass the
+// discriminative-evidence requirement, with negative evidence weighed in from the third
+// iteration on (see factors.go), each with the number of y's relations that support it
+// and of y's relations with a usable counterpart (for Corroboration).
 func (w *worker) candidates(y int32, out []cand) []cand {
 	a := w.a
 	o := a.opts
@@ -81,13 +105,19 @@ func (w *worker) candidates(y int32, out []cand) []cand {
 		len1 = o.JoinLength // KB1 joins are explored from the second iteration on
 	}
 	w.paths = w.r1.forwardPaths(y, len1, w.paths[:0])
+	var comparable relSeen
+	group := w.sharedValues()
 	for _, f := range w.paths {
 		an := a.anchors1(f.end)
 		if len(an) == 0 {
 			continue
 		}
+		if comparable.n < 2 && a.usableAnchor(an) {
+			comparable.add(f.p, f.end)
+		}
 		p1 := f.p.Inverse()
 		f1 := a.v1.funPath(p1) / o.Epsilon
+		fun1 := a.discFun1(p1) // for the discriminative requirement only
 		max2 := min(o.JoinLength, o.JoinSum-p1.Len())
 		if max2 < 1 {
 			continue
@@ -97,29 +127,61 @@ func (w *worker) candidates(y int32, out []cand) []cand {
 		for _, x2 := range an {
 			switch {
 			case joinBoot:
-				w.bootJoinEvidence(p1, f1, x2, learned, max2)
+				w.bootJoinEvidence(p1, f1, fun1, x2, learned, max2)
 			case boot:
-				w.bootEvidence(p1, f1, x2, learned)
-				w.learnedEvidence(f1, x2, learned, max2, true) // joins learned in the first iteration
+				w.bootEvidence(p1, f1, fun1, x2, learned)
+				w.learnedEvidence(f1, fun1, x2, learned, max2, true) // joins learned in the first iteration
 			default:
-				w.learnedEvidence(f1, x2, learned, max2, false)
+				w.learnedEvidence(f1, fun1, x2, learned, max2, false)
 			}
 		}
-		w.applyEvidence(len(an) > 1 || joinBoot)
+		w.applyEvidence(len(an) > 1 || joinBoot, f.p, f.end, group)
+	}
+	if group {
+		w.applyGroups()
 	}
 	if len(w.touched) == 0 {
 		return out
 	}
 	start := len(out)
-	out = w.topCands(y, out, o.MatchCandidates)
+	out = w.topCands(y, out, o.MatchCandidates, comparable.n)
 	if o.NegativeEvidence && a.it >= 2 {
 		cs := out[start:]
 		for k := range cs {
-			cs[k].score *= w.negative(cs[k].y1, cs[k].y2)
+			cs[k].score = applyOdds(cs[k].score, w.negative(cs[k].y1, cs[k].y2))
 		}
 		a.sortCands(cs)
 	}
 	return out
+}
+
+// sharedValues reports whether two of the paths of w.paths with a counterpart lead to
+// the same node.
+func (w *worker) sharedValues() bool {
+	w.endScratch = w.endScratch[:0]
+	for _, f := range w.paths {
+		if len(w.a.anchors1(f.end)) > 0 {
+			w.endScratch = append(w.endScratch, f.end)
+		}
+	}
+	slices.Sort(w.endScratch)
+	for k := 1; k < len(w.endScratch); k++ {
+		if w.endScratch[k] == w.endScratch[k-1] {
+			return true
+		}
+	}
+	return false
+}
+
+// usableAnchor reports whether one of the anchors can carry evidence: it is not a KB2
+// hub (a node with more than MaxDegree edges, never read).
+func (a *aligner) usableAnchor(an []anchor) bool {
+	for _, x := range an {
+		if !a.v2.hub[x.node] {
+			return true
+		}
+	}
+	return false
 }
 
 // bootEvidence adds the evidence of the plain relations of anchor x2 in the first two
@@ -128,29 +190,24 @@ func (w *worker) candidates(y int32, out []cand) []cand {
 // the evidence cut (a value shared by many entities has a low inverse functionality) is
 // skipped without reading its candidates: the cost of an anchor does not grow with the
 // number of entities that share it.
-func (w *worker) bootEvidence(p1 Path, f1 float64, x2 anchor, learned []relEntry) {
+func (w *worker) bootEvidence(p1 Path, f1, fun1 float64, x2 anchor, learned []relEntry) {
 	a := w.a
 	o := a.opts
-	es := w.r2.edges(x2.node)
 	b := a.bootstrap(p1.Len() - 1)
-	for lo := 0; lo < len(es); {
-		rel := es[lo].rel
-		// The block's end by binary search: a shared value's skipped block costs log n.
-		n, _ := slices.BinarySearchFunc(es[lo:], rel+1, func(e ledge, r graph.Rel) int { return cmp.Compare(e.rel, r) })
-		block := es[lo : lo+n]
-		lo += n
+	for rel, block := range byRelation(w.r2.edges(x2.node)) {
 		p2 := NewPath(rel)
 		sub, super := b, b
 		if e, ok := findLearned(learned, p2); ok {
 			sub, super = e.s21/o.Epsilon, e.s12/o.Epsilon
 		}
-		fac := Factor(x2.score, sub, super, f1, a.v2.funRel(rel)/o.Epsilon)
+		fun2 := a.v2.funRel(rel)
+		fac := Factor(x2.score, sub, super, f1, fun2/o.Epsilon)
 		if 1-fac <= o.EvidenceCut {
 			continue
 		}
 		for _, e := range block {
 			if e.node != x2.node && !a.v2.lit[e.node] {
-				w.ev = append(w.ev, evidence{y2: e.node, p2: p2, factor: fac})
+				w.ev = append(w.ev, evidence{y2: e.node, p2: p2, factor: fac, disc: min(fun1, fun2)})
 			}
 		}
 	}
@@ -158,7 +215,7 @@ func (w *worker) bootEvidence(p1 Path, f1 float64, x2 anchor, learned []relEntry
 
 // bootJoinEvidence is bootEvidence with joins, used when ι is large enough for a join to
 // give evidence in the bootstrap (it is not with PARIS's constants).
-func (w *worker) bootJoinEvidence(p1 Path, f1 float64, x2 anchor, learned []relEntry, max2 int) {
+func (w *worker) bootJoinEvidence(p1 Path, f1, fun1 float64, x2 anchor, learned []relEntry, max2 int) {
 	a := w.a
 	o := a.opts
 	w.paths2 = w.r2.forwardPaths(x2.node, max2, w.paths2[:0])
@@ -171,30 +228,47 @@ func (w *worker) bootJoinEvidence(p1 Path, f1 float64, x2 anchor, learned []relE
 		if e, ok := findLearned(learned, pe.p); ok {
 			sub, super = e.s21/o.Epsilon, e.s12/o.Epsilon
 		}
-		if fac := Factor(x2.score, sub, super, f1, a.v2.funPath(pe.p)/o.Epsilon); 1-fac > o.EvidenceCut {
-			w.ev = append(w.ev, evidence{y2: pe.end, p2: pe.p, factor: fac})
+		fun2 := a.v2.funPath(pe.p)
+		if fac := Factor(x2.score, sub, super, f1, fun2/o.Epsilon); 1-fac > o.EvidenceCut {
+			w.ev = append(w.ev, evidence{y2: pe.end, p2: pe.p, factor: fac, disc: min(fun1, fun2)})
 		}
 	}
 }
 
 // learnedEvidence adds the evidence of the learned relation pairs of p1 (only the joins
 // if joinsOnly), following each KB2 path from anchor x2 when its factor passes the cut.
-func (w *worker) learnedEvidence(f1 float64, x2 anchor, learned []relEntry, max2 int, joinsOnly bool) {
+func (w *worker) learnedEvidence(f1, fun1 float64, x2 anchor, learned []relEntry, max2 int, joinsOnly bool) {
 	a := w.a
 	o := a.opts
 	for _, e := range learned {
 		if e.p2.Len() > max2 || (joinsOnly && !e.p2.IsJoin()) {
 			continue
 		}
-		fac := Factor(x2.score, e.s21/o.Epsilon, e.s12/o.Epsilon, f1, a.v2.funPath(e.p2)/o.Epsilon)
+		fun2 := a.v2.funPath(e.p2)
+		fac := Factor(x2.score, e.s21/o.Epsilon, e.s12/o.Epsilon, f1, fun2/o.Epsilon)
 		if 1-fac <= o.EvidenceCut {
 			continue
 		}
 		w.ends = w.followPath(&w.r2, x2.node, e.p2, w.ends[:0])
 		for _, y2 := range w.ends {
 			if !a.v2.lit[y2] {
-				w.ev = append(w.ev, evidence{y2: y2, p2: e.p2, factor: fac})
+				w.ev = append(w.ev, evidence{y2: y2, p2: e.p2, factor: fac, disc: min(fun1, fun2)})
 			}
+		}
+	}
+}
+
+// byRelation yields the runs of edges with one relation of es (sorted by relation).
+func byRelation(es []ledge) iter.Seq2[graph.Rel, []ledge] {
+	return func(yield func(graph.Rel, []ledge) bool) {
+		for lo := 0; lo < len(es); {
+			rel := es[lo].rel
+			// The run's end by binary search: a shared value's skipped run costs log n.
+			n, _ := slices.BinarySearchFunc(es[lo:], rel+1, func(e ledge, r graph.Rel) int { return cmp.Compare(e.rel, r) })
+			if !yield(rel, es[lo:lo+n]) {
+				return
+			}
+			lo += n
 		}
 	}
 }
@@ -208,33 +282,101 @@ func findLearned(learned []relEntry, p2 Path) (relEntry, bool) {
 	return learned[i], true
 }
 
-// applyEvidence multiplies the factors of w.ev into the candidates' products. One KB1
-// fact supports a (path, candidate) pair once, through its best anchor; with one anchor
-// and no bootstrap joins no pair can repeat, and the evidence is already in path order.
-func (w *worker) applyEvidence(dedup bool) {
+// applyEvidence multiplies the factors of w.ev, the evidence of the KB1 fact whose value
+// is the node end, reached through path p, into the candidates' products (or, with
+// group, keeps them for applyGroups), and records for each candidate the most
+// discriminative relation pair that supports it and the distinct relations and values
+// that do. One KB1 fact supports a (path, candidate) pair once, through its best anchor;
+// with one anchor and no bootstrap joins no pair can repeat, and the evidence is already
+// in path order.
+func (w *worker) applyEvidence(dedup bool, p Path, end int32, group bool) {
 	ev := w.ev
-	if dedup {
+	if dedup || group {
 		slices.SortFunc(ev, func(x, y evidence) int {
 			return cmp.Or(cmp.Compare(x.y2, y.y2), comparePath(x.p2, y.p2), cmp.Compare(x.factor, y.factor))
 		})
 	}
-	for k, e := range ev {
-		if dedup && k > 0 && ev[k-1].y2 == e.y2 && ev[k-1].p2 == e.p2 {
-			continue
+	for k := 0; k < len(ev); {
+		y2, start := ev[k].y2, k
+		fac, disc := 1.0, 0.0
+		for ; k < len(ev) && ev[k].y2 == y2; k++ {
+			e := ev[k]
+			if dedup && k > start && ev[k-1].p2 == e.p2 {
+				continue
+			}
+			fac *= e.factor
+			disc = max(disc, e.disc)
 		}
-		if w.prod[e.y2] == 1 {
-			w.touched = append(w.touched, e.y2)
+		if group {
+			w.grp = append(w.grp, grouped{end: end, y2: y2, factor: fac, disc: disc, p: p})
+		} else {
+			w.support(y2, fac, disc, p, end)
 		}
-		w.prod[e.y2] *= e.factor
 	}
 }
 
-// topCands appends the k best candidates of y (products of evidence factors in w.prod),
-// by decreasing score, ties by increasing KB2 node id, selecting without sorting them
-// all (a literal shared with many KB2 entities, such as a year, can give thousands of
-// candidates), and resets the products.
-func (w *worker) topCands(y int32, out []cand, k int) []cand {
+// grouped is the evidence of one KB1 fact for one candidate, kept when the entity
+// reaches one value node through several relations.
+type grouped struct {
+	end, y2 int32
+	factor  float64
+	disc    float64
+	p       Path
+}
+
+// applyGroups applies the evidence kept by applyEvidence: a value node that the entity
+// reaches through several relations (a series named like the book's title) supports a
+// candidate once, through the relation with the strongest evidence; two relations with
+// one value are not independent evidence.
+func (w *worker) applyGroups() {
+	g := w.grp
+	slices.SortFunc(g, func(x, y grouped) int {
+		return cmp.Or(cmp.Compare(x.end, y.end), cmp.Compare(x.y2, y.y2), cmp.Compare(x.factor, y.factor), comparePath(x.p, y.p))
+	})
+	for k, e := range g {
+		if k > 0 && g[k-1].end == e.end && g[k-1].y2 == e.y2 {
+			continue
+		}
+		w.support(e.y2, e.factor, e.disc, e.p, e.end)
+	}
+	w.grp = g[:0]
+}
+
+// support multiplies one fact's evidence into candidate y2's product.
+func (w *worker) support(y2 int32, fac, disc float64, p Path, end int32) {
+	if w.prod[y2] == 1 {
+		w.touched = append(w.touched, y2)
+	}
+	w.prod[y2] *= fac
+	w.disc[y2] = max(w.disc[y2], disc)
+	w.rel[y2].add(p, end)
+}
+
+// relSeen counts the KB1 facts with distinct relations and distinct values that support
+// a candidate (or that an entity has), up to two.
+type relSeen struct {
+	first Path
+	end   int32
+	n     uint8
+}
+
+func (r *relSeen) add(p Path, end int32) {
+	switch {
+	case r.n == 0:
+		r.first, r.end, r.n = p, end, 1
+	case r.n == 1 && p != r.first && end != r.end:
+		r.n = 2
+	}
+}
+
+// topCands appends the k best candidates of y (products of evidence factors in w.prod)
+// that are supported by a relation pair at least MinDiscriminative, with their support
+// and y's comparable relations, by decreasing score, ties by increasing KB2 node id,
+// selecting without sorting them all (a literal shared with many KB2 entities, such as a
+// year, can give thousands of candidates), and resets the products.
+func (w *worker) topCands(y int32, out []cand, k int, comparable uint8) []cand {
 	ids := w.a.v2.ids
+	minDisc := w.a.opts.MinDiscriminative
 	top := out[len(out):]
 	better := func(x, y cand) bool {
 		if x.score != y.score {
@@ -243,9 +385,10 @@ func (w *worker) topCands(y int32, out []cand, k int) []cand {
 		return ids[x.y2] < ids[y.y2]
 	}
 	for _, y2 := range w.touched {
-		c := cand{y1: y, y2: y2, score: 1 - w.prod[y2]}
-		w.prod[y2] = 1
-		if len(top) == k && !better(c, top[k-1]) {
+		c := cand{y1: y, y2: y2, score: 1 - w.prod[y2], support: w.rel[y2].n, comparable: comparable}
+		ok := w.disc[y2] >= minDisc
+		w.prod[y2], w.disc[y2], w.rel[y2] = 1, 0, relSeen{}
+		if !ok || (len(top) == k && !better(c, top[k-1])) {
 			continue
 		}
 		i := len(top)
@@ -328,39 +471,4 @@ func comparePath(a, b Path) int {
 		}
 	}
 	return 0
-}
-
-// negative returns the negative evidence against y1 ≡ y2 (paris.md §3.2): for each fact
-// r1(y1, z1) whose value has a counterpart, and each path p2 with Pr(r1 ⊆ p2) ≥ θ along
-// which y2 has values, the factor 1 − Pr(r1 ⊆ p2)·fun(r1)·Π_{p2(y2,z2)} (1 − Pr(z1 ≡ z2)).
-// A value without counterpart, or a path along which y2 has no value, is no evidence
-// against (KBs are incomplete).
-func (w *worker) negative(y1, y2 int32) float64 {
-	a := w.a
-	neg := 1.0
-	for _, e := range w.r1.edges(y1) {
-		an := a.anchors1(e.node)
-		if len(an) == 0 {
-			continue
-		}
-		for _, re := range a.rels.byP1[NewPath(e.rel)] {
-			if re.s12 < a.opts.Theta {
-				continue
-			}
-			w.ends = w.followPath(&w.r2, y2, re.p2, w.ends[:0])
-			if len(w.ends) == 0 {
-				continue
-			}
-			inner := 1.0
-			for _, z2 := range w.ends {
-				for _, x := range an {
-					if x.node == z2 {
-						inner *= 1 - x.score
-					}
-				}
-			}
-			neg *= 1 - re.s12*a.v1.funRel(e.rel)*inner
-		}
-	}
-	return neg
 }

@@ -33,6 +33,32 @@ type litMatch struct {
 	score float64
 }
 
+// exactScore scores a match of two string literals with the same normal form: 1 when they are
+// equal once folded (case, accents, punctuation) and stripped of bracketed parts
+// ("Hamlet (French Edition)" and "Hamlet"); otherwise, when only the removal of stop
+// words made them equal ("The Woods" and "In the Woods", "The One & Only" and "The
+// One"), the approximate score of their folded words, since the words that differ are
+// part of what the text says.
+func exactScore(a, b string, o Options) float64 {
+	if a == b {
+		return 1
+	}
+	wa, wb := wordForm(a), wordForm(b)
+	if wa == wb {
+		return 1
+	}
+	return ApproxScore(textnorm.Dice(wa, wb, o.ApproxK), o.ApproxMinDice, o.ApproxPenalty)
+}
+
+// wordForm is a text's folded words without bracketed parts, stop words kept.
+func wordForm(s string) string {
+	toks := textnorm.Tokens(textnorm.StripBracketed(s))
+	if len(toks) == 0 {
+		toks = textnorm.Tokens(s)
+	}
+	return strings.Join(toks, " ")
+}
+
 // matchLiterals finds the KB2 counterparts of every KB1 literal, once per run: the
 // literal anchors of both sides. The lookups run on several goroutines (or in batches,
 // if KB2 is a BatchLiteralMatcher); the anchors are then recorded in KB1 order. It
@@ -161,7 +187,14 @@ func (a *aligner) scoreCandidates(ctx context.Context, t graph.Term, cands []gra
 				score = 1
 			}
 		case c.Exact:
+			t2, err := a.v2.kb.Term(ctx, c.Node)
+			if err != nil {
+				return nil, err
+			}
 			score = 1
+			if graph.IsStringLiteral(t) && graph.IsStringLiteral(t2) {
+				score = exactScore(text, t2.Value, o)
+			}
 		case approxOK:
 			t2, err := a.v2.kb.Term(ctx, c.Node)
 			if err != nil {

@@ -97,9 +97,37 @@ type Options struct {
 	// is PARIS's takeMaxMaxBothWays; more lets an entity whose best candidate went to a
 	// better-supported entity take its next best (a greedy maximal assignment).
 	MatchCandidates int `json:"match_candidates"`
-	// NegativeEvidence multiplies each candidate's score by the negative evidence of
-	// functional relations with different values (paris.md §3.2). It costs recall.
+	// OneToMany keeps the best candidate of every KB1 entity even when another KB1
+	// entity has the same KB2 partner (PARIS's takeMax without takeMaxMax): a source that
+	// lists one entity several times links every copy. Off, the matching is 1:1.
+	OneToMany bool `json:"one_to_many"`
+
+	// The evidence factors of factors.go (decision record
+	// 2026-11-27-linking-evidence-factors).
+	//
+	// MinDiscriminative is the least inverse functionality (1 / the mean number of
+	// subjects per value), in both KBs, of a relation pair that must support a candidate:
+	// a candidate supported only by shared years, numbers, categories or a name that
+	// several entities share (an author's, for the books of a source without titles) is
+	// dropped. KB1's is copy-aware (copies.go): copies of one entity count once. 0 turns
+	// the requirement off.
+	MinDiscriminative float64 `json:"min_discriminative"`
+	// Corroboration requires a candidate to be supported by two distinct relations of
+	// the KB1 entity when the entity has values with counterparts on two or more.
+	Corroboration bool `json:"corroboration"`
+	// NegativeEvidence weighs disagreement: a relation aligned (≥ Theta) to paths along
+	// which both entities have values, none agreeing, multiplies the odds of the
+	// candidate by 1 − Pr(r ⊆ p)·(1 − best similarity) (paris.md §3.2, in odds space).
 	NegativeEvidence bool `json:"negative_evidence"`
+	// DateTolerance is the difference in years under which two dates are not taken as
+	// disagreeing (an edition against a first publication; a year against a date).
+	DateTolerance int `json:"date_tolerance"`
+	// TypeEvidence weighs the class of a candidate: once the partners of a KB1 class's
+	// entities fall, for at least ClassSupport of them (Laplace-smoothed), in one KB2
+	// class (the most specific such class), a candidate outside it gets the likelihood
+	// ratio (1 − share)/share. It needs a Taxonomy on both sides.
+	TypeEvidence bool    `json:"type_evidence"`
+	ClassSupport float64 `json:"class_support"`
 	// Classes computes class subsumptions after the last iteration.
 	Classes bool `json:"classes"`
 	// LinkThreshold is the lowest instance confidence written as owl:sameAs to links.nt.
@@ -137,7 +165,12 @@ func DefaultOptions() Options {
 		ApproxMinDice:     0.78,
 		ApproxPenalty:     1.1,
 		MatchCandidates:   5,
-		NegativeEvidence:  false,
+		MinDiscriminative: 0.7,
+		Corroboration:     true,
+		NegativeEvidence:  true,
+		DateTolerance:     1,
+		TypeEvidence:      true,
+		ClassSupport:      0.9,
 		Classes:           true,
 		LinkThreshold:     0.9,
 	}
@@ -188,6 +221,12 @@ func (o Options) Validate() error {
 		return bad("ApproxPenalty", "≥ 1", o.ApproxPenalty)
 	case o.MatchCandidates < 1 || o.MatchCandidates > 100:
 		return bad("MatchCandidates", "in [1, 100]", o.MatchCandidates)
+	case o.MinDiscriminative < 0 || o.MinDiscriminative > 1 || math.IsNaN(o.MinDiscriminative):
+		return bad("MinDiscriminative", "in [0, 1]", o.MinDiscriminative)
+	case o.DateTolerance < 0:
+		return bad("DateTolerance", "≥ 0", o.DateTolerance)
+	case !inOpen01(o.ClassSupport) && o.ClassSupport != 1:
+		return bad("ClassSupport", "in (0, 1]", o.ClassSupport)
 	case o.Workers < 0:
 		return bad("Workers", "≥ 0", o.Workers)
 	case !(o.LinkThreshold >= 0 && o.LinkThreshold <= 1):

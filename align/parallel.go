@@ -29,12 +29,18 @@ type worker struct {
 	r1, r2 reader
 
 	// instance pass
-	prod    []float64 // evidence product by KB2 local index, 1 when untouched
-	touched []int32
-	paths   []pathEnd
-	paths2  []pathEnd
-	ev      []evidence
-	ends    []int32
+	ctx        context.Context
+	err        error     // the first error of a read the pass cannot retry
+	prod       []float64 // evidence product by KB2 local index, 1 when untouched
+	disc       []float64 // best discriminativeness of the supporting relation pairs, by KB2 local index
+	rel        []relSeen // distinct KB1 relations supporting the candidate, by KB2 local index
+	grp        []grouped // evidence of an entity that reaches one value through several relations
+	touched    []int32
+	endScratch []int32
+	paths      []pathEnd
+	paths2     []pathEnd
+	ev         []evidence
+	ends       []int32
 
 	// relation passes
 	facts      []pathEnd

@@ -41,6 +41,21 @@ type InstanceMatch struct {
 	Left, Right         graph.ID
 	LeftTerm, RightTerm graph.Term
 	Confidence          float64
+	// Support is the number of distinct relations of the KB1 entity whose values
+	// supported the pair in the last iteration, counted up to two; Comparable the number
+	// of its relations with a value that has a counterpart in KB2, up to two.
+	Support, Comparable int
+}
+
+// Linked reports whether m is an owl:sameAs link under o: its confidence is at least
+// o.LinkThreshold and, with o.Corroboration, it is supported by two relations of the KB1
+// entity whenever the entity has two with counterparts (a title alone does not make a
+// film record the book of the same title when its year could have agreed and did not).
+func (m InstanceMatch) Linked(o Options) bool {
+	if m.Confidence < o.LinkThreshold || m.LeftTerm.IsLiteral() || m.RightTerm.IsLiteral() {
+		return false
+	}
+	return !o.Corroboration || m.Support >= min(2, m.Comparable)
 }
 
 // RelationMatch is a relation subsumption between a path of KB1 and a path of KB2.
@@ -91,7 +106,8 @@ func (a *aligner) fillResult(ctx context.Context, res *Result) error {
 		if err != nil {
 			return err
 		}
-		res.Instances = append(res.Instances, InstanceMatch{Left: l, Right: r, LeftTerm: lt, RightTerm: rt, Confidence: m.score})
+		res.Instances = append(res.Instances, InstanceMatch{Left: l, Right: r, LeftTerm: lt, RightTerm: rt, Confidence: m.score,
+			Support: int(m.support), Comparable: int(m.comparable)})
 	}
 	// Sort by the N-Triples forms, computed once per pair rather than per comparison.
 	type keyed struct {
@@ -250,12 +266,14 @@ func WriteRDF(w io.Writer, res *Result, onto1, onto2 string) error {
 	return bw.Flush()
 }
 
-// WriteLinks writes an owl:sameAs triple for every instance pair with a confidence of
-// at least threshold, as sorted canonical N-Triples.
+// WriteLinks writes an owl:sameAs triple for every instance pair that is Linked under
+// res.Options with the given link threshold, as sorted canonical N-Triples.
 func WriteLinks(w io.Writer, res *Result, threshold float64) error {
 	var ts []graph.Triple
+	o := res.Options
+	o.LinkThreshold = threshold
 	for _, m := range res.Instances {
-		if m.Confidence >= threshold && !m.LeftTerm.IsLiteral() && !m.RightTerm.IsLiteral() {
+		if m.Linked(o) {
 			ts = append(ts, graph.Triple{S: m.LeftTerm, P: graph.NewIRI(graph.OWLSameAs), O: m.RightTerm})
 		}
 	}

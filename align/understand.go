@@ -62,10 +62,20 @@ type Understanding struct {
 	Warnings []string `json:"warnings,omitempty"`
 	// Enrichment counts what Enrich wrote (set by Enrich, nil after Understand).
 	Enrichment *EnrichStats `json:"enrichment,omitempty"`
+	// Review lists the records Enrich left out for review (EnrichOptions.ReviewThreshold):
+	// a KB2 entity of their class may be them, but not surely enough for a link.
+	Review []ReviewItem `json:"review,omitempty"`
 
 	recs     []*recordInfo
 	relIdx   map[graph.Rel]int
 	partners map[graph.ID]InstanceMatch
+}
+
+// ReviewItem is a record that may be a KB2 entity.
+type ReviewItem struct {
+	Record     string  `json:"record"`
+	Candidate  string  `json:"candidate"`
+	Confidence float64 `json:"confidence"`
 }
 
 // ClassUnderstanding is what the alignment says about one record class.
@@ -75,9 +85,11 @@ type ClassUnderstanding struct {
 	// Records is its number of instances; Linked how many have a partner ≥ LinkThreshold.
 	Records int `json:"records"`
 	Linked  int `json:"linked"`
-	// Aligned is the KB2 class the records are taken to be: the superclass with the
-	// best Confidence (at least MinClassConfidence), the most specific one (the one with
-	// the most superclasses) among equals. Empty when none qualifies.
+	// Aligned is the KB2 class the records are taken to be: the most specific
+	// superclass (the one with the most superclasses) whose Confidence is at least
+	// MinClassConfidence: schema:Book rather than schema:CreativeWork when nine in ten
+	// linked records are books, even if a few films make CreativeWork score higher. Empty
+	// when none qualifies.
 	Aligned    string  `json:"aligned,omitempty"`
 	Confidence float64 `json:"confidence,omitempty"`
 	// Superclasses are the KB2 classes d with Class ⊆ d, best first.
@@ -100,8 +112,11 @@ type ClassScore struct {
 	// is the normal case of a deep-web source (thesis: "most books were not in YAGO").
 	// For a subclass, Confidence is PARIS's Pr(Class ⊆ record class).
 	Confidence float64 `json:"confidence"`
-	// Linked is the number of linked records whose partner is in Class (superclasses).
-	Linked int `json:"linked,omitempty"`
+	// Linked is the number of linked records whose partner is in Class, and Share their
+	// fraction of the linked records (superclasses): the class of the records is chosen
+	// on Share.
+	Linked int     `json:"linked,omitempty"`
+	Share  float64 `json:"share,omitempty"`
 	// Paris is PARIS's Pr(record class ⊆ Class) over all records (Result.Classes), 0
 	// when it was below θ (superclasses).
 	Paris float64 `json:"paris,omitempty"`
@@ -116,9 +131,13 @@ type ClassScore struct {
 type RelationUnderstanding struct {
 	// Relation is the KB1 predicate IRI.
 	Relation string `json:"relation"`
-	// FieldLabel is the label of the form field the feature maps to, if any
-	// (EnrichOptions.FieldLabels).
-	FieldLabel string `json:"field_label,omitempty"`
+	// Label is the feature's label when the feature maps to a form field
+	// (EnrichOptions.FeatureLabels); a new relation is named from it.
+	Label string `json:"label,omitempty"`
+	// Precision is "year" for a feature of dates that differ only in their year (a site
+	// that shows "02 Jan, 1880" for a book of 1880): its values are written as
+	// xsd:gYear, the precision the values really have.
+	Precision string `json:"precision,omitempty"`
 	// Status is RelationAligned, RelationNew or RelationUnaligned.
 	Status string `json:"status"`
 	// Facts is the number of values of the feature on records; Records the number of
@@ -134,15 +153,15 @@ type RelationUnderstanding struct {
 	// MinRelationConfidence.
 	Aligned *RelationScore `json:"aligned,omitempty"`
 	// ValueClass is, for a join, the KB2 class of the middle entities (the authors of
-	// schema:author / rdfs:label): the class with the largest share of the middle
-	// entities reached by matched values, at least MinClassConfidence, the most
-	// specific among equals. ValueClassConfidence is that share.
+	// schema:author / rdfs:label): the most specific class that holds at least
+	// MinClassConfidence of the middle entities reached by matched values.
+	// ValueClassConfidence is that share.
 	ValueClass           string  `json:"value_class,omitempty"`
 	ValueClassConfidence float64 `json:"value_class_confidence,omitempty"`
-	// NewRelation is the IRI of the relation minted from FieldLabel (status "new").
+	// NewRelation is the IRI of the relation minted from Label (status "new").
 	NewRelation string `json:"new_relation,omitempty"`
 	// LabelMatches are KB2 relations whose local name is the name minted from the
-	// field label (schema:publisher for "Publisher"): hints for a knowledge engineer,
+	// feature's label (schema:publisher for "Publisher"): hints for a knowledge engineer,
 	// never used as evidence (deepweb.md §9).
 	LabelMatches []string `json:"label_matches,omitempty"`
 	// Super are the KB2 relations and joins r' with Relation ⊆ r', best first; Sub
@@ -190,6 +209,18 @@ type understander struct {
 	cc2      *classCache
 	follows  map[followKey][]graph.ID
 	terms2   map[graph.ID]graph.Term
+}
+
+// linked reports whether KB1 entity x has a partner that is an owl:sameAs link
+// (InstanceMatch.Linked with the enrichment's LinkThreshold).
+func (s *understander) linked(partners map[graph.ID]InstanceMatch, x graph.ID) bool {
+	m, ok := partners[x]
+	if !ok {
+		return false
+	}
+	o := s.res.Options
+	o.LinkThreshold = s.opts.LinkThreshold
+	return m.Linked(o)
 }
 
 type followKey struct {
@@ -257,7 +288,7 @@ func (s *understander) understand(ctx context.Context) (*Understanding, error) {
 			}
 			members = append(members, id)
 			cu.Records++
-			if m, ok := u.partners[id]; ok && m.Confidence >= o.LinkThreshold {
+			if s.linked(u.partners, id) {
 				cu.Linked++
 			}
 			if seen[id] {
@@ -277,7 +308,7 @@ func (s *understander) understand(ctx context.Context) (*Understanding, error) {
 	}
 	u.Records = len(u.recs)
 	for _, r := range u.recs {
-		if m, ok := u.partners[r.id]; ok && m.Confidence >= o.LinkThreshold {
+		if s.linked(u.partners, r.id) {
 			u.Linked++
 		}
 	}
@@ -371,8 +402,8 @@ func (s *understander) classScores(ctx context.Context, cu *ClassUnderstanding, 
 	cnt := map[graph.ID]int{}
 	linked := 0
 	for _, x := range members {
-		m, ok := partners[x]
-		if !ok || m.Confidence < s.opts.LinkThreshold {
+		m := partners[x]
+		if !s.linked(partners, x) {
 			continue
 		}
 		linked++
@@ -420,6 +451,7 @@ func (s *understander) classScores(ctx context.Context, cu *ClassUnderstanding, 
 		}
 		cs.Confidence = a / float64(linked)
 		cs.Linked = cnt[d]
+		cs.Share = float64(cnt[d]) / float64(linked)
 	}
 	for d, p := range paris {
 		cs, err := get(d)
@@ -435,11 +467,26 @@ func (s *understander) classScores(ctx context.Context, cu *ClassUnderstanding, 
 	slices.SortFunc(cu.Subclasses, func(a, b ClassScore) int {
 		return cmp.Or(cmp.Compare(b.Confidence, a.Confidence), cmp.Compare(a.Class, b.Class))
 	})
-	if len(cu.Superclasses) > 0 && cu.Superclasses[0].Confidence >= s.opts.MinClassConfidence {
-		best := cu.Superclasses[0]
+	if best, ok := mostSpecific(cu.Superclasses, s.opts.MinClassConfidence, func(c ClassScore) float64 { return c.Share }); ok {
 		cu.Aligned, cu.Confidence, cu.alignedID = best.Class, best.Confidence, best.id
 	}
 	return nil
+}
+
+// mostSpecific returns the class of cs with the most superclasses among those whose
+// share is at least floor; among equals the one with the higher confidence, then the
+// first in cs (sorted by sortClassScores).
+func mostSpecific(cs []ClassScore, floor float64, share func(ClassScore) float64) (ClassScore, bool) {
+	best, ok := ClassScore{}, false
+	for _, c := range cs {
+		if share(c) < floor {
+			continue
+		}
+		if !ok || c.depth > best.depth || (c.depth == best.depth && c.Confidence > best.Confidence+1e-9) {
+			best, ok = c, true
+		}
+	}
+	return best, ok
 }
 
 // sortClassScores sorts by decreasing confidence, then the most specific first (more
@@ -598,7 +645,7 @@ func (s *understander) relations(ctx context.Context, u *Understanding) error {
 			}
 			st.facts += len(rv.vals)
 			st.records++
-			if m, ok := u.partners[r.id]; ok && m.Confidence >= o.LinkThreshold {
+			if s.linked(u.partners, r.id) {
 				st.linked++
 			}
 		}
@@ -613,7 +660,10 @@ func (s *understander) relations(ctx context.Context, u *Understanding) error {
 	for _, r := range rels {
 		st := stats[r]
 		ru := RelationUnderstanding{Relation: s.kb1.RelationIRI(r), rel: r, Facts: st.facts, Records: st.records, LinkedRecords: st.linked}
-		ru.FieldLabel = strings.TrimSpace(o.FieldLabels[ru.Relation])
+		ru.Label = strings.TrimSpace(o.FeatureLabels[ru.Relation])
+		if yearOnly(u.recs, r) {
+			ru.Precision = "year"
+		}
 		p := NewPath(r)
 		for _, m := range s.res.Relations {
 			if m.Left != p {
@@ -631,7 +681,7 @@ func (s *understander) relations(ctx context.Context, u *Understanding) error {
 				return cmp.Or(cmp.Compare(b.Confidence, a.Confidence), cmp.Compare(a.Relation, b.Relation))
 			})
 		}
-		name := RelationName(ru.FieldLabel)
+		name := RelationName(ru.Label)
 		if name != "" {
 			ru.LabelMatches = byLocal[strings.ToLower(name)]
 		}
@@ -656,14 +706,40 @@ func (s *understander) relations(ctx context.Context, u *Understanding) error {
 			ru.Status = RelationNew
 		default:
 			ru.Status = RelationUnaligned
-			if ru.FieldLabel != "" {
-				u.Warnings = append(u.Warnings, fmt.Sprintf("feature %s: field label %q has no letters or digits to name a relation", ru.Relation, ru.FieldLabel))
+			if ru.Label != "" {
+				u.Warnings = append(u.Warnings, fmt.Sprintf("feature %s: label %q has no letters or digits to name a relation", ru.Relation, ru.Label))
 			}
 		}
 		u.relIdx[r] = len(u.Relations)
 		u.Relations = append(u.Relations, ru)
 	}
 	return nil
+}
+
+// yearOnly reports whether the values of rel on the records are dates (xsd:date) of at
+// least two years that all fall on the same month and day: a site that shows a year as
+// a date ("02 Jan, 1880"), whose days carry nothing.
+func yearOnly(recs []*recordInfo, rel graph.Rel) bool {
+	md, years := "", map[string]bool{}
+	for _, r := range recs {
+		for _, v := range valuesOf(r, rel) {
+			if !v.IsLiteral() || v.Datatype != graph.XSDDate {
+				return false
+			}
+			d, ok := graph.ParseDate(v.Value)
+			if !ok {
+				return false
+			}
+			x := d.String()
+			if md == "" {
+				md = x[len(x)-5:]
+			} else if x[len(x)-5:] != md {
+				return false
+			}
+			years[x[:len(x)-6]] = true
+		}
+	}
+	return len(years) >= 2
 }
 
 // kb2LocalNames maps the lower-cased local name of each KB2 relation (after the last
@@ -690,8 +766,8 @@ func (s *understander) matchValues(ctx context.Context, u *Understanding, ru *Re
 	p := ru.Aligned.path
 	middles := map[graph.ID]bool{}
 	for _, r := range u.recs {
-		m, ok := u.partners[r.id]
-		if !ok || m.Confidence < s.opts.LinkThreshold {
+		m := u.partners[r.id]
+		if !s.linked(u.partners, r.id) {
 			continue
 		}
 		vals := valuesOf(r, ru.rel)
@@ -750,8 +826,8 @@ func (s *understander) matchValues(ctx context.Context, u *Understanding, ru *Re
 		cs = append(cs, ClassScore{Class: termText(t), Confidence: float64(n) / float64(len(middles)), id: d, depth: depth})
 	}
 	sortClassScores(cs)
-	if len(cs) > 0 && cs[0].Confidence >= s.opts.MinClassConfidence {
-		ru.ValueClass, ru.ValueClassConfidence, ru.valueClassID = cs[0].Class, cs[0].Confidence, cs[0].id
+	if best, ok := mostSpecific(cs, s.opts.MinClassConfidence, func(c ClassScore) float64 { return c.Confidence }); ok {
+		ru.ValueClass, ru.ValueClassConfidence, ru.valueClassID = best.Class, best.Confidence, best.id
 	}
 	return nil
 }

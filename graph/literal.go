@@ -217,7 +217,7 @@ type LiteralIndex interface {
 	// fine: MatchLiterals checks Overlaps).
 	DatedLiterals(ctx context.Context, d Date) ([]DatedLiteral, error)
 	// FormsInBands returns the FormHash of every form indexed under each of the band
-	// keys, once per key it is under.
+	// keys, once per key it is under, in a slice the caller may reorder.
 	FormsInBands(ctx context.Context, keys []uint64) ([]uint64, error)
 	// FormsWithHash returns the indexed forms whose FormHash is h (more than one only
 	// on a hash collision) with their literal nodes.
@@ -296,22 +296,7 @@ func approxLiterals(ctx context.Context, ix LiteralIndex, norm string, minScore 
 	if err != nil {
 		return nil, err
 	}
-	self := FormHash(norm)
-	hits := map[uint64]int{}
-	for _, h := range hashes {
-		if h != self {
-			hits[h]++
-		}
-	}
-	forms := make([]uint64, 0, len(hits))
-	for h := range hits {
-		forms = append(forms, h)
-	}
-	slices.SortFunc(forms, func(a, b uint64) int { return cmp.Or(cmp.Compare(hits[b], hits[a]), cmp.Compare(a, b)) })
-	if len(forms) > MaxApproxForms {
-		forms = forms[:MaxApproxForms]
-	}
-	slices.Sort(forms) // storage order
+	forms := selectForms(hashes, FormHash(norm), MaxApproxForms)
 	q := bigrams(nil, norm)
 	var grams []uint32
 	var out []rankedLiteral
@@ -339,6 +324,55 @@ func approxLiterals(ctx context.Context, ix LiteralIndex, norm string, minScore 
 		}
 	}
 	return out, nil
+}
+
+// selectForms returns, in increasing order, the at most limit distinct hashes of
+// hashes, self left out, that occur most often, ties by increasing hash. hashes is
+// sorted in place. A form's count is the number of bands it shares with the text, at
+// most the number of band keys asked, so the counts are bucketed rather than sorted.
+func selectForms(hashes []uint64, self uint64, limit int) []uint64 {
+	slices.Sort(hashes)
+	// Run-length encode in place: forms[i] is a distinct hash, counts[i] its count.
+	forms := hashes[:0]
+	var counts []int32
+	top := int32(0)
+	for i := 0; i < len(hashes); {
+		j := i + 1
+		for j < len(hashes) && hashes[j] == hashes[i] {
+			j++
+		}
+		if h := hashes[i]; h != self {
+			forms = append(forms, h)
+			counts = append(counts, int32(j-i))
+			top = max(top, int32(j-i))
+		}
+		i = j
+	}
+	if len(forms) <= limit {
+		return forms
+	}
+	// The smallest count c such that the forms counted at least c are at least limit;
+	// all forms above c are taken, and those at c in increasing hash order.
+	perCount := make([]int, top+1)
+	for _, c := range counts {
+		perCount[c]++
+	}
+	cut, above := top, 0
+	for ; cut > 0 && above+perCount[cut] < limit; cut-- {
+		above += perCount[cut]
+	}
+	atCut := limit - above
+	out := forms[:0] // forms are read ahead of the writes
+	for i, h := range forms {
+		switch c := counts[i]; {
+		case c > cut:
+			out = append(out, h)
+		case c == cut && atCut > 0:
+			out = append(out, h)
+			atCut--
+		}
+	}
+	return out
 }
 
 // rankedLiteral is a candidate with what orders it.

@@ -1,6 +1,9 @@
 package graph
 
 import (
+	"cmp"
+	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -89,6 +92,44 @@ func TestCandidateTiesByTerm(t *testing.T) {
 					t.Errorf("Candidates(%q)[%d] = %s, want %s", text, i, got, want[i])
 				}
 			}
+		}
+	}
+}
+
+// TestSelectForms checks the bucketed selection of the forms to re-score against its
+// definition: count the hashes, sort by decreasing count then increasing hash, keep
+// the first limit, return them in increasing order.
+func TestSelectForms(t *testing.T) {
+	want := func(hashes []uint64, self uint64, limit int) []uint64 {
+		hits := map[uint64]int{}
+		for _, h := range hashes {
+			if h != self {
+				hits[h]++
+			}
+		}
+		var forms []uint64
+		for h := range hits {
+			forms = append(forms, h)
+		}
+		slices.SortFunc(forms, func(a, b uint64) int { return cmp.Or(cmp.Compare(hits[b], hits[a]), cmp.Compare(a, b)) })
+		forms = forms[:min(limit, len(forms))]
+		slices.Sort(forms)
+		return forms
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := range 2000 {
+		n := rng.IntN(600)
+		distinct := 1 + rng.IntN(300)
+		hashes := make([]uint64, n)
+		for i := range hashes {
+			hashes[i] = uint64(rng.IntN(distinct))
+		}
+		self := uint64(rng.IntN(distinct + 5))
+		limit := 1 + rng.IntN(160)
+		w := want(hashes, self, limit)
+		got := selectForms(slices.Clone(hashes), self, limit)
+		if !slices.Equal(got, w) && !(len(got) == 0 && len(w) == 0) {
+			t.Fatalf("trial %d (%d hashes, self %d, limit %d): got %v, want %v", trial, n, self, limit, got, w)
 		}
 	}
 }

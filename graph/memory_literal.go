@@ -9,17 +9,18 @@ import (
 // first use.
 type literalIndex struct {
 	m      *Memory
-	exact  map[string][]ID     // normal form → literal nodes (classes plain and string)
-	hashed map[uint64][]string // FormHash → forms indexed under bands
-	bands  map[uint64][]uint64 // band key → FormHash of its forms
+	exact  map[string][]ID          // normal form → literal nodes (classes plain and string)
+	hashed map[uint64][]IndexedForm // FormHash → forms indexed under bands, with their nodes
+	bands  map[uint64][]uint64      // band key → FormHash of its forms
 	years  map[int][]DatedLiteral
 	wild   []DatedLiteral // dates whose year has unknown digits
 }
 
 func (m *Memory) literalIndex() *literalIndex {
 	m.litOnce.Do(func() {
-		ix := &literalIndex{m: m, exact: map[string][]ID{}, hashed: map[uint64][]string{},
+		ix := &literalIndex{m: m, exact: map[string][]ID{}, hashed: map[uint64][]IndexedForm{},
 			bands: map[uint64][]uint64{}, years: map[int][]DatedLiteral{}}
+		hashed := map[uint64][]string{}
 		for id := 1; id < len(m.terms); id++ {
 			t := m.terms[id]
 			if t.Kind != KindLiteral {
@@ -45,13 +46,22 @@ func (m *Memory) literalIndex() *literalIndex {
 				continue
 			}
 			h := FormHash(norm)
-			if seen && slices.Contains(ix.hashed[h], norm) {
+			if seen && slices.Contains(hashed[h], norm) {
 				continue
 			}
-			ix.hashed[h] = append(ix.hashed[h], norm)
+			hashed[h] = append(hashed[h], norm)
 			for _, k := range BandKeys(norm) {
 				ix.bands[k] = append(ix.bands[k], h)
 			}
+		}
+		// The forms of a hash with their nodes in one entry: an approximate lookup
+		// reads up to MaxApproxForms of them, one map access each.
+		for h, norms := range hashed {
+			fs := make([]IndexedForm, len(norms))
+			for i, norm := range norms {
+				fs[i] = IndexedForm{Norm: norm, Nodes: slices.Clip(ix.exact[norm])}
+			}
+			ix.hashed[h] = fs
 		}
 		for k, hs := range ix.bands {
 			slices.Sort(hs)
@@ -82,7 +92,11 @@ func (ix *literalIndex) DatedLiterals(_ context.Context, d Date) ([]DatedLiteral
 }
 
 func (ix *literalIndex) FormsInBands(_ context.Context, keys []uint64) ([]uint64, error) {
-	var out []uint64
+	n := 0
+	for _, k := range keys {
+		n += len(ix.bands[k])
+	}
+	out := make([]uint64, 0, n)
 	for _, k := range keys {
 		out = append(out, ix.bands[k]...)
 	}
@@ -90,11 +104,7 @@ func (ix *literalIndex) FormsInBands(_ context.Context, keys []uint64) ([]uint64
 }
 
 func (ix *literalIndex) FormsWithHash(_ context.Context, h uint64) ([]IndexedForm, error) {
-	var out []IndexedForm
-	for _, norm := range ix.hashed[h] {
-		out = append(out, IndexedForm{Norm: norm, Nodes: ix.exact[norm]})
-	}
-	return out, nil
+	return slices.Clip(ix.hashed[h]), nil
 }
 
 func (ix *literalIndex) Term(ctx context.Context, n ID) (Term, error) { return ix.m.Term(ctx, n) }

@@ -34,6 +34,7 @@ type alignOptions struct {
 	LinkThreshold   float64
 	MatchCandidates int
 	Negative        bool
+	OneToMany       bool
 }
 
 func newAlignCommand(g *globalOptions) *cobra.Command {
@@ -108,7 +109,8 @@ with PARIS's counting convention) to stdout.`,
 	f.Float64Var(&o.SmoothDen, "smooth", d.SmoothDenominator, "relation-score damping: a relation matched on n facts scores at most n/(n+smooth)")
 	f.Float64Var(&o.LinkThreshold, "link-threshold", d.LinkThreshold, "lowest confidence written as owl:sameAs to links.nt")
 	f.IntVar(&o.MatchCandidates, "candidates", d.MatchCandidates, "candidates per entity in the 1:1 assignment (1 = PARIS's takeMaxMax)")
-	f.BoolVar(&o.Negative, "negative", d.NegativeEvidence, "use negative evidence (functional relations with different values)")
+	f.BoolVar(&o.Negative, "negative", d.NegativeEvidence, "weigh negative evidence (aligned relations along which the two entities disagree)")
+	f.BoolVar(&o.OneToMany, "one-to-many", d.OneToMany, "let several entities of KB1 link to one of KB2 (a source that lists an entity several times); default 1:1 for two KBs, 1:n in RUN_DIR mode")
 	return cmd
 }
 
@@ -148,6 +150,12 @@ func alignEffectiveOptions(cmd *cobra.Command, o alignOptions) (align.Options, e
 	}
 	if fl.Changed("negative") {
 		opts.NegativeEvidence = o.Negative
+	}
+	switch {
+	case fl.Changed("one-to-many"):
+		opts.OneToMany = o.OneToMany
+	case o.RunDir != "" && o.OptionsFile == "":
+		opts.OneToMany = pipeline.DefaultOptions().Align.OneToMany
 	}
 	if err := opts.Validate(); err != nil {
 		return opts, usageError("%v", err)

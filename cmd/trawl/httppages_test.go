@@ -18,7 +18,7 @@ import (
 // and returns the run directory.
 func runHTTPPages(t *testing.T, srvURL string, httpPages bool) string {
 	t.Helper()
-	o := runOptions{Out: t.TempDir(), pipeline: pipeline.DefaultOptions()}
+	o := runOptions{Out: t.TempDir(), Format: "nt", pipeline: pipeline.DefaultOptions()}
 	o.pipeline.URL = srvURL + "/"
 	o.pipeline.Probe.MaxProbes, o.pipeline.Probe.MaxPagesPerProbe = 8, 2
 	o.pipeline.Probe.Delay, o.pipeline.Probe.IgnoreRobots = 0, true

@@ -276,8 +276,10 @@ func TestRunCalibre(t *testing.T) {
 	}
 	resp.Body.Close()
 	out := t.TempDir()
+	// Two guided rounds: the demo KB holds few of the site's books, so the first round's
+	// relations stay under the floor of issue 15 and only gather facts (tentative plan).
 	cmd := trawlCmd("run", u, "--out", out, "--ignore-robots", "--max-probes", "12", "--pages-per-probe", "2",
-		"--rounds", "1", "--guided-values", "3", "--max-submissions", "30", "--json")
+		"--rounds", "2", "--guided-values", "3", "--max-submissions", "30", "--json")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()

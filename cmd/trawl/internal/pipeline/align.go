@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/trawl-dev/trawl/align"
@@ -106,7 +107,7 @@ func (p *Pipeline) align(ctx context.Context) (*Alignment, error) {
 	eo.RecordClass = l.NS.Class().Value
 	eo.LinkThreshold = ao.LinkThreshold
 	eo.ConfidencePredicate = l.NS.Vocab("confidence").Value
-	eo.FieldLabels = fieldLabels(s, l.NS)
+	eo.FeatureLabels = featureLabels(s, l.NS)
 	if a.Enrichment, err = align.Enrich(ctx, kb1, kb, res, eo); err != nil {
 		return nil, err
 	}
@@ -117,21 +118,52 @@ func (p *Pipeline) align(ctx context.Context) (*Alignment, error) {
 	return a, nil
 }
 
-// fieldLabels maps each mapped feature's predicate to the label of its form field
-// (the field's name when it has no label), for naming new relations.
-func fieldLabels(s *schema.Schema, ns graph.Namespace) map[string]string {
+// featureLabels maps each feature that a form field maps to (by its predicate) to the
+// feature's own label, from which a new relation is named: its label from the page (a
+// header, a "Label:" prefix) or, without one, its name. The label of the form field it
+// maps to is never used: a search box's "books matching" or a "limit" field says nothing
+// about what the feature holds.
+func featureLabels(s *schema.Schema, ns graph.Namespace) map[string]string {
+	byName := map[string]*schema.Feature{}
+	for i := range s.Features {
+		byName[s.Features[i].Name] = &s.Features[i]
+	}
 	m := map[string]string{}
 	for _, mp := range s.Mapping {
-		label := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(mp.FieldLabel), ":"))
-		if label == "" {
-			label = mp.Field
+		f := byName[mp.Feature]
+		if f == nil {
+			continue
 		}
 		pred := ns.Predicate(mp.Feature).Value
 		if _, ok := m[pred]; !ok {
-			m[pred] = label
+			m[pred] = featureLabel(s, f)
 		}
 	}
 	return m
+}
+
+// featureLabel is the label of a feature that did not come from a form field: its
+// label, the best supported of its other labels, else its name unless the name was made
+// from the field's label, else its value type and rank ("string value 3").
+func featureLabel(s *schema.Schema, f *schema.Feature) string {
+	clean := func(l string) string { return strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(l), ":")) }
+	if f.Label != "" && f.LabelSource != "field" {
+		return clean(f.Label)
+	}
+	best, support := "", -1
+	for _, l := range f.Labels {
+		if l.Source != "field" && clean(l.Text) != "" && l.Support > support {
+			best, support = clean(l.Text), l.Support
+		}
+	}
+	if best != "" {
+		return best
+	}
+	if f.LabelSource != "field" {
+		return strings.ReplaceAll(f.Name, "-", " ")
+	}
+	rank := slices.IndexFunc(s.Features, func(g schema.Feature) bool { return g.Name == f.Name }) + 1
+	return fmt.Sprintf("%s value %d", f.Type, rank)
 }
 
 // OpenReference opens the reference KB: the embedded demo KB when path is "", else

@@ -19,9 +19,71 @@ type classSampler interface {
 	SampleClass(ctx context.Context, c graph.ID, n int) ([]graph.ID, error)
 }
 
-// classOfPartners returns the KB class that carries most of the confidence of the
-// instance pairs at or above minConf (at least half of it), or "". Confidences count
-// as alignment.tsv writes them (six decimals).
+// subClasser reads the direct subclasses of a class (the Badger store); classLister
+// lists every class (the in-memory graph), from which they are found through
+// SuperClasses.
+type (
+	subClasser interface {
+		SubClasses(ctx context.Context, c graph.ID) ([]graph.ID, error)
+	}
+	classLister interface{ Classes() []graph.ID }
+)
+
+// classClosure returns c and its subclasses, transitively (rdfs:subClassOf), sorted: a
+// KB's books are typed schema:Book, and an instance of Book is an instance of
+// CreativeWork.
+func classClosure(ctx context.Context, kb align.KB, c graph.ID) ([]graph.ID, error) {
+	sub := func(x graph.ID) ([]graph.ID, error) { return nil, nil }
+	switch k := kb.(type) {
+	case subClasser:
+		sub = func(x graph.ID) ([]graph.ID, error) { return k.SubClasses(ctx, x) }
+	case classLister:
+		children := map[graph.ID][]graph.ID{}
+		for _, y := range k.Classes() {
+			sups, err := kb.SuperClasses(ctx, y)
+			if err != nil {
+				return nil, err
+			}
+			for _, s := range sups {
+				children[s] = append(children[s], y)
+			}
+		}
+		sub = func(x graph.ID) ([]graph.ID, error) { return children[x], nil }
+	}
+	return reach([]graph.ID{c}, sub)
+}
+
+// reach returns the nodes of start and those reached from them by next, transitively,
+// sorted.
+func reach(start []graph.ID, next func(graph.ID) ([]graph.ID, error)) ([]graph.ID, error) {
+	seen := map[graph.ID]bool{}
+	var out []graph.ID
+	for _, x := range start {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	for i := 0; i < len(out); i++ {
+		xs, err := next(out[i])
+		if err != nil {
+			return nil, err
+		}
+		for _, x := range xs {
+			if !seen[x] {
+				seen[x] = true
+				out = append(out, x)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// classOfPartners returns the most specific KB class that carries at least half of the
+// confidence of the instance pairs at or above minConf (their types and, through
+// rdfs:subClassOf, the types' superclasses), or "". Confidences count as alignment.tsv
+// writes them (six decimals).
 func classOfPartners(ctx context.Context, kb align.KB, res *align.Result, minConf float64) (string, error) {
 	weight := map[graph.ID]float64{}
 	total := 0.0
@@ -34,18 +96,29 @@ func classOfPartners(ctx context.Context, kb align.KB, res *align.Result, minCon
 		if err != nil {
 			return "", err
 		}
+		closed, err := superClosure(ctx, kb, types)
+		if err != nil {
+			return "", err
+		}
 		total += conf
-		for _, c := range types {
+		for _, c := range closed {
 			weight[c] += conf
 		}
 	}
-	best, bestW := graph.ID(0), 0.0
+	best, bestDepth := graph.ID(0), -1
 	for c, w := range weight {
-		if w > bestW || (w == bestW && c < best) {
-			best, bestW = c, w
+		if total == 0 || w < total/2 {
+			continue
+		}
+		sup, err := superClosure(ctx, kb, []graph.ID{c})
+		if err != nil {
+			return "", err
+		}
+		if len(sup) > bestDepth || (len(sup) == bestDepth && c < best) {
+			best, bestDepth = c, len(sup)
 		}
 	}
-	if total == 0 || bestW < total/2 {
+	if bestDepth < 0 {
 		return "", nil
 	}
 	t, err := kb.Term(ctx, best)
@@ -55,8 +128,13 @@ func classOfPartners(ctx context.Context, kb align.KB, res *align.Result, minCon
 	return t.Value, nil
 }
 
+// superClosure returns the classes and their superclasses, transitively, sorted.
+func superClosure(ctx context.Context, kb align.KB, classes []graph.ID) ([]graph.ID, error) {
+	return reach(classes, func(c graph.ID) ([]graph.ID, error) { return kb.SuperClasses(ctx, c) })
+}
+
 // linkedEntities returns the KB entities the records are linked to (the owl:sameAs
-// links at or above threshold), in the order of links.nt.
+// links of links.nt at threshold), in the order of links.nt.
 func linkedEntities(res *align.Result, threshold float64) []graph.ID {
 	type link struct {
 		line string
@@ -64,8 +142,10 @@ func linkedEntities(res *align.Result, threshold float64) []graph.ID {
 	}
 	var links []link
 	sameAs := graph.NewIRI(graph.OWLSameAs)
+	o := res.Options
+	o.LinkThreshold = threshold
 	for _, m := range res.Instances {
-		if m.Confidence >= threshold && !m.LeftTerm.IsLiteral() && !m.RightTerm.IsLiteral() {
+		if m.Linked(o) {
 			links = append(links, link{graph.Triple{S: m.LeftTerm, P: sameAs, O: m.RightTerm}.String(), m.Right})
 		}
 	}
@@ -139,23 +219,43 @@ func neighbourScores(ctx context.Context, kb align.KB, linked []graph.ID) (map[g
 }
 
 // kbValues returns the literal values reached along path from up to n instances of
-// the KB class: first the instances closest to the linked entities (neighbourScores),
-// then instances spread over the class, in a deterministic order.
+// the KB class (instances of its subclasses included): first the instances closest to
+// the linked entities (neighbourScores), then instances spread over the class and its
+// subclasses, in a deterministic order.
 func kbValues(ctx context.Context, kb align.KB, class string, path align.Path, n int, linked []graph.ID) ([]string, error) {
 	c, ok, err := kb.Lookup(ctx, graph.NewIRI(class))
 	if err != nil || !ok {
 		return nil, err
 	}
-	inst, err := nearInstances(ctx, kb, c, n, linked)
+	classes, err := classClosure(ctx, kb, c)
 	if err != nil {
 		return nil, err
 	}
-	spread, err := spreadInstances(ctx, kb, c, n)
+	inst, err := nearInstances(ctx, kb, classes, n, linked)
 	if err != nil {
 		return nil, err
+	}
+	// The spread instances come from every class of the closure in turn, n in all.
+	var spread []graph.ID
+	per := max(1, n/len(classes))
+	for _, cl := range classes {
+		xs, err := spreadInstances(ctx, kb, cl, per)
+		if err != nil {
+			return nil, err
+		}
+		spread = append(spread, xs...)
+	}
+	isLinked := map[graph.ID]bool{}
+	for _, x := range linked {
+		isLinked[x] = true
+	}
+	have := map[graph.ID]bool{}
+	for _, x := range inst {
+		have[x] = true
 	}
 	for _, x := range spread {
-		if !slices.Contains(inst, x) && !slices.Contains(linked, x) {
+		if !have[x] && !isLinked[x] {
+			have[x] = true
 			inst = append(inst, x)
 		}
 	}
@@ -176,9 +276,9 @@ func kbValues(ctx context.Context, kb align.KB, class string, path align.Path, n
 	return out, nil
 }
 
-// nearInstances returns up to n instances of class c, those closest to the linked
-// entities first (neighbourScores), ties by identifier.
-func nearInstances(ctx context.Context, kb align.KB, c graph.ID, n int, linked []graph.ID) ([]graph.ID, error) {
+// nearInstances returns up to n instances of the classes (sorted), those closest to the
+// linked entities first (neighbourScores), ties by identifier.
+func nearInstances(ctx context.Context, kb align.KB, classes []graph.ID, n int, linked []graph.ID) ([]graph.ID, error) {
 	if len(linked) == 0 {
 		return nil, nil
 	}
@@ -205,7 +305,7 @@ func nearInstances(ctx context.Context, kb align.KB, c graph.ID, n int, linked [
 		if err != nil {
 			return nil, err
 		}
-		if slices.Contains(types, c) {
+		if slices.ContainsFunc(types, func(t graph.ID) bool { _, in := slices.BinarySearch(classes, t); return in }) {
 			inst = append(inst, x)
 		}
 	}

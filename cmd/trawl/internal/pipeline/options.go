@@ -61,7 +61,7 @@ func DefaultOptions() Options {
 		Resubmit:     true,
 		Schema:       schema.DefaultOptions(),
 		Graph:        schema.DefaultLabeledOptions(),
-		Align:        align.DefaultOptions(),
+		Align:        pipelineAlignOptions(),
 		Enrich:       align.DefaultEnrichOptions(),
 		Rounds:       2,
 		GuidedValues: 6,
@@ -77,4 +77,13 @@ type Event struct {
 	Skipped bool // already done with the same inputs
 	Elapsed time.Duration
 	Err     error
+}
+
+// pipelineAlignOptions are the aligner's defaults with 1:n links: a deep-web source
+// lists one book several times (editions, two lists of a library), and each record of
+// it is the KB's book (decision record 2026-11-27-linking-evidence-factors).
+func pipelineAlignOptions() align.Options {
+	o := align.DefaultOptions()
+	o.OneToMany = true
+	return o
 }

@@ -235,8 +235,8 @@ func (p *Pipeline) guidedRound(ctx context.Context, st roundState, r int) (round
 	st.History = append(st.History, sum)
 	st.Completed = r
 	if !sum.improves(prev) {
-		st.Stopped = fmt.Sprintf("round %d did not improve the alignment (confidence %.3f → %.3f, links %d → %d)",
-			r, prev.Confidence, sum.Confidence, prev.Links, sum.Links)
+		st.Stopped = fmt.Sprintf("round %d did not improve the alignment (confidence %.3f → %.3f, tentative %.3f → %.3f, links %d → %d)",
+			r, prev.Confidence, sum.Confidence, prev.Tentative, sum.Tentative, prev.Links, sum.Links)
 	}
 	if err := writeRoundState(p.o.Dir, st); err != nil {
 		return st, err

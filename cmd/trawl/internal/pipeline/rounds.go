@@ -3,11 +3,13 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/trawl-dev/trawl/align"
 	"github.com/trawl-dev/trawl/graph"
@@ -51,6 +53,10 @@ type RoundSummary struct {
 	// Confidence their mean confidence.
 	Relations  int     `json:"relations"`
 	Confidence float64 `json:"confidence"`
+	// Tentative is the mean confidence of the best alignment (≥ θ, under the floor) of
+	// the features not understood: a round that raises it gathered facts a next round
+	// can build on, though nothing is understood yet.
+	Tentative float64 `json:"tentative,omitempty"`
 	// Plan is what the round probed: field → KB values (nil for the agnostic round).
 	Plan map[string][]string `json:"plan,omitempty"`
 }
@@ -58,7 +64,8 @@ type RoundSummary struct {
 // improves reports whether this round's alignment is better than prev's: more aligned
 // relations, more links, or a higher mean relation confidence.
 func (s RoundSummary) improves(prev RoundSummary) bool {
-	return s.Relations > prev.Relations || s.Links > prev.Links || s.Confidence > prev.Confidence+0.005
+	return s.Relations > prev.Relations || s.Links > prev.Links || s.Confidence > prev.Confidence+0.005 ||
+		(s.Relations == 0 && s.Tentative > prev.Tentative+0.005)
 }
 
 // NeedsBrowser reports whether the run in dir has stages left that drive the browser;
@@ -107,15 +114,22 @@ func (p *Pipeline) measureRound(r int, plan *guidedPlan) (RoundSummary, error) {
 		return sum, err
 	}
 	sum.Records, sum.Links = len(recs), u.Linked
-	total := 0.0
+	total, tentative, nt := 0.0, 0.0, 0
 	for _, rel := range u.Relations {
-		if rel.Aligned != nil {
+		switch {
+		case rel.Aligned != nil:
 			sum.Relations++
 			total += rel.Aligned.Confidence
+		case len(rel.Super) > 0:
+			nt++
+			tentative += rel.Super[0].Confidence
 		}
 	}
 	if sum.Relations > 0 {
 		sum.Confidence = total / float64(sum.Relations)
+	}
+	if nt > 0 {
+		sum.Tentative = tentative / float64(nt)
 	}
 	return sum, nil
 }
@@ -209,7 +223,8 @@ func (p *Pipeline) makeGuidedPlan(ctx context.Context, r int) (*guidedPlan, erro
 		return nil, err
 	}
 	if class == "" {
-		plan.Reason = "the records' class aligned to no KB class, so the KB cannot say which values to try"
+		plan.Reason = fmt.Sprintf("the records' class aligned to no KB class (%d of %d records linked), so the KB cannot say which values to try",
+			in.under.Linked, in.under.Records)
 		return plan, nil
 	}
 	tried, err := p.triedValues(r)
@@ -218,7 +233,9 @@ func (p *Pipeline) makeGuidedPlan(ctx context.Context, r int) (*guidedPlan, erro
 	}
 	linked := linkedEntities(in.result, in.result.Options.LinkThreshold)
 	known := knownValues(in.schema, in.recs)
-	for _, c := range p.planCandidates(in) {
+	cands := p.planCandidates(in)
+	var empty []string
+	for _, c := range cands {
 		if _, done := plan.Values[c.field.Name]; done {
 			continue
 		}
@@ -229,12 +246,48 @@ func (p *Pipeline) makeGuidedPlan(ctx context.Context, r int) (*guidedPlan, erro
 		if pick := p.pickValues(c, vals, known, tried); len(pick) > 0 {
 			plan.Values[c.field.Name] = pick
 			plan.Paths[c.field.Name] = class + " → " + c.relation
+		} else {
+			empty = append(empty, fmt.Sprintf("%s (%d values of %s along %s, none new)", c.field.Name, len(vals), class, c.relation))
 		}
 	}
-	if len(plan.Values) == 0 {
-		plan.Reason = "no text field maps to a feature aligned with the KB, or the KB has no value left to try"
+	switch {
+	case len(plan.Values) > 0:
+	case len(cands) == 0:
+		plan.Reason = "no text field maps to a record feature understood as a KB relation (" + p.planGap(in) + ")"
+	default:
+		plan.Reason = "the KB has no value left to try in " + strings.Join(empty, "; ")
 	}
 	return plan, nil
+}
+
+// planGap says why no field is a plan candidate: the text fields mapped by containment
+// and the features understood as KB relations (confidence ≥ the floor).
+func (p *Pipeline) planGap(in *planInput) string {
+	var mapped, understood []string
+	fields := map[string]probe.Field{}
+	for _, f := range in.form.Fields {
+		fields[f.Name] = f
+	}
+	for _, m := range in.schema.Mapping {
+		if fd, ok := fields[m.Field]; ok && fd.IsText() && fd.Type != "number" && m.Relation == schema.RelContains {
+			mapped = append(mapped, m.Field+" → "+m.Feature)
+		}
+	}
+	for _, r := range in.under.Relations {
+		if r.Aligned != nil {
+			understood = append(understood, shortIRI(r.Relation))
+		}
+	}
+	slices.Sort(mapped)
+	slices.Sort(understood)
+	none := func(xs []string) string {
+		if len(xs) == 0 {
+			return "none"
+		}
+		return strings.Join(xs, ", ")
+	}
+	return fmt.Sprintf("text fields mapped: %s; features understood (confidence ≥ %.2f): %s",
+		none(mapped), in.under.MinRelationConfidence, none(understood))
 }
 
 // recordClass is the KB class the records aligned to, or the class most of their
@@ -264,14 +317,32 @@ type planCandidate struct {
 	path     align.Path
 }
 
-// planCandidates lists the fields a guided round can type KB values into, by field name.
+// planCandidates lists the fields a guided round can type KB values into, by field name:
+// those mapped to features understood as a KB relation (confidence ≥ the floor) or, when
+// there is none, to features whose best alignment is still tentative (≥ θ, under the
+// floor). PARIS's damping keeps a relation under the floor while few facts support it
+// (a small KB, a first sample with few records it has); typing the values of its best
+// tentative relation gathers those facts. Tentative relations only choose what to
+// probe: they neither enrich the KB nor count as understood.
 func (p *Pipeline) planCandidates(in *planInput) []planCandidate {
-	aligned := map[string]*align.RelationScore{}
+	aligned, tentative := map[string]*align.RelationScore{}, map[string]*align.RelationScore{}
 	for i := range in.under.Relations {
-		if a := in.under.Relations[i].Aligned; a != nil {
-			aligned[in.under.Relations[i].Relation] = a
+		ru := &in.under.Relations[i]
+		switch {
+		case ru.Aligned != nil:
+			aligned[ru.Relation] = ru.Aligned
+		case len(ru.Super) > 0:
+			tentative[ru.Relation] = &ru.Super[0]
 		}
 	}
+	if out := p.planFrom(in, aligned); len(out) > 0 {
+		return out
+	}
+	return p.planFrom(in, tentative)
+}
+
+// planFrom lists the text fields mapped by containment to a feature of aligned.
+func (p *Pipeline) planFrom(in *planInput, aligned map[string]*align.RelationScore) []planCandidate {
 	fields := map[string]probe.Field{}
 	for _, f := range in.form.Fields {
 		fields[f.Name] = f

@@ -41,8 +41,11 @@ type Summary struct {
 	Links     int            `json:"links"`
 	NewFacts  int            `json:"new_facts"`
 	Rounds    []RoundSummary `json:"rounds"`
-	Report    string         `json:"report,omitempty"`
-	Seconds   float64        `json:"seconds"`
+	// GuidedRounds says why the guided rounds stopped, or why none ran ("no text field
+	// maps to a record feature understood as a KB relation (…)").
+	GuidedRounds string  `json:"guided_rounds,omitempty"`
+	Report       string  `json:"report,omitempty"`
+	Seconds      float64 `json:"seconds"`
 }
 
 // WriteText writes what a run found, for a person.
@@ -83,6 +86,19 @@ func (s *Summary) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "  guided round %d  %s → %d records, %d links, %d relations (mean confidence %.2f)\n",
 			r.Round, strings.Join(fields, ", "), r.Records, r.Links, r.Relations, r.Confidence)
 	}
+	if s.GuidedRounds != "" {
+		ran := 0
+		for _, r := range s.Rounds {
+			if r.Round > 0 {
+				ran++
+			}
+		}
+		what := "stopped"
+		if ran == 0 {
+			what = "none ran"
+		}
+		fmt.Fprintf(w, "  guided rounds   %s: %s\n", what, s.GuidedRounds)
+	}
 	if s.Report != "" {
 		fmt.Fprintf(w, "  report          %s\n", s.Report)
 	}
@@ -91,7 +107,7 @@ func (s *Summary) WriteText(w io.Writer) {
 
 // summarize tells what the run found, from the stages' results.
 func (p *Pipeline) summarize(st roundState) (*Summary, error) {
-	sum := &Summary{URL: p.o.URL, Dir: p.o.Dir, Rounds: st.History, Mapped: []string{}, Relations: []string{}}
+	sum := &Summary{URL: p.o.URL, Dir: p.o.Dir, Rounds: st.History, Mapped: []string{}, Relations: []string{}, GuidedRounds: st.Stopped}
 	if probes, err := p.st.Probes(); err == nil {
 		sum.Probes = len(probes)
 		for _, pr := range probes {

@@ -94,8 +94,8 @@ func (b *builder) relRow(ru align.RelationUnderstanding) relRow {
 	name, label := b.featureOf(ru.Relation)
 	r := relRow{Feature: name, Label: label, Predicate: b.nm.short(ru.Relation), Status: ru.Status,
 		Matched: ru.Matched, LinkedRecords: ru.LinkedRecords}
-	if ru.FieldLabel != "" && r.Label == "" {
-		r.Label = ru.FieldLabel
+	if ru.Label != "" && r.Label == "" {
+		r.Label = ru.Label
 	}
 	if a := ru.Aligned; a != nil {
 		r.Aligned, r.Confidence, r.N, r.Join = b.nm.shortPath(a.Relation), conf(a.Confidence), strconv.FormatFloat(a.N, 'f', 1, 64), a.Join
