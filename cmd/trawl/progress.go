@@ -1,7 +1,6 @@
 package main
 
 import (
-	"sync/atomic"
 	"time"
 
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
@@ -26,17 +25,6 @@ func startProgress(g *globalOptions, poll func(now time.Time) (progress.State, b
 // (startProgress): logs and stage lines must be written to g.stderr from then on, so
 // create the pipeline's logger after it. stop ends the bar.
 func pipelineProgress(g *globalOptions) (track func(*pipeline.Pipeline), stop func()) {
-	var cur atomic.Pointer[pipeline.Pipeline]
-	stop = startProgress(g, func(now time.Time) (progress.State, bool) {
-		p := cur.Load()
-		if p == nil {
-			return progress.State{}, false
-		}
-		st, ok := p.Status()
-		if !ok {
-			return progress.State{}, false
-		}
-		return progress.Stage(st, now), true
-	})
-	return cur.Store, stop
+	t := &progress.Tracker{}
+	return t.Track, startProgress(g, t.State)
 }

@@ -105,3 +105,27 @@ func TestStart(t *testing.T) {
 		t.Errorf("Start drew %q", got)
 	}
 }
+
+// TestTracker: no bar before a pipeline is tracked, nor while it runs no stage.
+func TestTracker(t *testing.T) {
+	var tr Tracker
+	if _, ok := tr.State(time.Now()); ok {
+		t.Error("a bar before Track")
+	}
+	p := pipeline.New(pipeline.DefaultOptions(), nil)
+	defer p.Close()
+	tr.Track(p)
+	if s, ok := tr.State(time.Now()); ok {
+		t.Errorf("a bar of a pipeline that runs no stage: %+v", s)
+	}
+}
+
+// TestStage: a stage's bar has the stage's line as its text and its count as its fill.
+func TestStage(t *testing.T) {
+	start := time.Date(2026, 11, 27, 8, 0, 0, 0, time.UTC)
+	st := pipeline.Status{Stage: "probe", Unit: "probes", Done: 3, Total: 6, Started: start}
+	s := Stage(st, start.Add(3*time.Second))
+	if s.Key != "probe" || s.Done != 3 || s.Total != 6 || s.Text != "  "+st.Line(start.Add(3*time.Second)) {
+		t.Errorf("Stage = %+v", s)
+	}
+}

@@ -5,12 +5,35 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/pipeline"
 	"github.com/trawl-dev/trawl/cmd/trawl/internal/queue"
 	"github.com/trawl-dev/trawl/ontology"
 )
+
+// Tracker follows the pipeline it is given and shows the bar of its stage under way.
+type Tracker struct {
+	cur atomic.Pointer[pipeline.Pipeline]
+}
+
+// Track makes p the pipeline followed.
+func (t *Tracker) Track(p *pipeline.Pipeline) { t.cur.Store(p) }
+
+// State is the bar of the followed pipeline at now (Stage); false before Track and
+// between stages.
+func (t *Tracker) State(now time.Time) (State, bool) {
+	p := t.cur.Load()
+	if p == nil {
+		return State{}, false
+	}
+	st, ok := p.Status()
+	if !ok {
+		return State{}, false
+	}
+	return Stage(st, now), true
+}
 
 // Stage is the bar of a pipeline's stage: its count of probes, re-submissions or
 // iterations with the rate and the time left (pipeline.Status.Line).
