@@ -27,7 +27,6 @@ var featureNames = []string{
 	"signifier_items",
 	"jeffreys",
 	"token_share",
-	// repetition and regularity
 	"log_items",
 	"log_lists",
 	"shape_similarity",
@@ -40,7 +39,6 @@ var featureNames = []string{
 	"link_items",     // items holding a link
 	"distinct_links", // distinct first link targets / items
 	"region_share",   // the parent's share of the page's tokens
-	// text and links
 	"log_tokens",
 	"log_leaves",
 	"link_share",
@@ -52,7 +50,6 @@ var featureNames = []string{
 	"heading",
 	"choice_control",
 	"specificity",
-	// depth and position
 	"level",
 	"position",
 	// landmarks
@@ -63,7 +60,6 @@ var featureNames = []string{
 	"in_aside",
 	"in_main",
 	"in_form",
-	// tags
 	"tag_li",
 	"tag_tr",
 	"tag_div",
@@ -340,23 +336,51 @@ func listFeatures(samples []*sample, pats []*pattern) [][]float64 {
 	return out
 }
 
-// pageFeatures adds the features of pt on one sample page to f.
+// pageFeatures adds the features of the candidate list pt on page si to f, group by
+// group (listView).
 func pageFeatures(c *pageContext, pt *pattern, si int, f []float64) {
-	p := c.p
 	elems := pt.byPage[si]
-	n := float64(len(elems))
-	set := func(name string, v float64) { f[featureIndex[name]] += v }
-	frac := func(test func(m int32) bool) float64 {
-		k := 0
-		for _, m := range elems {
-			if test(m) {
-				k++
-			}
-		}
-		return float64(k) / n
-	}
+	v := &listView{c: c, pt: pt, si: si, elems: elems, n: float64(len(elems)), f: f}
+	v.relevance()
+	v.repetition()
+	v.textAndLinks()
+	v.position()
+	v.landmarks()
+	v.tags()
+	v.nesting()
+	v.amongLists()
+}
 
-	// relevance
+// listView is one candidate list on one page while its features are computed: what
+// every group of features reads, and the counts one group hands to the next.
+type listView struct {
+	c     *pageContext
+	pt    *pattern
+	si    int
+	elems []int32
+	n     float64 // members
+	f     []float64
+	toks  int // tokens of the members (relevance)
+	lists int // lists of the pattern on the page (repetition)
+}
+
+// set adds x to the feature of the given name.
+func (v *listView) set(name string, x float64) { v.f[featureIndex[name]] += x }
+
+// frac is the share of the members that pass test.
+func (v *listView) frac(test func(m int32) bool) float64 {
+	k := 0
+	for _, m := range v.elems {
+		if test(m) {
+			k++
+		}
+	}
+	return float64(k) / v.n
+}
+
+// relevance adds the features of signifiers and the query: FOREST's relevance of the list.
+func (v *listView) relevance() {
+	c, p, pt, si, elems, set, frac := v.c, v.c.p, v.pt, v.si, v.elems, v.set, v.frac
 	cnt := pt.perPage[si]
 	if cnt.bigX > 0 {
 		set("signifier_share", float64(cnt.x)/float64(cnt.bigX))
@@ -370,7 +394,12 @@ func pageFeatures(c *pageContext, pt *pattern, si int, f []float64) {
 	if bt := p.ntoks(c.body); bt > 0 {
 		set("token_share", float64(toks)/float64(bt))
 	}
+	v.toks = toks
+}
 
+// repetition adds the features of repetition and regularity of the members.
+func (v *listView) repetition() {
+	c, p, pt, si, elems, n, set, toks := v.c, v.c.p, v.pt, v.si, v.elems, v.n, v.set, v.toks
 	// repetition and regularity
 	lists := 0
 	for _, l := range pt.lists {
@@ -452,7 +481,12 @@ func pageFeatures(c *pageContext, pt *pattern, si int, f []float64) {
 	if bt := p.ntoks(c.body); bt > 0 {
 		set("region_share", float64(p.ntoks(p.elems[elems[0]].parent))/float64(bt))
 	}
+	v.lists = lists
+}
 
+// textAndLinks adds the features of text and links of the members.
+func (v *listView) textAndLinks() {
+	p, elems, n, set, frac, toks, mean := v.c.p, v.elems, v.n, v.set, v.frac, v.toks, float64(v.toks)/v.n
 	// text and links
 	set("log_tokens", math.Log1p(mean))
 	leaves, linkToks, allLink, img, digit, one, short, heading := 0, 0, 0, 0, 0, 0, 0, 0
@@ -513,7 +547,11 @@ func pageFeatures(c *pageContext, pt *pattern, si int, f []float64) {
 	if specN > 0 {
 		set("specificity", spec/float64(specN))
 	}
+}
 
+// position adds the features of depth and position of the list in the page.
+func (v *listView) position() {
+	c, p, elems, set := v.c, v.c.p, v.elems, v.set
 	// depth and position
 	first := &p.elems[elems[0]]
 	if c.maxDeep > 0 {
@@ -522,7 +560,11 @@ func pageFeatures(c *pageContext, pt *pattern, si int, f []float64) {
 	if len(p.elems) > 0 {
 		set("position", float64(elems[0])/float64(len(p.elems)))
 	}
+}
 
+// landmarks adds the features of landmarks around the list.
+func (v *listView) landmarks() {
+	p, set, first := v.c.p, v.set, &v.c.p.elems[v.elems[0]]
 	// landmarks: the members' parent and its ancestors, or the members themselves
 	var nav, header, footer, dialog, aside, main, form bool
 	mark := func(n *html.Node) {
@@ -553,7 +595,11 @@ func pageFeatures(c *pageContext, pt *pattern, si int, f []float64) {
 			set(name, 1)
 		}
 	}
+}
 
+// tags adds the features of tags of the members and their parent.
+func (v *listView) tags() {
+	p, pt, set, first := v.c.p, v.pt, v.set, &v.c.p.elems[v.elems[0]]
 	// tags
 	switch first.tag {
 	case "li":
@@ -586,7 +632,11 @@ func pageFeatures(c *pageContext, pt *pattern, si int, f []float64) {
 	if len(pt.attrs) > 0 {
 		set("class", 1)
 	}
+}
 
+// nesting adds the features of lists inside the members and around the list.
+func (v *listView) nesting() {
+	c, p, pt, si, elems, set, toks, lists := v.c, v.c.p, v.pt, v.si, v.elems, v.set, v.toks, v.lists
 	// nesting: the share of the members' text held in the members of inner lists, and
 	// whether the list lies inside a member of another list
 	covered := 0
@@ -617,7 +667,11 @@ func pageFeatures(c *pageContext, pt *pattern, si int, f []float64) {
 		}
 	}
 	set("list_depth", min(1, float64(depth)/4))
+}
 
+// amongLists adds the features of the list among the page's other lists.
+func (v *listView) amongLists() {
+	c, p, pt, si, elems, n, set, frac, first := v.c, v.c.p, v.pt, v.si, v.elems, v.n, v.set, v.frac, &v.c.p.elems[v.elems[0]]
 	// the list among the page's other lists
 	set("log_patterns", math.Log1p(float64(c.lists)))
 	set("sibling_lists", math.Log1p(float64(len(c.byParent[first.parent])-1)))

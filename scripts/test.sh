@@ -32,3 +32,6 @@ fi
 tail -n 1 "$calibre_log"
 export TRAWL_BROWSER_TESTS=1 TRAWL_REQUIRE_SHARED=1 TRAWL_REQUIRE_WORDPRESS=1 TRAWL_REQUIRE_SITES=1 TRAWL_REQUIRE_NATS=1 TRAWL_REQUIRE_INTEROP=1
 go test -race -timeout 25m -count=1 ./...
+# The evaluations that take minutes under the race detector and skip there (the
+# aligner's concurrency is covered under -race by the OAEI and determinism tests).
+go test -count=1 -timeout 15m -run 'TestLinking|TestDeepWebBooksBadger' ./align

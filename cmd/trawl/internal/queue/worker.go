@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"sync"
 	"time"
@@ -124,18 +125,70 @@ const retryDelay = 500 * time.Millisecond
 // if it failed); the error is one that must stop the worker (none so far: problems of
 // one job or of the connection leave the job to redelivery).
 func (q *Queue) handle(ctx context.Context, worker string, msg jetstream.Msg, run Runner) (bool, error) {
+	jr, taken := q.take(ctx, worker, msg)
+	if jr == nil {
+		return taken, nil
+	}
+	if err := msg.InProgress(); err != nil {
+		jr.log.Warn("queue: in-progress", "err", err)
+	}
+	if jr.wait > 0 {
+		jr.log.Debug("queue: waiting the origin's delay", "wait", jr.wait)
+		select {
+		case <-time.After(jr.wait):
+		case <-ctx.Done():
+		}
+	}
+	jr.log.Info("queue: job started", "url", jr.job.URL, "attempt", jr.st.Attempts)
+
+	jctx, cancelJob := context.WithCancelCause(ctx)
+	defer cancelJob(nil)
+	hbDone := make(chan struct{})
+	var hbWG sync.WaitGroup
+	hbWG.Go(func() { jr.heartbeats(jctx, cancelJob, hbDone) })
+	start := time.Now()
+	sum, runErr := run(jctx, jr.job, jr.setStage)
+	close(hbDone)
+	hbWG.Wait()
+	if cause := context.Cause(jctx); errors.Is(cause, ErrRelease) {
+		runErr = cause
+	}
+	jr.end(ctx, start, sum, runErr)
+	return true, nil
+}
+
+// jobRun is a job this worker took: its message, status, origin lease and the stage
+// its run reports.
+type jobRun struct {
+	q    *Queue
+	msg  jetstream.Msg
+	log  *slog.Logger
+	job  Job
+	st   Status
+	ls   *lease
+	wait time.Duration // the origin's delay still to wait before the first request
+
+	mu    sync.Mutex
+	stage string
+}
+
+// take decodes a delivered message, checks the job's status, takes its origin's lease
+// and marks it running. It returns nil when the job is not to run now (the message is
+// then acknowledged, refused or put back), with whether the job was taken anyway (it
+// failed for good after too many attempts).
+func (q *Queue) take(ctx context.Context, worker string, msg jetstream.Msg) (*jobRun, bool) {
 	var j Job
 	if err := json.Unmarshal(msg.Data(), &j); err != nil || j.Key == "" {
 		q.log.Error("queue: a message is not a job; dropped", "subject", msg.Subject(), "err", err)
 		_ = msg.TermWithReason("not a trawl job")
-		return false, nil
+		return nil, false
 	}
 	log := q.log.With("job", j.Key, "worker", worker)
 	st, rev, err := q.getStatus(ctx, j.Key)
 	if err != nil {
 		log.Warn("queue: read status", "err", err)
 		_ = msg.NakWithDelay(retryDelay)
-		return false, nil
+		return nil, false
 	}
 	switch {
 	case st.Final():
@@ -143,148 +196,138 @@ func (q *Queue) handle(ctx context.Context, worker string, msg jetstream.Msg, ru
 		// de-duplication window, or redelivered after the first ack got lost).
 		log.Info("queue: job already " + st.State + "; message acknowledged")
 		_ = msg.Ack()
-		return false, nil
+		return nil, false
 	case st.State == StateRunning && st.Worker != worker && time.Since(st.Updated) < q.o.AckWait:
 		// Another worker reports progress on it (two messages of one job).
 		_ = msg.NakWithDelay(q.o.AckWait / 2)
-		return false, nil
+		return nil, false
 	}
 	ls, wait, err := q.acquireLease(ctx, j.Origin(), worker+" "+j.Key, j.Delay)
 	if err != nil {
 		log.Warn("queue: origin lease", "err", err)
 		_ = msg.NakWithDelay(retryDelay)
-		return false, nil
+		return nil, false
 	}
 	if ls == nil {
 		_ = msg.NakWithDelay(retryDelay) // the origin is busy: another job meanwhile
-		return false, nil
+		return nil, false
 	}
-	releaseLease := func() {
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		if err := ls.release(rctx); err != nil {
-			log.Warn("queue: release the lease", "err", err)
-		}
-	}
-
+	jr := &jobRun{q: q, msg: msg, log: log, job: j, ls: ls, wait: wait}
 	now := time.Now().UTC()
-	st = Status{Key: j.Key, Line: j.Line, URL: j.URL, State: StateRunning, Worker: worker,
+	jr.st = Status{Key: j.Key, Line: j.Line, URL: j.URL, State: StateRunning, Worker: worker,
 		Attempts: st.Attempts + 1, Completions: st.Completions, Started: &now, Error: st.Error}
-	if st.Attempts > q.o.MaxAttempts {
-		st.State, st.Error = StateFailed, fmt.Sprintf("gave up after %d attempts (workers died or lost their browser; last: %s)", q.o.MaxAttempts, st.Error)
-		st.Attempts = q.o.MaxAttempts
-		st.Finished = &now
-		if _, err := q.putStatus(ctx, st, rev); err != nil {
+	if jr.st.Attempts > q.o.MaxAttempts {
+		jr.st.State, jr.st.Error = StateFailed, fmt.Sprintf("gave up after %d attempts (workers died or lost their browser; last: %s)", q.o.MaxAttempts, st.Error)
+		jr.st.Attempts = q.o.MaxAttempts
+		jr.st.Finished = &now
+		if _, err := q.putStatus(ctx, jr.st, rev); err != nil {
 			log.Warn("queue: status", "err", err)
 		}
-		releaseLease()
+		jr.releaseLease(ctx)
 		_ = msg.Term()
-		return true, nil
+		return nil, true
 	}
-	if _, err := q.putStatus(ctx, st, rev); err != nil {
+	if _, err := q.putStatus(ctx, jr.st, rev); err != nil {
 		// Someone else changed the status meanwhile: look again later.
-		releaseLease()
+		jr.releaseLease(ctx)
 		_ = msg.NakWithDelay(retryDelay)
-		return false, nil
+		return nil, false
 	}
-	if err := msg.InProgress(); err != nil {
-		log.Warn("queue: in-progress", "err", err)
+	return jr, true
+}
+
+// releaseLease frees the job's origin, even after ctx ended.
+func (jr *jobRun) releaseLease(ctx context.Context) {
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if err := jr.ls.release(rctx); err != nil {
+		jr.log.Warn("queue: release the lease", "err", err)
 	}
-	if wait > 0 {
-		log.Debug("queue: waiting the origin's delay", "wait", wait)
+}
+
+// setStage records the stage the run reports (Runner's stage callback).
+func (jr *jobRun) setStage(s string) {
+	jr.mu.Lock()
+	jr.stage = s
+	jr.mu.Unlock()
+}
+
+func (jr *jobRun) currentStage() string {
+	jr.mu.Lock()
+	defer jr.mu.Unlock()
+	return jr.stage
+}
+
+// heartbeats keeps the job alive until done: the message in progress, the lease
+// renewed, the stage shown in the status. It cancels the run (ErrRelease) when another
+// worker took the lease or no heartbeat reached the queue for half the ack wait.
+func (jr *jobRun) heartbeats(jctx context.Context, cancelJob context.CancelCauseFunc, done <-chan struct{}) {
+	q := jr.q
+	tick := time.NewTicker(q.o.AckWait / 4)
+	defer tick.Stop()
+	lastOK := time.Now()
+	shown := ""
+	for {
 		select {
-		case <-time.After(wait):
-		case <-ctx.Done():
+		case <-done:
+			return
+		case <-jctx.Done():
+			return
+		case <-tick.C:
 		}
-	}
-	log.Info("queue: job started", "url", j.URL, "attempt", st.Attempts)
-
-	// Heartbeats: in progress on the message, the lease renewed, the stage shown.
-	jctx, cancelJob := context.WithCancelCause(ctx)
-	defer cancelJob(nil)
-	var (
-		smu   sync.Mutex
-		stage = ""
-	)
-	hbDone := make(chan struct{})
-	var hbWG sync.WaitGroup
-	hbWG.Go(func() {
-		tick := time.NewTicker(q.o.AckWait / 4)
-		defer tick.Stop()
-		lastOK := time.Now()
-		shown := ""
-		for {
-			select {
-			case <-hbDone:
-				return
-			case <-jctx.Done():
-				return
-			case <-tick.C:
-			}
-			hctx, cancel := context.WithTimeout(jctx, q.o.AckWait/4)
-			err := msg.InProgress()
-			if err == nil {
-				err = ls.renew(hctx)
-			}
-			smu.Lock()
-			cur := stage
-			smu.Unlock()
-			if err == nil && cur != shown {
-				s := st
-				s.Stage = cur
-				if _, perr := q.putStatus(hctx, s, 0); perr == nil {
-					shown = cur
-				}
-			}
-			cancel()
-			if err == nil {
-				lastOK = time.Now()
-				continue
-			}
-			log.Warn("queue: heartbeat", "err", err)
-			if errors.Is(err, jetstream.ErrKeyExists) {
-				// Another worker took the lease: this one was taken for dead.
-				cancelJob(fmt.Errorf("%w: another worker took the origin lease", ErrRelease))
-				return
-			}
-			if time.Since(lastOK) > q.o.AckWait/2 {
-				// The server may already have given the job to another worker.
-				cancelJob(fmt.Errorf("%w: no heartbeat reached the queue for %v", ErrRelease, time.Since(lastOK).Round(time.Second)))
-				return
+		hctx, cancel := context.WithTimeout(jctx, q.o.AckWait/4)
+		err := jr.msg.InProgress()
+		if err == nil {
+			err = jr.ls.renew(hctx)
+		}
+		if cur := jr.currentStage(); err == nil && cur != shown {
+			s := jr.st
+			s.Stage = cur
+			if _, perr := q.putStatus(hctx, s, 0); perr == nil {
+				shown = cur
 			}
 		}
-	})
-	start := time.Now()
-	sum, runErr := run(jctx, j, func(s string) {
-		smu.Lock()
-		stage = s
-		smu.Unlock()
-	})
-	close(hbDone)
-	hbWG.Wait()
-	if cause := context.Cause(jctx); errors.Is(cause, ErrRelease) {
-		runErr = cause
+		cancel()
+		if err == nil {
+			lastOK = time.Now()
+			continue
+		}
+		jr.log.Warn("queue: heartbeat", "err", err)
+		if errors.Is(err, jetstream.ErrKeyExists) {
+			// Another worker took the lease: this one was taken for dead.
+			cancelJob(fmt.Errorf("%w: another worker took the origin lease", ErrRelease))
+			return
+		}
+		if time.Since(lastOK) > q.o.AckWait/2 {
+			// The server may already have given the job to another worker.
+			cancelJob(fmt.Errorf("%w: no heartbeat reached the queue for %v", ErrRelease, time.Since(lastOK).Round(time.Second)))
+			return
+		}
 	}
+}
 
+// end writes the job's final status after its run: done, failed, or released back to
+// the queue (the worker stops or lost the job), frees the origin and settles the
+// message.
+func (jr *jobRun) end(ctx context.Context, start time.Time, sum any, runErr error) {
+	st := &jr.st
 	fin := time.Now().UTC()
 	st.Finished = &fin
 	st.Seconds = time.Since(start).Seconds()
-	smu.Lock()
-	st.Stage = stage
-	smu.Unlock()
+	st.Stage = jr.currentStage()
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	// ended writes the final status, frees the origin and acknowledges the message;
 	// without the status written the message stays unacknowledged and comes back.
 	ended := func() {
-		if _, err := q.putStatus(wctx, st, 0); err != nil {
-			releaseLease()
-			log.Warn("queue: status "+st.State+"; the job will be redelivered", "err", err)
+		if _, err := jr.q.putStatus(wctx, *st, 0); err != nil {
+			jr.releaseLease(ctx)
+			jr.log.Warn("queue: status "+st.State+"; the job will be redelivered", "err", err)
 			return
 		}
-		releaseLease()
-		if err := msg.DoubleAck(wctx); err != nil {
-			log.Warn("queue: acknowledge (a redelivery will see the job "+st.State+")", "err", err)
+		jr.releaseLease(ctx)
+		if err := jr.msg.DoubleAck(wctx); err != nil {
+			jr.log.Warn("queue: acknowledge (a redelivery will see the job "+st.State+")", "err", err)
 		}
 	}
 	switch {
@@ -295,19 +338,18 @@ func (q *Queue) handle(ctx context.Context, worker string, msg jetstream.Msg, ru
 			st.Summary = b
 		}
 		ended()
-		log.Info("queue: job done", "seconds", st.Seconds)
+		jr.log.Info("queue: job done", "seconds", st.Seconds)
 	case errors.Is(runErr, ErrRelease) || ctx.Err() != nil:
 		st.State, st.Error, st.Finished = StateQueued, "released: "+runErr.Error(), nil
-		if _, err := q.putStatus(wctx, st, 0); err != nil {
-			log.Warn("queue: status released", "err", err)
+		if _, err := jr.q.putStatus(wctx, *st, 0); err != nil {
+			jr.log.Warn("queue: status released", "err", err)
 		}
-		releaseLease()
-		_ = msg.Nak()
-		log.Warn("queue: job released", "err", runErr)
+		jr.releaseLease(ctx)
+		_ = jr.msg.Nak()
+		jr.log.Warn("queue: job released", "err", runErr)
 	default:
 		st.State, st.Error = StateFailed, runErr.Error()
 		ended()
-		log.Warn("queue: job failed", "err", runErr)
+		jr.log.Warn("queue: job failed", "err", runErr)
 	}
-	return true, nil
 }
