@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math"
 	"regexp"
 	"slices"
@@ -56,25 +57,7 @@ func (s *Schema) mapOptions(form rundir.Form, rs []rec, probes []rundir.Probe, o
 		if len(fd.Options) == 0 || fd.Submit || fd.Disabled || fd.Type == "hidden" || display(fd) {
 			continue
 		}
-		opts := map[string]bool{}
-		numeric := true               // every option a number: a count, a limit, a rating
-		textOf := map[string]string{} // option value → text
-		for _, op := range fd.Options {
-			t, _ := Clean(op.Text)
-			textOf[op.Value] = t
-			if op.Value == "" && !op.Selected {
-				continue // a placeholder ("Any", "--")
-			}
-			if k := norm(t); k != "" {
-				opts[k] = true
-			}
-			if k := norm(op.Value); k != "" {
-				opts[k] = true
-			}
-			if _, _, ok := parseNumber(t); !ok && t != "" {
-				numeric = false
-			}
-		}
+		opts, numeric, textOf := optionSet(fd)
 		if len(opts) == 0 {
 			continue
 		}
@@ -83,69 +66,12 @@ func (s *Schema) mapOptions(form rundir.Form, rs []rec, probes []rundir.Probe, o
 			if f.Type == TypeURL {
 				continue
 			}
-			// Value overlap, in both directions: the feature's values are options, or the
-			// options are values of the feature.
-			vals := map[string]bool{}
-			for ri := range rs {
-				for _, v := range featureValues(f.Locations, f.Split, &rs[ri]) {
-					if k := norm(v); k != "" {
-						vals[k] = true
-					}
-				}
-			}
-			hit := 0
-			for v := range vals {
-				if opts[v] {
-					hit++
-				}
-			}
-			score := 0.0
-			if len(vals) > 0 {
-				score = max(float64(hit)/float64(len(vals)), float64(hit)/float64(len(opts)))
-			}
+			hit, score := optionOverlap(f, rs, opts)
 			m := Mapping{Field: fd.Name, FieldLabel: cleanLabel(fd.Label), FieldType: fieldType(fd), Feature: f.Key, Method: "options", Relation: RelOption, Score: round3(score), Evidence: hit}
 			// Numbers match numbers by chance ("10, 25, 50" rows per page and record
 			// ids): numeric options map only on the evidence of their probes.
 			ok := hit >= 2 && score >= o.OptionMatchShare && !numeric
-			// Logged option probes: the records found with an option all carry its text
-			// (or, for an ordered feature, all lie on one side of its value: a "4 stars
-			// and up" radio, a decade). Each option probe is a trial, judged like a
-			// re-submission, with the page of the defaults as control.
-			byRel := map[string]int{}
-			tried := 0
-			for _, p := range probes {
-				v, set := p.Assignment[fd.Name]
-				if !set || textOf[v] == "" && v == "" || p.Error != "" {
-					continue
-				}
-				want := textOf[v]
-				if want == "" {
-					want = v
-				}
-				var got []rec
-				for ri := range rs {
-					if rs[ri].probe == p.N {
-						got = append(got, rs[ri])
-					}
-				}
-				t := Trial{Field: fd.Name, Value: want}
-				judge(&t, f, got, o, boundShares(f, others(rs, p.N), want), baseline)
-				if _, ordered := orderValue(f, want); !ordered && t.Instances > 0 && !t.Passed {
-					// An option whose text is not a number ("1950s") but whose value is.
-					t2 := Trial{Field: fd.Name, Value: v}
-					judge(&t2, f, got, o, boundShares(f, others(rs, p.N), v), baseline)
-					if t2.Relation == RelMin || t2.Relation == RelMax {
-						t = t2
-					}
-				}
-				if t.Instances == 0 {
-					continue
-				}
-				tried++
-				if t.Passed {
-					byRel[t.Relation]++
-				}
-			}
+			tried, byRel := optionTrials(fd, f, rs, probes, textOf, baseline, o)
 			rel, passed := RelOption, byRel[RelContains]
 			for _, b := range []string{RelMin, RelMax} {
 				if n := byRel[b]; n > byRel[RelContains] && n+byRel[RelContains] > passed {
@@ -163,6 +89,96 @@ func (s *Schema) mapOptions(form rundir.Form, rs []rec, probes []rundir.Probe, o
 			}
 		}
 	}
+}
+
+// optionSet returns the normal forms of a field's option texts and values (placeholders
+// left out), whether every option is a number (a count, a limit, a rating), and each
+// option value's text.
+func optionSet(fd rundir.Field) (opts map[string]bool, numeric bool, textOf map[string]string) {
+	opts, numeric, textOf = map[string]bool{}, true, map[string]string{}
+	for _, op := range fd.Options {
+		t, _ := Clean(op.Text)
+		textOf[op.Value] = t
+		if op.Value == "" && !op.Selected {
+			continue // a placeholder ("Any", "--")
+		}
+		if k := norm(t); k != "" {
+			opts[k] = true
+		}
+		if k := norm(op.Value); k != "" {
+			opts[k] = true
+		}
+		if _, _, ok := parseNumber(t); !ok && t != "" {
+			numeric = false
+		}
+	}
+	return opts, numeric, textOf
+}
+
+// optionOverlap measures the value overlap of a feature and a field's options, in both
+// directions: the feature's values are options, or the options are values of the
+// feature. It returns the shared values and the larger of the two shares.
+func optionOverlap(f *Feature, rs []rec, opts map[string]bool) (hit int, score float64) {
+	vals := map[string]bool{}
+	for ri := range rs {
+		for _, v := range featureValues(f.Locations, f.Split, &rs[ri]) {
+			if k := norm(v); k != "" {
+				vals[k] = true
+			}
+		}
+	}
+	for v := range vals {
+		if opts[v] {
+			hit++
+		}
+	}
+	if len(vals) > 0 {
+		score = max(float64(hit)/float64(len(vals)), float64(hit)/float64(len(opts)))
+	}
+	return hit, score
+}
+
+// optionTrials judges the logged option probes of a field against a feature: the
+// records found with an option all carry its text (or, for an ordered feature, all lie
+// on one side of its value: a "4 stars and up" radio, a decade). Each option probe is a
+// trial, judged like a re-submission, with the page of the defaults as control. It
+// returns the trials with instances and the passed ones by relation.
+func optionTrials(fd rundir.Field, f *Feature, rs []rec, probes []rundir.Probe, textOf map[string]string, baseline []rec, o Options) (tried int, byRel map[string]int) {
+	byRel = map[string]int{}
+	for _, p := range probes {
+		v, set := p.Assignment[fd.Name]
+		if !set || textOf[v] == "" && v == "" || p.Error != "" {
+			continue
+		}
+		want := textOf[v]
+		if want == "" {
+			want = v
+		}
+		var got []rec
+		for ri := range rs {
+			if rs[ri].probe == p.N {
+				got = append(got, rs[ri])
+			}
+		}
+		t := Trial{Field: fd.Name, Value: want}
+		judge(&t, f, got, o, boundShares(f, others(rs, p.N), want), baseline)
+		if _, ordered := orderValue(f, want); !ordered && t.Instances > 0 && !t.Passed {
+			// An option whose text is not a number ("1950s") but whose value is.
+			t2 := Trial{Field: fd.Name, Value: v}
+			judge(&t2, f, got, o, boundShares(f, others(rs, p.N), v), baseline)
+			if t2.Relation == RelMin || t2.Relation == RelMax {
+				t = t2
+			}
+		}
+		if t.Instances == 0 {
+			continue
+		}
+		tried++
+		if t.Passed {
+			byRel[t.Relation]++
+		}
+	}
+	return tried, byRel
 }
 
 func cleanLabel(s string) string {
@@ -593,28 +609,61 @@ func others(rs []rec, n int) []rec {
 // stops as soon as its outcome is decided.
 func (s *Schema) resubmit(ctx context.Context, form rundir.Form, rs []rec, probes []rundir.Probe, sub Submitter, o Options) error {
 	log := o.logger()
-	fill := fillers(form, probes, rs)
-	values := func(field, v string) map[string]string {
-		out := map[string]string{}
-		for k, x := range fill {
-			if k != field {
-				out[k] = x
+	pairs, avail := s.trialPairs(form, rs, o)
+	r := &resubmission{s: s, rs: rs, sub: sub, o: o, log: log, fill: fillers(form, probes, rs),
+		cache: map[string][]rec{}, cacheErr: map[string]error{}}
+	if len(pairs) > 0 && o.MaxSubmissions > 0 {
+		if err := r.control(ctx); err != nil {
+			return err
+		}
+	}
+	for progress := true; progress; {
+		progress = false
+		for _, p := range pairs {
+			if p.decided(o) {
+				continue
+			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			progress = true
+			spent, err := r.try(ctx, p)
+			if err != nil {
+				return err
+			}
+			if spent {
+				log.Warn("submission budget spent: mapping left incomplete", "max_submissions", o.MaxSubmissions)
+				s.decideTextMappings(form, o, avail)
+				return nil
 			}
 		}
-		if field != "" {
-			out[field] = v
-		}
-		return out
 	}
-	type pair struct {
-		fd                   rundir.Field
-		f                    *Feature
-		usable               []instance
-		next                 int
-		passed, failed, done int
-		need, possible       int
-	}
-	var pairs []*pair
+	log.Info("input–output mapping", "submissions", r.submissions)
+	s.decideTextMappings(form, o, avail)
+	return nil
+}
+
+// trialPair is a text field and a feature whose mapping re-submissions test: the
+// feature's values the field takes, and the trials so far.
+type trialPair struct {
+	fd                   rundir.Field
+	f                    *Feature
+	usable               []instance
+	next                 int
+	passed, failed, done int
+	need, possible       int
+}
+
+// decided reports whether the pair needs no more trials: enough done, none left, enough
+// passed, or too many failed to ever pass.
+func (p *trialPair) decided(o Options) bool {
+	return p.done >= o.Trials || p.next >= len(p.usable) || p.passed >= p.need && float64(p.passed) >= o.MinTrialShare*float64(p.done) || p.failed > p.possible-p.need
+}
+
+// trialPairs returns the pairs of text fields and features not mapped yet, with the
+// trials the schema already holds, and the number of values available to each pair.
+func (s *Schema) trialPairs(form rundir.Form, rs []rec, o Options) ([]*trialPair, map[[2]string]int) {
+	var pairs []*trialPair
 	avail := map[[2]string]int{}
 	for _, fd := range textFields(form) {
 		for fi := range s.Features {
@@ -622,7 +671,7 @@ func (s *Schema) resubmit(ctx context.Context, form rundir.Form, rs []rec, probe
 			if f.Type == TypeURL || s.mapped(fd.Name, f.Key) {
 				continue
 			}
-			p := &pair{fd: fd, f: f}
+			p := &trialPair{fd: fd, f: f}
 			for _, t := range s.Trials {
 				if t.Field == fd.Name && t.Feature == f.Key && t.Error == "" {
 					p.done++
@@ -644,82 +693,100 @@ func (s *Schema) resubmit(ctx context.Context, form rundir.Form, rs []rec, probe
 			pairs = append(pairs, p)
 		}
 	}
-	decided := func(p *pair) bool {
-		return p.done >= o.Trials || p.next >= len(p.usable) || p.passed >= p.need && float64(p.passed) >= o.MinTrialShare*float64(p.done) || p.failed > p.possible-p.need
-	}
-	cache := map[string][]rec{}
-	cacheErr := map[string]error{}
-	submissions := 0
-	// The control page: the form submitted with its defaults.
-	var baseline []rec
-	if len(pairs) > 0 && o.MaxSubmissions > 0 {
-		submissions++
-		recs, err := sub.Submit(ctx, values("", ""))
-		switch {
-		case err != nil && ctx.Err() != nil:
-			return err
-		case err != nil:
-			log.Warn("submission with the defaults failed: trials without a control", "err", err)
-		default:
-			baseline, _ = prepare(recs, nil)
+	return pairs, avail
+}
+
+// resubmission is the state of one schema's re-submissions: the values the other
+// fields keep, the answers by field and value, the submissions made, and the control
+// page (the form submitted with its defaults).
+type resubmission struct {
+	s           *Schema
+	rs          []rec
+	sub         Submitter
+	o           Options
+	log         *slog.Logger
+	fill        map[string]string
+	cache       map[string][]rec
+	cacheErr    map[string]error
+	submissions int
+	baseline    []rec
+}
+
+// values returns the form's values with field set to v (none set when field is "").
+func (r *resubmission) values(field, v string) map[string]string {
+	out := map[string]string{}
+	for k, x := range r.fill {
+		if k != field {
+			out[k] = x
 		}
 	}
-	for progress := true; progress; {
-		progress = false
-		for _, p := range pairs {
-			if decided(p) {
-				continue
-			}
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			in := p.usable[p.next]
-			p.next++
-			progress = true
-			key := p.fd.Name + "\x00" + in.value
-			got, ok := cache[key]
-			err := cacheErr[key]
-			if !ok && err == nil {
-				if submissions >= o.MaxSubmissions {
-					log.Warn("submission budget spent: mapping left incomplete", "max_submissions", o.MaxSubmissions)
-					s.decideTextMappings(form, o, avail)
-					return nil
-				}
-				submissions++
-				recs, serr := sub.Submit(ctx, values(p.fd.Name, in.value))
-				if serr != nil {
-					if errors.Is(serr, context.Canceled) || errors.Is(serr, context.DeadlineExceeded) && ctx.Err() != nil {
-						return serr
-					}
-					err = serr
-					cacheErr[key] = serr
-					log.Warn("re-submission failed", "field", p.fd.Name, "value", in.value, "err", serr)
-				} else {
-					got, _ = prepare(recs, nil)
-					cache[key] = got
-				}
-			}
-			t := Trial{Field: p.fd.Name, Feature: p.f.Key, Value: in.value}
-			if err != nil {
-				t.Error = err.Error()
-				s.Trials = append(s.Trials, t)
-				continue
-			}
-			judge(&t, p.f, got, o, boundShares(p.f, rs, in.value), baseline)
-			s.hold(&t, got, baseline)
-			log.Debug("mapping trial", "field", p.fd.Name, "feature", p.f.Key, "value", in.value, "records", t.Records, "matched", fmt.Sprintf("%d/%d", t.Matched, t.Instances), "relation", t.Relation)
-			s.Trials = append(s.Trials, t)
-			p.done++
-			if t.Passed {
-				p.passed++
-			} else {
-				p.failed++
-			}
-		}
+	if field != "" {
+		out[field] = v
 	}
-	log.Info("input–output mapping", "submissions", submissions)
-	s.decideTextMappings(form, o, avail)
+	return out
+}
+
+// control submits the form with its defaults: the page trials are compared with. A
+// failure leaves the trials without a control; only cancellation is an error.
+func (r *resubmission) control(ctx context.Context) error {
+	r.submissions++
+	recs, err := r.sub.Submit(ctx, r.values("", ""))
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return err
+	case err != nil:
+		r.log.Warn("submission with the defaults failed: trials without a control", "err", err)
+	default:
+		r.baseline, _ = prepare(recs, nil)
+	}
 	return nil
+}
+
+// try runs the pair's next trial: the field re-submitted with the next value (answers
+// are cached by field and value) and the answer judged. It reports whether the
+// submission budget is spent; the error is cancellation only.
+func (r *resubmission) try(ctx context.Context, p *trialPair) (spent bool, err error) {
+	s, o := r.s, r.o
+	in := p.usable[p.next]
+	p.next++
+	key := p.fd.Name + "\x00" + in.value
+	got, ok := r.cache[key]
+	serr := r.cacheErr[key]
+	if !ok && serr == nil {
+		if r.submissions >= o.MaxSubmissions {
+			return true, nil
+		}
+		r.submissions++
+		recs, err := r.sub.Submit(ctx, r.values(p.fd.Name, in.value))
+		if err != nil {
+			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
+				return false, err
+			}
+			serr = err
+			r.cacheErr[key] = err
+			r.log.Warn("re-submission failed", "field", p.fd.Name, "value", in.value, "err", err)
+		} else {
+			got, _ = prepare(recs, nil)
+			r.cache[key] = got
+		}
+	}
+	t := Trial{Field: p.fd.Name, Feature: p.f.Key, Value: in.value}
+	if serr != nil {
+		t.Error = serr.Error()
+		s.Trials = append(s.Trials, t)
+		return false, nil
+	}
+	judge(&t, p.f, got, o, boundShares(p.f, r.rs, in.value), r.baseline)
+	s.hold(&t, got, r.baseline)
+	r.log.Debug("mapping trial", "field", p.fd.Name, "feature", p.f.Key, "value", in.value, "records", t.Records, "matched", fmt.Sprintf("%d/%d", t.Matched, t.Instances), "relation", t.Relation)
+	s.Trials = append(s.Trials, t)
+	p.done++
+	if t.Passed {
+		p.passed++
+	} else {
+		p.failed++
+	}
+	return false, nil
 }
 
 // fillers returns values for the required text fields of the form: a field under test
