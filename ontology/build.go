@@ -121,17 +121,7 @@ func (w *kvWriter) close() error {
 func (l *loader) build(db *badger.DB) error {
 	start := time.Now()
 	preds := l.preds.list
-	// Relations are numbered in IRI order, so that numbering does not depend on the
-	// order in which parallel workers met them.
-	order := make([]int, len(preds))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int { return strings.Compare(preds[a].iri, preds[b].iri) })
-	relOf := make([]graph.Rel, len(preds))
-	for rank, pi := range order {
-		relOf[pi] = graph.Rel(2 * rank)
-	}
+	relOf := relationNumbers(preds)
 	typeIdx, subIdx := -1, -1
 	for i, p := range preds {
 		switch p.iri {
@@ -195,7 +185,33 @@ func (l *loader) build(db *badger.DB) error {
 	info.Entities += litInfo.Entities
 	info.Classes += litInfo.Classes
 
-	// The relation table and the metadata; the "complete" marker goes last.
+	if err := writeMetadata(db, preds, relOf, st, info); err != nil {
+		return err
+	}
+	l.report.Facts, l.report.Nodes, l.report.Literals = info.Facts, info.Nodes, info.Literals
+	l.report.Entities, l.report.Classes, l.report.Relations = info.Entities, info.Classes, len(preds)
+	l.report.IndexTime = time.Since(start)
+	return nil
+}
+
+// relationNumbers numbers the relations in IRI order, so that numbering does not
+// depend on the order in which parallel workers met them.
+func relationNumbers(preds []predEntry) []graph.Rel {
+	order := make([]int, len(preds))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(preds[a].iri, preds[b].iri) })
+	relOf := make([]graph.Rel, len(preds))
+	for rank, pi := range order {
+		relOf[pi] = graph.Rel(2 * rank)
+	}
+	return relOf
+}
+
+// writeMetadata writes the relation table and the metadata (info.Facts set from the
+// statistics), then the "complete" marker, last, and syncs the KB.
+func writeMetadata(db *badger.DB, preds []predEntry, relOf []graph.Rel, st *relStats, info *kbInfo) error {
 	wb := db.NewWriteBatch()
 	defer wb.Cancel()
 	var facts int64
@@ -233,9 +249,6 @@ func (l *loader) build(db *badger.DB) error {
 	if err := db.Sync(); err != nil {
 		return fmt.Errorf("sync the KB: %w", err)
 	}
-	l.report.Facts, l.report.Nodes, l.report.Literals = info.Facts, info.Nodes, info.Literals
-	l.report.Entities, l.report.Classes, l.report.Relations = info.Entities, info.Classes, len(preds)
-	l.report.IndexTime = time.Since(start)
 	return nil
 }
 
