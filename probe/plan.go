@@ -224,37 +224,24 @@ func AgnosticPlan(f Form, o PlanOptions) Plan {
 	kws := keywordFields(f)
 	texts := textFields(f)
 	choices := choiceFields(f)
-	filler := firstFitting(stops, kws)
-
-	var plan Plan
-	seen := map[string]bool{}
-	add := func(q *[]Assignment, kind string, vals map[string]string) {
-		a := Assignment{Kind: kind, Values: vals}
-		completeRequired(f, &a, filler)
-		key := assignmentKey(a)
-		if seen[key] {
-			return
-		}
-		seen[key] = true
-		*q = append(*q, a)
-	}
+	pl := &planner{f: f, filler: firstFitting(stops, kws), seen: map[string]bool{}}
+	nonsense := NonsenseWord(o.Seed)
 
 	// The nonsense word goes first: it tells the error page apart.
 	var head []Assignment
-	nonsense := NonsenseWord(o.Seed)
 	for i, fd := range texts {
 		if i >= 3 {
 			break
 		}
 		if v, ok := fitText(fd, nonsense); ok {
-			add(&head, KindNonsense, map[string]string{fd.Name: v})
+			pl.add(&head, KindNonsense, map[string]string{fd.Name: v})
 		}
 	}
 	if !hasRequired(f) {
-		add(&head, KindEmpty, map[string]string{})
+		pl.add(&head, KindEmpty, map[string]string{})
 	}
 
-	var stopQ, letterQ, optionQ, termQ, comboQ []Assignment
+	var stopQ, letterQ, termQ []Assignment
 	if len(kws) > 0 {
 		n := 0
 		for _, w := range stops {
@@ -262,7 +249,7 @@ func AgnosticPlan(f Form, o PlanOptions) Plan {
 				break
 			}
 			if v, ok := fitText(kws[0], w); ok {
-				add(&stopQ, KindStopword, map[string]string{kws[0].Name: v})
+				pl.add(&stopQ, KindStopword, map[string]string{kws[0].Name: v})
 				n++
 			}
 		}
@@ -270,7 +257,7 @@ func AgnosticPlan(f Form, o PlanOptions) Plan {
 	for _, l := range o.Letters {
 		for _, fd := range texts {
 			if v, ok := fitText(fd, l); ok {
-				add(&letterQ, KindLetter, map[string]string{fd.Name: v})
+				pl.add(&letterQ, KindLetter, map[string]string{fd.Name: v})
 			}
 		}
 	}
@@ -278,44 +265,82 @@ func AgnosticPlan(f Form, o PlanOptions) Plan {
 	for i, fd := range choices {
 		perField[i] = spread(probeOptions(fd), o.OptionsPerField)
 	}
-	// Options round-robin over the fields, so that every field gets tried early.
-	for j := 0; ; j++ {
-		more := false
-		for i, fd := range choices {
-			if j < len(perField[i]) {
-				more = true
-				add(&optionQ, KindOption, map[string]string{fd.Name: perField[i][j].Value})
-			}
-		}
-		if !more {
-			break
-		}
-	}
+	optionQ := pl.options(choices, perField)
 	if len(kws) > 0 {
 		for _, term := range contextTerms(f, nonsense, o.Terms*3) {
 			if len(termQ) >= o.Terms {
 				break
 			}
 			if v, ok := fitText(kws[0], term); ok {
-				add(&termQ, KindTerm, map[string]string{kws[0].Name: v})
+				pl.add(&termQ, KindTerm, map[string]string{kws[0].Name: v})
 			}
 		}
 	}
+	comboQ := pl.combos(choices, perField)
+	return interleave(head, [][]Assignment{stopQ, letterQ, optionQ, termQ, comboQ}, o.MaxProbes)
+}
+
+// planner builds the queues of a plan: every assignment completed with the required
+// fields' values, and each distinct assignment once.
+type planner struct {
+	f      Form
+	filler string
+	seen   map[string]bool
+}
+
+// add appends the assignment of kind and vals to q unless the plan has it already.
+func (pl *planner) add(q *[]Assignment, kind string, vals map[string]string) {
+	a := Assignment{Kind: kind, Values: vals}
+	completeRequired(pl.f, &a, pl.filler)
+	key := assignmentKey(a)
+	if pl.seen[key] {
+		return
+	}
+	pl.seen[key] = true
+	*q = append(*q, a)
+}
+
+// options returns the option probes, round-robin over the fields, so that every field
+// gets tried early.
+func (pl *planner) options(choices []Field, perField [][]Option) []Assignment {
+	var q []Assignment
+	for j := 0; ; j++ {
+		more := false
+		for i, fd := range choices {
+			if j < len(perField[i]) {
+				more = true
+				pl.add(&q, KindOption, map[string]string{fd.Name: perField[i][j].Value})
+			}
+		}
+		if !more {
+			return q
+		}
+	}
+}
+
+// combos returns probes that set two choice fields at once, with options of shifted
+// ranks.
+func (pl *planner) combos(choices []Field, perField [][]Option) []Assignment {
+	var q []Assignment
 	for i := 0; i < len(choices); i++ {
 		for k := i + 1; k < len(choices); k++ {
 			for j := 0; j < min(len(perField[i]), len(perField[k])); j++ {
 				a, b := perField[i][j], perField[k][(j+1)%len(perField[k])]
-				add(&comboQ, KindCombo, map[string]string{choices[i].Name: a.Value, choices[k].Name: b.Value})
+				pl.add(&q, KindCombo, map[string]string{choices[i].Name: a.Value, choices[k].Name: b.Value})
 			}
 		}
 	}
+	return q
+}
 
-	plan = append(plan, head...)
-	queues := [][]Assignment{stopQ, letterQ, optionQ, termQ, comboQ}
-	for len(plan) < o.MaxProbes {
+// interleave returns head followed by the queues taken one assignment each in turn, at
+// most limit in all.
+func interleave(head []Assignment, queues [][]Assignment, limit int) Plan {
+	plan := Plan(head)
+	for len(plan) < limit {
 		progressed := false
 		for qi := range queues {
-			if len(queues[qi]) > 0 && len(plan) < o.MaxProbes {
+			if len(queues[qi]) > 0 && len(plan) < limit {
 				plan = append(plan, queues[qi][0])
 				queues[qi] = queues[qi][1:]
 				progressed = true
@@ -325,8 +350,8 @@ func AgnosticPlan(f Form, o PlanOptions) Plan {
 			break
 		}
 	}
-	if len(plan) > o.MaxProbes {
-		plan = plan[:o.MaxProbes]
+	if len(plan) > limit {
+		plan = plan[:limit]
 	}
 	return plan
 }
