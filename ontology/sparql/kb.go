@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"time"
 
 	"github.com/trawl-dev/trawl/graph"
+	"github.com/trawl-dev/trawl/internal/rundir"
 )
 
 // Options configures a KB. Start from DefaultOptions.
@@ -200,15 +200,8 @@ func (kb *KB) relationStats(ctx context.Context) ([]relStat, error) {
 	}
 	slices.SortFunc(rels, func(a, b relStat) int { return strings.Compare(a.IRI, b.IRI) })
 	if kb.o.Cache != "" && len(rels) > 0 {
-		b, _ := json.MarshalIndent(cacheFile{Endpoint: kb.c.endpoint, Graph: kb.o.Graph, Relations: rels}, "", " ")
-		if err := os.MkdirAll(filepath.Dir(kb.o.Cache), 0o755); err == nil {
-			tmp := kb.o.Cache + ".tmp"
-			if err := os.WriteFile(tmp, b, 0o644); err == nil {
-				err = os.Rename(tmp, kb.o.Cache)
-				if err != nil {
-					kb.log.Warn("sparql: cannot write the cache", "file", kb.o.Cache, "err", err)
-				}
-			}
+		if err := rundir.WriteJSON(kb.o.Cache, cacheFile{Endpoint: kb.c.endpoint, Graph: kb.o.Graph, Relations: rels}); err != nil {
+			kb.log.Warn("sparql: cannot write the cache", "file", kb.o.Cache, "err", err)
 		}
 	}
 	return rels, nil
