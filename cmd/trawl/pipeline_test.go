@@ -312,6 +312,19 @@ func TestRunCalibre(t *testing.T) {
 	if !strings.Contains(sum.Class, "http://schema.org/Book") {
 		t.Errorf("record class %q, want schema:Book", sum.Class)
 	}
+	t.Run("rdf11", func(t *testing.T) {
+		// Issue 16: every N-Triples file of a real-site run parses in rapper and rdflib.
+		for _, name := range []string{"graph.nt", "links.nt", "enrichment.nt"} {
+			path := filepath.Join(sum.Dir, name)
+			if st, err := os.Stat(path); err != nil || st.Size() == 0 {
+				t.Errorf("%s: missing or empty (%v)", name, err)
+				continue
+			}
+			if n := rdftest.Parse(t, path); n == 0 {
+				t.Errorf("rdflib reads no triple from %s", name)
+			}
+		}
+	})
 	t.Run("sparql", func(t *testing.T) { sameAlignmentThroughSPARQL(t, sum.Dir) })
 }
 
