@@ -235,6 +235,19 @@ func Start(ctx context.Context, opts Options) (*Browser, error) {
 	// The allocator's context is not the caller's: the browser must outlive a
 	// cancelled step and is ended by Close only (which AfterFunc calls on ctx's end).
 	allocCtx, allocCancel := chromedp.NewExecAllocator(context.WithoutCancel(ctx), flags...)
+	b, err := attach(ctx, allocCtx, allocCancel, opts, log, dataDir, "start "+bin)
+	if err != nil {
+		return nil, err
+	}
+	log.Info("browser started", "path", bin, "user_agent", b.ua)
+	return b, nil
+}
+
+// attach makes the Browser of an allocator (a started or a remote Chromium): the
+// connection, the stop on ctx's end and the User-Agent. what names the step in errors
+// ("start /usr/bin/chromium", "connect to the browser at …"). On an error the
+// Browser is closed.
+func attach(ctx, allocCtx context.Context, allocCancel context.CancelFunc, opts Options, log *slog.Logger, dataDir, what string) (*Browser, error) {
 	bctx, cancel := chromedp.NewContext(allocCtx,
 		chromedp.WithLogf(func(f string, a ...any) { log.Debug("chromium: " + fmt.Sprintf(f, a...)) }),
 		chromedp.WithErrorf(func(f string, a ...any) { log.Debug("chromium error: " + fmt.Sprintf(f, a...)) }),
@@ -242,7 +255,7 @@ func Start(ctx context.Context, opts Options) (*Browser, error) {
 	b := &Browser{opts: opts, log: log, ctx: bctx, cancel: cancel, allocCancel: allocCancel, closed: make(chan struct{}), dataDir: dataDir, lim: newLimiter()}
 	if err := within(ctx, startTimeout, func() error { return chromedp.Do(bctx) }); err != nil {
 		b.Close()
-		return nil, fmt.Errorf("probe: start %s: %w", bin, err)
+		return nil, fmt.Errorf("probe: %s: %w", what, err)
 	}
 	b.stopAfter = context.AfterFunc(ctx, b.Close)
 	b.ua = opts.UserAgent
@@ -250,11 +263,10 @@ func Start(ctx context.Context, opts Options) (*Browser, error) {
 		v, err := chromedp.CallBrowser(bctx, browser.GetVersion, cdp.Empty{})
 		if err != nil {
 			b.Close()
-			return nil, fmt.Errorf("probe: read the browser version: %w", err)
+			return nil, fmt.Errorf("probe: %s: read the browser version: %w", what, err)
 		}
 		b.ua = v.UserAgent + " " + UserAgentToken + "/" + Version
 	}
-	log.Info("browser started", "path", bin, "user_agent", b.ua)
 	return b, nil
 }
 

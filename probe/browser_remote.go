@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/chromedp/cdproto/browser"
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
 )
@@ -30,24 +28,9 @@ func Connect(ctx context.Context, endpoint string, opts Options) (*Browser, erro
 		ropts = append(ropts, remote.NoModifyURL)
 	}
 	allocCtx, allocCancel := remote.NewAllocator(context.WithoutCancel(ctx), endpoint, ropts...)
-	bctx, cancel := chromedp.NewContext(allocCtx,
-		chromedp.WithLogf(func(f string, a ...any) { log.Debug("chromium: " + fmt.Sprintf(f, a...)) }),
-		chromedp.WithErrorf(func(f string, a ...any) { log.Debug("chromium error: " + fmt.Sprintf(f, a...)) }),
-	)
-	b := &Browser{opts: opts, log: log, ctx: bctx, cancel: cancel, allocCancel: allocCancel, closed: make(chan struct{}), lim: newLimiter()}
-	if err := within(ctx, startTimeout, func() error { return chromedp.Do(bctx) }); err != nil {
-		b.Close()
-		return nil, fmt.Errorf("probe: connect to the browser at %s: %w", endpoint, err)
-	}
-	b.stopAfter = context.AfterFunc(ctx, b.Close)
-	b.ua = opts.UserAgent
-	if b.ua == "" {
-		v, err := chromedp.CallBrowser(bctx, browser.GetVersion, cdp.Empty{})
-		if err != nil {
-			b.Close()
-			return nil, fmt.Errorf("probe: read the version of the browser at %s: %w", endpoint, err)
-		}
-		b.ua = v.UserAgent + " " + UserAgentToken + "/" + Version
+	b, err := attach(ctx, allocCtx, allocCancel, opts, log, "", "connect to the browser at "+endpoint)
+	if err != nil {
+		return nil, err
 	}
 	log.Info("connected to a browser", "endpoint", endpoint, "user_agent", b.ua)
 	return b, nil
