@@ -10,6 +10,8 @@ import (
 	"math"
 	"slices"
 	"sync"
+
+	"github.com/trawl-dev/trawl/internal/logreg"
 )
 
 // Form and field classification. Two linear models (multinomial logistic regression)
@@ -70,19 +72,7 @@ func (l *linear) probs(features []string) []float64 {
 			}
 		}
 	}
-	mx := math.Inf(-1)
-	for _, v := range z {
-		mx = max(mx, v)
-	}
-	sum := 0.0
-	for k, v := range z {
-		z[k] = math.Exp(v - mx)
-		sum += z[k]
-	}
-	for k := range z {
-		z[k] /= sum
-	}
-	return z
+	return logreg.Softmax(z)
 }
 
 // defaultClassifier is the model embedded in the binary (model_forms.json).
