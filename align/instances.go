@@ -135,6 +135,7 @@ func (w *worker) candidates(y int32, out []cand) []cand {
 				w.learnedEvidence(f1, fun1, x2, learned, max2, false)
 			}
 		}
+		w.unitWork.evidence += int64(len(w.ev))
 		w.applyEvidence(len(an) > 1 || joinBoot, f.p, f.end, group)
 	}
 	if group {
@@ -344,6 +345,7 @@ func (w *worker) applyGroups() {
 
 // support multiplies one fact's evidence into candidate y2's product.
 func (w *worker) support(y2 int32, fac, disc float64, p Path, end int32) {
+	w.unitWork.supports++
 	if w.prod[y2] == 1 {
 		w.touched = append(w.touched, y2)
 	}

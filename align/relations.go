@@ -253,6 +253,7 @@ func (w *worker) relationFacts(from, to *reader, x int32, mid midIndex, anchFrom
 	if len(w.facts) == 0 {
 		return
 	}
+	w.unitWork.relFacts += int64(len(w.facts))
 	if mode == litOnly {
 		// Normalisers only: these facts have no pair.
 		for _, f := range w.facts {
@@ -309,6 +310,7 @@ func (w *worker) relationFacts(from, to *reader, x int32, mid midIndex, anchFrom
 				if xa.node == ya.node {
 					continue // a loop in `to`
 				}
+				w.unitWork.pathPairs++
 				w.pathsBetween(to, w.fronts[k], w.frontNodes[k], xa.node, ya.node, maxTo, fac)
 			}
 		}

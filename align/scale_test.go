@@ -272,7 +272,8 @@ func maxRSS() uint64 {
 
 // scaleRun aligns kb1 with kb2 b.N times and reports CPU time, CPU time per fact (the
 // distinct non-taxonomy facts of both KBs), the peak runtime memory during the
-// alignment, the process's peak RSS and the iterations.
+// alignment, the process's peak RSS, the iterations and the units of work per fact
+// (workCounts).
 func scaleRun(b *testing.B, kb1, kb2 KB, facts int, opts Options) *Result {
 	runtime.GC()
 	b.ReportAllocs()
@@ -299,6 +300,15 @@ func scaleRun(b *testing.B, kb1, kb2 KB, facts int, opts Options) *Result {
 	b.ReportMetric(float64(peak)/(1<<20), "peak-MiB")
 	b.ReportMetric(float64(maxRSS())/(1<<20), "maxrss-MiB")
 	b.ReportMetric(float64(iters)/n, "iterations/op")
+	// Work units per fact (of the last run; every run does the same work): if they stay
+	// flat while cpu-ns/fact grows, the growth is the machine's cost per unit, not the
+	// algorithm's.
+	w, f := res.work, float64(facts)
+	b.ReportMetric(float64(w.litCands)/f, "lit-cands/fact")
+	b.ReportMetric(float64(w.evidence)/f, "evidence/fact")
+	b.ReportMetric(float64(w.supports)/f, "supports/fact")
+	b.ReportMetric(float64(w.relFacts)/f, "rel-facts/fact")
+	b.ReportMetric(float64(w.pathPairs)/f, "path-pairs/fact")
 	return res
 }
 
