@@ -249,7 +249,7 @@ func (a *aligner) loadKB1(ctx context.Context) error {
 		done = n
 	}
 	for i := int32(0); i < int32(a.v1.size()); i++ {
-		if !a.v1.lit[i] && len(a.v1.edges[i]) > 0 {
+		if !a.v1.lit[i] && len(a.v1.nodeEdges(i)) > 0 {
 			a.tgt = append(a.tgt, i)
 		}
 	}

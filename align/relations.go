@@ -386,7 +386,7 @@ func (w *worker) pathsBetween(to *reader, front []frontEntry, nodes []int32, xa,
 		w.items = append(w.items, pairItem{p: fe.p.then(e.rel.Inverse()), xa: xa, ya: ya, factor: fac})
 	}
 	es := to.edges(ya)
-	if to.v.byNode[ya] != nil && len(front) < len(es) {
+	if to.v.byOff[ya] != 0 && len(front) < len(es) {
 		for i := 0; i < len(front); {
 			m := front[i].node
 			j := i + 1
