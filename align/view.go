@@ -26,11 +26,11 @@ type viewKB interface {
 // during a phase the workers read it through a reader, which records the nodes whose
 // edges are missing instead of reading them.
 type view struct {
-	kb      viewKB
-	name    string
-	ids     []graph.ID
-	idx     map[graph.ID]int32
-	lit     []bool
+	kb   viewKB
+	name string
+	ids  []graph.ID
+	idx  map[graph.ID]int32
+	lit  []bool
 	// The edges of node i are arena[span[i].off:][:span[i].n], sorted by relation, then
 	// KB node id; a node with more than byNodeMin edges also has them sorted by local
 	// node, then relation, at byArena[byOff[i]-1:][:span[i].n] (byOff 0: none). Offsets
