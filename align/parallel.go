@@ -31,9 +31,7 @@ type worker struct {
 	// instance pass
 	ctx        context.Context
 	err        error     // the first error of a read the pass cannot retry
-	prod       []float64 // evidence product by KB2 local index, 1 when untouched
-	disc       []float64 // best discriminativeness of the supporting relation pairs, by KB2 local index
-	rel        []relSeen // distinct KB1 relations supporting the candidate, by KB2 local index
+	acc        []candAcc // the evidence of each KB2 node (by local index) for the current entity
 	grp        []grouped // evidence of an entity that reaches one value through several relations
 	touched    []int32
 	endScratch []int32
