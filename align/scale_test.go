@@ -224,6 +224,31 @@ func TestPersons1Replica(t *testing.T) {
 	}
 }
 
+// TestWorkCounts checks the units of work the scaling benchmark reports: every kind is
+// counted, and the counts do not depend on the number of goroutines (units redone after
+// a read of KB2 count once).
+func TestWorkCounts(t *testing.T) {
+	kb1, kb2 := loadPair(t, "Persons1/person11.nt", "Persons1/person12.nt")
+	var first workCounts
+	for i, workers := range []int{1, 3} {
+		opts := DefaultOptions()
+		opts.Workers = workers
+		res, err := Align(t.Context(), kb1, kb2, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := res.work
+		if w.litCands == 0 || w.evidence == 0 || w.supports == 0 || w.supports > w.evidence || w.relFacts == 0 || w.pathPairs == 0 {
+			t.Errorf("%d workers: counts %+v, want every one positive and supports ≤ evidence", workers, w)
+		}
+		if i == 0 {
+			first = w
+		} else if w != first {
+			t.Errorf("counts with %d workers %+v differ from those with 1 %+v", workers, w, first)
+		}
+	}
+}
+
 // memPeak samples the memory the Go runtime holds from the OS (heap, stacks, metadata;
 // released pages excluded) every 10 ms and keeps the largest value.
 type memPeak struct {
