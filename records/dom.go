@@ -101,7 +101,9 @@ func parsePage(name string, raw []byte, skipHidden bool) (*page, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w: %v", name, ErrBadPage, err)
 	}
-	return indexPage(name, doc, skipHidden), nil
+	// about one node and one attribute per 50 bytes of markup on the NEXT-EVAL pages
+	doc, nelems, ntexts := compactTree(doc, len(raw)/50, len(raw)/50)
+	return indexPage(name, doc, skipHidden, nelems, ntexts), nil
 }
 
 // looksLikeText tolerates a few stray NUL bytes in otherwise textual input.
@@ -109,22 +111,9 @@ func looksLikeText(raw []byte) bool {
 	return bytes.Count(raw, []byte{0}) < len(raw)/100+1
 }
 
-func indexPage(name string, doc *html.Node, skipHidden bool) *page {
-	// sizes first, so that the tables are allocated once
-	nelems, ntexts := 0, 0
-	var count func(n *html.Node)
-	count = func(n *html.Node) {
-		switch n.Type {
-		case html.ElementNode:
-			nelems++
-		case html.TextNode:
-			ntexts++
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			count(c)
-		}
-	}
-	count(doc)
+// indexPage indexes the tree doc (see page), given its numbers of element and text
+// nodes, so that the tables are allocated once.
+func indexPage(name string, doc *html.Node, skipHidden bool, nelems, ntexts int) *page {
 	p := &page{name: name, doc: doc, body: -1,
 		elems: make([]elem, 0, nelems), leaves: make([]leaf, 0, ntexts), toks: make([]string, 0, 4*ntexts)}
 	nkids := make([]int32, 0, nelems)
