@@ -164,7 +164,7 @@ func TestCompactTree(t *testing.T) {
 			}
 		}
 		count(doc)
-		cp, elems, texts := compactTree(doc, hint, hint)
+		cp, elems, texts := compactTree(doc, hint, hint, hint)
 		var got strings.Builder
 		if err := html.Render(&got, cp); err != nil {
 			t.Fatal(err)
