@@ -7,34 +7,36 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
+// Block sizes of compactTree: about 28, 24 and 16 KB, so that the unused end of the
+// last blocks of a page is small next to the page.
+const (
+	nodeBlock  = 256
+	attrBlock  = 512
+	byteBlock  = 16 << 10
+	longString = 1 << 10 // longer strings are not copied
+)
+
 // compactTree returns a copy of the tree below doc whose nodes, attributes and
-// strings sit in a few large blocks, in document order, with the numbers of its
-// element and text nodes. The copy has the same structure and content. The parser
-// allocates every node, every attribute list and every text and attribute value on
-// its own: about a million small objects for the 41 NEXT-EVAL sample pages, scattered
-// over the heap, which the garbage collector marks one by one on every cycle for as
-// long as the page is kept (Extract keeps every page until its records are written),
-// and which every later pass over the page reads from as many places in memory. The
-// copy is a few dozen objects, read in order; the parser's tree becomes garbage at
-// once.
-//
-// nodes, attrs and size are the expected numbers of nodes and attributes and the
-// expected length of the text and attribute values, the sizes of the first blocks;
-// when one runs out, the next is a quarter of that size (a block never moves once
-// allocated, so the pointers into it stay valid, and its bytes never change once
-// written).
-func compactTree(doc *html.Node, nodes, attrs, size int) (root *html.Node, elems, texts int) {
-	nodes, attrs, size = max(nodes, 64), max(attrs, 64), max(size, 4096)
-	ns := make([]html.Node, 0, nodes)
-	as := make([]html.Attribute, 0, attrs)
-	buf := make([]byte, 0, size)
-	nodes, attrs, size = nodes/4, attrs/4, size/4
+// strings sit in blocks, in document order, with the numbers of its element and text
+// nodes. The copy has the same structure and content. The parser allocates every
+// node, every attribute list and every text and attribute value on its own: about a
+// million small objects for the 41 NEXT-EVAL sample pages, scattered over the heap,
+// which the garbage collector marks one by one on every cycle for as long as the page
+// is kept (Extract keeps every page until its records are written), and which every
+// later pass over the page reads from as many places in memory. The copy is a few
+// objects per 256 nodes, read in order; the parser's tree becomes garbage at once. A
+// block never moves once allocated, so the pointers into it stay valid, and its bytes
+// never change once written.
+func compactTree(doc *html.Node) (root *html.Node, elems, texts int) {
+	var ns []html.Node
+	var as []html.Attribute
+	var buf []byte
 	str := func(s string) string {
-		if len(s) == 0 {
-			return ""
+		if len(s) == 0 || len(s) > longString {
+			return s
 		}
 		if cap(buf)-len(buf) < len(s) {
-			buf = make([]byte, 0, max(size, len(s)))
+			buf = make([]byte, 0, byteBlock)
 		}
 		buf = append(buf, s...)
 		b := buf[len(buf)-len(s):]
@@ -49,7 +51,7 @@ func compactTree(doc *html.Node, nodes, attrs, size int) (root *html.Node, elems
 			texts++
 		}
 		if len(ns) == cap(ns) {
-			ns = make([]html.Node, 0, nodes)
+			ns = make([]html.Node, 0, nodeBlock)
 		}
 		data := n.Data
 		switch {
@@ -65,7 +67,7 @@ func compactTree(doc *html.Node, nodes, attrs, size int) (root *html.Node, elems
 		c := &ns[len(ns)-1]
 		if k := len(n.Attr); k > 0 {
 			if cap(as)-len(as) < k {
-				as = make([]html.Attribute, 0, max(attrs, k))
+				as = make([]html.Attribute, 0, max(attrBlock, k))
 			}
 			for _, a := range n.Attr {
 				as = append(as, html.Attribute{Namespace: a.Namespace, Key: a.Key, Val: str(a.Val)})

@@ -101,9 +101,7 @@ func parsePage(name string, raw []byte, skipHidden bool) (*page, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w: %v", name, ErrBadPage, err)
 	}
-	// about one node and one attribute per 50 bytes of markup on the NEXT-EVAL pages;
-	// text and values are shorter than the markup but for rare entities
-	doc, nelems, ntexts := compactTree(doc, len(raw)/50, len(raw)/50, len(raw))
+	doc, nelems, ntexts := compactTree(doc)
 	return indexPage(name, doc, skipHidden, nelems, ntexts), nil
 }
 

@@ -135,63 +135,67 @@ func TestParseNativeXPath(t *testing.T) {
 }
 
 // TestCompactTree checks that the compact copy of a parsed tree renders as the tree
-// it copies and that its links agree, with blocks of the right size and blocks far
-// too small (many blocks).
+// it copies and that its links agree, on a page of several node, attribute and
+// string blocks with strings too long to be copied.
 func TestCompactTree(t *testing.T) {
+	long := strings.Repeat("ü", longString)
 	src := `<!DOCTYPE html><html lang=en><head><title>T</title><style>p{}</style></head>
 <body class="a b"><!-- c --><table id=t><tr><td>1<td>2</table><svg viewBox="0 0 1 1"><foreignObject><p>x</p></foreignObject></svg>
-<math><mi xlink:href="u">y</mi></math><ul>` + strings.Repeat(`<li data-k=v class=item><a href=/x>z</a> w</li>`, 40) + `</ul></body></html>`
-	for _, hint := range []int{0, 1, len(src) / 50, 10000} {
-		doc, err := html.Parse(strings.NewReader(src))
-		if err != nil {
-			t.Fatal(err)
+<math><mi xlink:href="u">y</mi></math><ul>` + strings.Repeat(`<li data-k=v class=item><a href=/x>z &amp; `+strings.Repeat("w", 60)+`</a> w</li>`, 600) +
+		`</ul><p title="` + long + `">` + long + `</p></body></html>`
+	doc, err := html.Parse(strings.NewReader(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	if err := html.Render(&want, doc); err != nil {
+		t.Fatal(err)
+	}
+	wantElems, wantTexts, attrs := 0, 0, 0
+	var count func(n *html.Node)
+	count = func(n *html.Node) {
+		switch n.Type {
+		case html.ElementNode:
+			wantElems++
+		case html.TextNode:
+			wantTexts++
 		}
-		var want strings.Builder
-		if err := html.Render(&want, doc); err != nil {
-			t.Fatal(err)
+		attrs += len(n.Attr)
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			count(c)
 		}
-		wantElems, wantTexts := 0, 0
-		var count func(n *html.Node)
-		count = func(n *html.Node) {
-			switch n.Type {
-			case html.ElementNode:
-				wantElems++
-			case html.TextNode:
-				wantTexts++
+	}
+	count(doc)
+	if wantElems+wantTexts < 3*nodeBlock || attrs < 2*attrBlock {
+		t.Fatalf("%d nodes, %d attributes: too few for several blocks", wantElems+wantTexts, attrs)
+	}
+	cp, elems, texts := compactTree(doc)
+	var got strings.Builder
+	if err := html.Render(&got, cp); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != want.String() {
+		t.Errorf("the copy renders as\n%s\nwant\n%s", got.String(), want.String())
+	}
+	if elems != wantElems || texts != wantTexts {
+		t.Errorf("%d elements, %d texts, want %d, %d", elems, texts, wantElems, wantTexts)
+	}
+	var check func(n *html.Node)
+	check = func(n *html.Node) {
+		var prev *html.Node
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Parent != n || c.PrevSibling != prev {
+				t.Fatalf("<%s> has wrong links", c.Data)
 			}
-			for c := n.FirstChild; c != nil; c = c.NextSibling {
-				count(c)
-			}
+			prev = c
+			check(c)
 		}
-		count(doc)
-		cp, elems, texts := compactTree(doc, hint, hint, hint)
-		var got strings.Builder
-		if err := html.Render(&got, cp); err != nil {
-			t.Fatal(err)
+		if n.LastChild != prev {
+			t.Fatalf("<%s> has the wrong last child", n.Data)
 		}
-		if got.String() != want.String() {
-			t.Errorf("hint %d: the copy renders as\n%s\nwant\n%s", hint, got.String(), want.String())
-		}
-		if elems != wantElems || texts != wantTexts {
-			t.Errorf("hint %d: %d elements, %d texts, want %d, %d", hint, elems, texts, wantElems, wantTexts)
-		}
-		var check func(n *html.Node)
-		check = func(n *html.Node) {
-			var prev *html.Node
-			for c := n.FirstChild; c != nil; c = c.NextSibling {
-				if c.Parent != n || c.PrevSibling != prev {
-					t.Fatalf("hint %d: <%s> has wrong links", hint, c.Data)
-				}
-				prev = c
-				check(c)
-			}
-			if n.LastChild != prev {
-				t.Fatalf("hint %d: <%s> has the wrong last child", hint, n.Data)
-			}
-		}
-		check(cp)
-		if cp.Parent != nil || cp == doc {
-			t.Fatalf("hint %d: the copy is not a new root", hint)
-		}
+	}
+	check(cp)
+	if cp.Parent != nil || cp == doc {
+		t.Fatal("the copy is not a new root")
 	}
 }
