@@ -1,6 +1,7 @@
 package records
 
 import (
+	"strings"
 	"unsafe"
 
 	"golang.org/x/net/html"
@@ -17,8 +18,8 @@ const (
 )
 
 // compactTree returns a copy of the tree below doc whose nodes, attributes and
-// strings sit in blocks, in document order, with the numbers of its element and text
-// nodes. The copy has the same structure and content. The parser allocates every
+// strings sit in blocks, in document order, with the number of its elements and a
+// bound of its leaves (text nodes that are not blank, and images). The copy has the same structure and content. The parser allocates every
 // node, every attribute list and every text and attribute value on its own: about a
 // million small objects for the 41 NEXT-EVAL sample pages, scattered over the heap,
 // which the garbage collector marks one by one on every cycle for as long as the page
@@ -27,7 +28,7 @@ const (
 // objects per 256 nodes, read in order; the parser's tree becomes garbage at once. A
 // block never moves once allocated, so the pointers into it stay valid, and its bytes
 // never change once written.
-func compactTree(doc *html.Node) (root *html.Node, elems, texts int) {
+func compactTree(doc *html.Node) (root *html.Node, elems, leaves int) {
 	var ns []html.Node
 	var as []html.Attribute
 	var buf []byte
@@ -47,8 +48,13 @@ func compactTree(doc *html.Node) (root *html.Node, elems, texts int) {
 		switch n.Type {
 		case html.ElementNode:
 			elems++
+			if n.DataAtom == atom.Img {
+				leaves++
+			}
 		case html.TextNode:
-			texts++
+			if !blank(n.Data) {
+				leaves++
+			}
 		}
 		if len(ns) == cap(ns) {
 			ns = make([]html.Node, 0, nodeBlock)
@@ -88,5 +94,18 @@ func compactTree(doc *html.Node) (root *html.Node, elems, texts int) {
 		return c
 	}
 	root = copyNode(doc, nil)
-	return root, elems, texts
+	return root, elems, leaves
+}
+
+// blank reports text made of white space only (strings.TrimSpace(s) == "").
+func blank(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 0x80:
+			return strings.TrimSpace(s[i:]) == ""
+		case !asciiSpace(c):
+			return false
+		}
+	}
+	return true
 }

@@ -3,6 +3,7 @@ package records
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -101,8 +102,8 @@ func parsePage(name string, raw []byte, skipHidden bool) (*page, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w: %v", name, ErrBadPage, err)
 	}
-	doc, nelems, ntexts := compactTree(doc)
-	return indexPage(name, doc, skipHidden, nelems, ntexts), nil
+	doc, nelems, nleaves := compactTree(doc)
+	return indexPage(name, doc, skipHidden, nelems, nleaves), nil
 }
 
 // looksLikeText tolerates a few stray NUL bytes in otherwise textual input.
@@ -110,11 +111,11 @@ func looksLikeText(raw []byte) bool {
 	return bytes.Count(raw, []byte{0}) < len(raw)/100+1
 }
 
-// indexPage indexes the tree doc (see page), given its numbers of element and text
-// nodes, so that the tables are allocated once.
-func indexPage(name string, doc *html.Node, skipHidden bool, nelems, ntexts int) *page {
+// indexPage indexes the tree doc (see page), given its number of elements and a bound
+// of its leaves, so that the tables are allocated once.
+func indexPage(name string, doc *html.Node, skipHidden bool, nelems, nleaves int) *page {
 	p := &page{name: name, doc: doc, body: -1,
-		elems: make([]elem, 0, nelems), leaves: make([]leaf, 0, ntexts), toks: make([]string, 0, 4*ntexts)}
+		elems: make([]elem, 0, nelems), leaves: make([]leaf, 0, nleaves), toks: make([]string, 0, 3*nleaves)}
 	nkids := make([]int32, 0, nelems)
 	dfs := 0
 	var walk func(n *html.Node, parent int32, depth int, skipped bool)
@@ -177,6 +178,9 @@ func indexPage(name string, doc *html.Node, skipHidden bool, nelems, ntexts int)
 		p.elems[idx].leafEnd = int32(len(p.leaves))
 	}
 	walk(doc, -1, 0, false)
+	if cap(p.toks) > len(p.toks)+len(p.toks)/8 {
+		p.toks = slices.Clone(p.toks) // the estimate was high: kept as long as the page
+	}
 	// the children of every element, in one shared table
 	kids := make([]int32, len(p.elems))
 	off := 0

@@ -142,7 +142,7 @@ func TestCompactTree(t *testing.T) {
 	src := `<!DOCTYPE html><html lang=en><head><title>T</title><style>p{}</style></head>
 <body class="a b"><!-- c --><table id=t><tr><td>1<td>2</table><svg viewBox="0 0 1 1"><foreignObject><p>x</p></foreignObject></svg>
 <math><mi xlink:href="u">y</mi></math><ul>` + strings.Repeat(`<li data-k=v class=item><a href=/x>z &amp; `+strings.Repeat("w", 60)+`</a> w</li>`, 600) +
-		`</ul><p title="` + long + `">` + long + `</p></body></html>`
+		`</ul><p title="` + long + `">` + long + `</p><p>` + "\u00a0\u3000 " + `<img src=i.png>` + " \u00a0x" + `</p></body></html>`
 	doc, err := html.Parse(strings.NewReader(src))
 	if err != nil {
 		t.Fatal(err)
@@ -151,14 +151,19 @@ func TestCompactTree(t *testing.T) {
 	if err := html.Render(&want, doc); err != nil {
 		t.Fatal(err)
 	}
-	wantElems, wantTexts, attrs := 0, 0, 0
+	wantElems, wantLeaves, attrs := 0, 0, 0
 	var count func(n *html.Node)
 	count = func(n *html.Node) {
 		switch n.Type {
 		case html.ElementNode:
 			wantElems++
+			if n.Data == "img" {
+				wantLeaves++
+			}
 		case html.TextNode:
-			wantTexts++
+			if strings.TrimSpace(n.Data) != "" {
+				wantLeaves++
+			}
 		}
 		attrs += len(n.Attr)
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -166,10 +171,10 @@ func TestCompactTree(t *testing.T) {
 		}
 	}
 	count(doc)
-	if wantElems+wantTexts < 3*nodeBlock || attrs < 2*attrBlock {
-		t.Fatalf("%d nodes, %d attributes: too few for several blocks", wantElems+wantTexts, attrs)
+	if wantElems+wantLeaves < 3*nodeBlock || attrs < 2*attrBlock {
+		t.Fatalf("%d nodes, %d attributes: too few for several blocks", wantElems+wantLeaves, attrs)
 	}
-	cp, elems, texts := compactTree(doc)
+	cp, elems, leaves := compactTree(doc)
 	var got strings.Builder
 	if err := html.Render(&got, cp); err != nil {
 		t.Fatal(err)
@@ -177,8 +182,8 @@ func TestCompactTree(t *testing.T) {
 	if got.String() != want.String() {
 		t.Errorf("the copy renders as\n%s\nwant\n%s", got.String(), want.String())
 	}
-	if elems != wantElems || texts != wantTexts {
-		t.Errorf("%d elements, %d texts, want %d, %d", elems, texts, wantElems, wantTexts)
+	if elems != wantElems || leaves != wantLeaves {
+		t.Errorf("%d elements, %d leaves, want %d, %d", elems, leaves, wantElems, wantLeaves)
 	}
 	var check func(n *html.Node)
 	check = func(n *html.Node) {
