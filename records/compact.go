@@ -8,8 +8,8 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
-// Block sizes of compactTree: about 28, 24 and 16 KB, so that the unused end of the
-// last blocks of a page is small next to the page.
+// Largest block sizes of compactTree: about 28, 24 and 16 KB, so that the unused end
+// of the last blocks of a page is small next to the page.
 const (
 	nodeBlock  = 256
 	attrBlock  = 512
@@ -28,7 +28,13 @@ const (
 // objects per 256 nodes, read in order; the parser's tree becomes garbage at once. A
 // block never moves once allocated, so the pointers into it stay valid, and its bytes
 // never change once written.
-func compactTree(doc *html.Node) (root *html.Node, elems, leaves int) {
+//
+// size is the length of the raw page: the blocks of a small page are smaller (about
+// one node and one attribute per 50 bytes of markup on the NEXT-EVAL pages).
+func compactTree(doc *html.Node, size int) (root *html.Node, elems, leaves int) {
+	nodeCap := min(nodeBlock, max(size/50, 16))
+	attrCap := min(attrBlock, max(size/50, 16))
+	byteCap := min(byteBlock, max(size/4, 256))
 	var ns []html.Node
 	var as []html.Attribute
 	var buf []byte
@@ -37,7 +43,7 @@ func compactTree(doc *html.Node) (root *html.Node, elems, leaves int) {
 			return s
 		}
 		if cap(buf)-len(buf) < len(s) {
-			buf = make([]byte, 0, byteBlock)
+			buf = make([]byte, 0, byteCap)
 		}
 		buf = append(buf, s...)
 		b := buf[len(buf)-len(s):]
@@ -45,19 +51,9 @@ func compactTree(doc *html.Node) (root *html.Node, elems, leaves int) {
 	}
 	var copyNode func(n, parent *html.Node) *html.Node
 	copyNode = func(n, parent *html.Node) *html.Node {
-		switch n.Type {
-		case html.ElementNode:
-			elems++
-			if n.DataAtom == atom.Img {
-				leaves++
-			}
-		case html.TextNode:
-			if !blank(n.Data) {
-				leaves++
-			}
-		}
+		countNode(n, &elems, &leaves)
 		if len(ns) == cap(ns) {
-			ns = make([]html.Node, 0, nodeBlock)
+			ns = make([]html.Node, 0, nodeCap)
 		}
 		data := n.Data
 		switch {
@@ -73,7 +69,7 @@ func compactTree(doc *html.Node) (root *html.Node, elems, leaves int) {
 		c := &ns[len(ns)-1]
 		if k := len(n.Attr); k > 0 {
 			if cap(as)-len(as) < k {
-				as = make([]html.Attribute, 0, max(attrBlock, k))
+				as = make([]html.Attribute, 0, max(attrCap, k))
 			}
 			for _, a := range n.Attr {
 				as = append(as, html.Attribute{Namespace: a.Namespace, Key: a.Key, Val: str(a.Val)})
@@ -95,6 +91,35 @@ func compactTree(doc *html.Node) (root *html.Node, elems, leaves int) {
 	}
 	root = copyNode(doc, nil)
 	return root, elems, leaves
+}
+
+// countTree returns the number of elements below doc and a bound of its leaves (text
+// nodes that are not blank, and images).
+func countTree(doc *html.Node) (elems, leaves int) {
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		countNode(n, &elems, &leaves)
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	return elems, leaves
+}
+
+// countNode counts n in the counts of countTree.
+func countNode(n *html.Node, elems, leaves *int) {
+	switch n.Type {
+	case html.ElementNode:
+		*elems++
+		if n.DataAtom == atom.Img {
+			*leaves++
+		}
+	case html.TextNode:
+		if !blank(n.Data) {
+			*leaves++
+		}
+	}
 }
 
 // blank reports text made of white space only (strings.TrimSpace(s) == "").

@@ -95,6 +95,29 @@ var skipTags = map[atom.Atom]bool{
 // parsePage parses raw HTML. The HTML5 parser repairs any markup, so the only errors are
 // input that is not text at all.
 func parsePage(name string, raw []byte, skipHidden bool) (*page, error) {
+	doc, err := parseHTML(name, raw)
+	if err != nil {
+		return nil, err
+	}
+	nelems, nleaves := countTree(doc)
+	return indexPage(name, doc, skipHidden, nelems, nleaves), nil
+}
+
+// parseKeptPage is parsePage for a page kept while other pages are parsed and
+// processed (Extract's): the tree is a compact copy of the parser's (compactTree),
+// which costs a copy and saves the garbage collector from marking the parser's many
+// objects on every cycle.
+func parseKeptPage(name string, raw []byte, skipHidden bool) (*page, error) {
+	doc, err := parseHTML(name, raw)
+	if err != nil {
+		return nil, err
+	}
+	doc, nelems, nleaves := compactTree(doc, len(raw))
+	return indexPage(name, doc, skipHidden, nelems, nleaves), nil
+}
+
+// parseHTML parses raw with the HTML5 parser.
+func parseHTML(name string, raw []byte) (*html.Node, error) {
 	if bytes.IndexByte(raw, 0) >= 0 && !looksLikeText(raw) {
 		return nil, fmt.Errorf("%s: %w: input contains NUL bytes (not an HTML document)", name, ErrBadPage)
 	}
@@ -102,8 +125,7 @@ func parsePage(name string, raw []byte, skipHidden bool) (*page, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w: %v", name, ErrBadPage, err)
 	}
-	doc, nelems, nleaves := compactTree(doc)
-	return indexPage(name, doc, skipHidden, nelems, nleaves), nil
+	return doc, nil
 }
 
 // looksLikeText tolerates a few stray NUL bytes in otherwise textual input.

@@ -174,7 +174,7 @@ func TestCompactTree(t *testing.T) {
 	if wantElems+wantLeaves < 3*nodeBlock || attrs < 2*attrBlock {
 		t.Fatalf("%d nodes, %d attributes: too few for several blocks", wantElems+wantLeaves, attrs)
 	}
-	cp, elems, leaves := compactTree(doc)
+	cp, elems, leaves := compactTree(doc, len(src))
 	var got strings.Builder
 	if err := html.Render(&got, cp); err != nil {
 		t.Fatal(err)
@@ -184,6 +184,9 @@ func TestCompactTree(t *testing.T) {
 	}
 	if elems != wantElems || leaves != wantLeaves {
 		t.Errorf("%d elements, %d leaves, want %d, %d", elems, leaves, wantElems, wantLeaves)
+	}
+	if e, l := countTree(doc); e != wantElems || l != wantLeaves {
+		t.Errorf("countTree: %d elements, %d leaves, want %d, %d", e, l, wantElems, wantLeaves)
 	}
 	var check func(n *html.Node)
 	check = func(n *html.Node) {
