@@ -201,9 +201,7 @@ func (w *worker) bootEvidence(p1 Path, f1, fun1 float64, x2 anchor, learned []re
 			sub, super = e.s21/o.Epsilon, e.s12/o.Epsilon
 		}
 		fun2, g1, d1 := a.v2.funRel(rel), f1, fun1
-		if sh, ok := a.pairFun(p1, p2); ok {
-			g1, d1, fun2 = max(g1, sh.f1/o.Epsilon), max(d1, sh.f1), max(fun2, sh.f2)
-		}
+		g1, d1, fun2 = a.liftShared(p1, p2, g1, d1, fun2)
 		fac := Factor(x2.score, sub, super, g1, fun2/o.Epsilon)
 		if 1-fac <= o.EvidenceCut {
 			continue
@@ -248,9 +246,7 @@ func (w *worker) learnedEvidence(p1 Path, f1, fun1 float64, x2 anchor, learned [
 			continue
 		}
 		fun2, g1, d1 := a.v2.funPath(e.p2), f1, fun1
-		if sh, ok := a.pairFun(p1, e.p2); ok {
-			g1, d1, fun2 = max(g1, sh.f1/o.Epsilon), max(d1, sh.f1), max(fun2, sh.f2)
-		}
+		g1, d1, fun2 = a.liftShared(p1, e.p2, g1, d1, fun2)
 		fac := Factor(x2.score, e.s21/o.Epsilon, e.s12/o.Epsilon, g1, fun2/o.Epsilon)
 		if 1-fac <= o.EvidenceCut {
 			continue
