@@ -104,16 +104,75 @@ func IsStringLiteral(t Term) bool {
 	return !looksNumeric(t.Value)
 }
 
+// looksNumeric reports whether s, spaces trimmed, reads as a number (strconv.ParseFloat
+// accepts it) or as a date (ParseDate).
+//
+// It is called for every literal of both KBs and every looked-up text, most of them
+// names; strconv.ParseFloat allocates an error for each text it refuses, so only texts
+// that may be numbers (mayBeFloat) reach it.
 func looksNumeric(s string) bool {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return false
 	}
-	if _, err := strconv.ParseFloat(s, 64); err == nil {
-		return true
+	if mayBeFloat(s) {
+		if _, err := strconv.ParseFloat(s, 64); err == nil {
+			return true
+		}
 	}
 	_, ok := ParseDate(s)
 	return ok
+}
+
+// mayBeFloat reports whether strconv.ParseFloat(s, 64) could accept s: false only
+// for texts it refuses (it is true for every text it accepts, and for a few it
+// refuses, such as "1e400" or "0x1"). It accepts a sign, then "inf", "infinity" or
+// "nan" in any case, a hexadecimal form (left to ParseFloat), or decimal digits and
+// underscores with at most one point and an optional exponent.
+func mayBeFloat(s string) bool {
+	if s[0] == '+' || s[0] == '-' {
+		s = s[1:]
+	}
+	if s == "" {
+		return false
+	}
+	if strings.EqualFold(s, "inf") || strings.EqualFold(s, "infinity") || strings.EqualFold(s, "nan") {
+		return true
+	}
+	if len(s) >= 2 && s[0] == '0' && s[1]|0x20 == 'x' {
+		return true
+	}
+	i, digits := skipDigits(s, 0)
+	if i < len(s) && s[i] == '.' {
+		var more bool
+		i, more = skipDigits(s, i+1)
+		digits = digits || more
+	}
+	if !digits {
+		return false
+	}
+	if i < len(s) && s[i]|0x20 == 'e' {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		start := i
+		i, _ = skipDigits(s, i)
+		if i == start {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
+// skipDigits returns the index of the first byte of s from i that is neither a decimal
+// digit nor an underscore, and whether it passed a digit.
+func skipDigits(s string, i int) (int, bool) {
+	digits := false
+	for ; i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '_'); i++ {
+		digits = digits || s[i] != '_'
+	}
+	return i, digits
 }
 
 // LiteralForm returns the normal form of a literal's text or of a search text
