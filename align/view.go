@@ -160,15 +160,17 @@ func (v *view) fetch(ctx context.Context, ns []int32) error {
 	}
 	got := make([][]graph.Edge, len(todo))
 	hub := make([]bool, len(todo))
-	keep := func(k int, es []graph.Edge) {
+	keep := func(k int, es []graph.Edge, shared bool) {
 		if len(es) > v.maxDegree {
 			hub[k] = true
 			return
 		}
+		if shared && sortedEdges(es) {
+			got[k] = es // the KB keeps it unchanged: no copy
+			return
+		}
 		es = slices.Clone(es)
-		slices.SortFunc(es, func(a, b graph.Edge) int {
-			return cmp.Or(cmp.Compare(a.Rel, b.Rel), cmp.Compare(a.Node, b.Node))
-		})
+		slices.SortFunc(es, compareEdges)
 		got[k] = slices.Compact(es)
 	}
 	err := v.read(ctx, todo, keep)
@@ -210,19 +212,52 @@ func (v *view) fetch(ctx context.Context, ns []int32) error {
 	return nil
 }
 
-// read calls keep(k, edges) for each node todo[k]; calls for different k may run at the
-// same time.
-func (v *view) read(ctx context.Context, todo []int32, keep func(k int, es []graph.Edge)) error {
+// edgeSlicer is a KB that hands out the edges of a node as a slice it never changes
+// (graph.Memory): the view reads them without an iterator and, when they are sorted
+// already, without a copy.
+type edgeSlicer interface {
+	EdgeSlice(n graph.ID) []graph.Edge
+}
+
+func compareEdges(a, b graph.Edge) int {
+	return cmp.Or(cmp.Compare(a.Rel, b.Rel), cmp.Compare(a.Node, b.Node))
+}
+
+// sortedEdges reports whether es is strictly increasing by relation then node (sorted,
+// no duplicates), the order fetch keeps.
+func sortedEdges(es []graph.Edge) bool {
+	for i := 1; i < len(es); i++ {
+		if compareEdges(es[i-1], es[i]) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// read calls keep(k, edges, shared) for each node todo[k], shared when the KB keeps
+// the slice unchanged after the call; calls for different k may run at the same time.
+func (v *view) read(ctx context.Context, todo []int32, keep func(k int, es []graph.Edge, shared bool)) error {
 	ids := make([]graph.ID, len(todo))
 	for k, i := range todo {
 		ids[k] = v.ids[i]
+	}
+	if s, ok := v.kb.(edgeSlicer); ok {
+		for k, id := range ids {
+			if k%1024 == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			keep(k, s.EdgeSlice(id), true)
+		}
+		return nil
 	}
 	if b, ok := v.kb.(BatchFactReader); ok {
 		err := b.EdgesBatch(ctx, ids, func(k int, es []graph.Edge) error {
 			if k < 0 || k >= len(ids) {
 				return fmt.Errorf("align: EdgesBatch of %s returned node index %d of %d", v.name, k, len(ids))
 			}
-			keep(k, es)
+			keep(k, es, false)
 			return nil
 		})
 		if err != nil {
@@ -241,7 +276,7 @@ func (v *view) read(ctx context.Context, todo []int32, keep func(k int, es []gra
 				break // a hub: its edges are not used
 			}
 		}
-		keep(k, buf)
+		keep(k, buf, false)
 		return buf, nil
 	}
 	workers := min(v.workers, len(todo)/64+1)
