@@ -337,8 +337,13 @@ func (b *memoryBuilder) numberNodes() {
 		h, buf = TermHashID(m.terms[i], 0, buf)
 		ks[i-1] = keyed{h, ID(i)}
 	}
+	// The terms' texts break ties of the hash only: cmp.Or would build both texts (two
+	// allocations) at every comparison.
 	slices.SortFunc(ks, func(x, y keyed) int {
-		return cmp.Or(cmp.Compare(x.h, y.h), strings.Compare(m.terms[x.old].String(), m.terms[y.old].String()))
+		if c := cmp.Compare(x.h, y.h); c != 0 {
+			return c
+		}
+		return strings.Compare(m.terms[x.old].String(), m.terms[y.old].String())
 	})
 	newID := make([]ID, n)
 	terms := make([]Term, n)
