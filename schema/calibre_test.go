@@ -160,7 +160,7 @@ func TestCalibreSite(t *testing.T) {
 		t.Logf("mapping %s -> %s (%s, %.2f over %d)", m.Field, m.Feature, m.Method, m.Score, m.Evidence)
 	}
 	for _, tr := range s.Trials {
-		t.Logf("trial %s <- %q (%s): records=%d matched %d/%d passed=%v probe=%d", tr.Feature, tr.Value, tr.Field, tr.Records, tr.Matched, tr.Instances, tr.Passed, tr.Probe)
+		t.Logf("trial %s <- %q (%s): records=%d holding %d, matched %d/%d passed=%v probe=%d", tr.Feature, tr.Value, tr.Field, tr.Records, tr.Holders, tr.Matched, tr.Instances, tr.Passed, tr.Probe)
 	}
 	var recList []records.Record
 	for _, r := range strings.Split(strings.TrimSpace(recs.String()), "\n") {
@@ -185,6 +185,20 @@ func TestCalibreSite(t *testing.T) {
 	}
 	if len(sc.WrongMappings) > 0 {
 		t.Errorf("wrong mappings: %v", sc.WrongMappings)
+	}
+	// Issue 15: the box maps to the features whose values bring back the records that
+	// hold them (title and authors both), never to the series number, which a number
+	// typed into the box finds by accident in other columns too.
+	if len(s.MappedFields(title)) == 0 || len(s.MappedFields(author)) == 0 {
+		t.Errorf("the search box maps to title %v and authors %v: want both", s.MappedFields(title), s.MappedFields(author))
+	}
+	if idx := sc.Matched["series_index"]; idx == "" {
+		t.Error("no feature holds the series number")
+	} else if fs := s.MappedFields(idx); len(fs) > 0 {
+		t.Errorf("the series number (%s) is mapped from %v", idx, fs)
+	}
+	if len(sc.MissingMappings) > 0 {
+		t.Errorf("missing mappings: %v", sc.MissingMappings)
 	}
 	t.Logf("title = %s (mapped from %v), author = %s (mapped from %v)", title, s.MappedFields(title), author, s.MappedFields(author))
 
