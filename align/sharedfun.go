@@ -104,7 +104,7 @@ func (a *aligner) sharedValueFun(ctx context.Context) error {
 		if !a.v1.lit[z] || len(a.lit1[z]) == 0 {
 			continue
 		}
-		for r1, subs := range byRelation(a.v1.edges[z]) {
+		for r1, subs := range byRelation(a.v1.nodeEdges(z)) {
 			n1 := 0 // distinct subjects of z along r1, computed once
 			for _, x := range a.lit1[z] {
 				if x.score < 1 {
@@ -125,7 +125,7 @@ func (a *aligner) sharedValueFun(ctx context.Context) error {
 					hubs[r1] = append(hubs[r1], hubValue{z, x.node, subs})
 					continue
 				}
-				for r2, block := range byRelation(a.v2.edges[x.node]) {
+				for r2, block := range byRelation(a.v2.nodeEdges(x.node)) {
 					n2 := 0
 					for _, e := range block {
 						if !a.v2.lit[e.node] {
