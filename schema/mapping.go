@@ -719,6 +719,9 @@ func (s *Schema) resubmit(ctx context.Context, form rundir.Form, rs []rec, probe
 			}
 		}
 	}
+	if err := r.sortLabels(ctx, form); err != nil {
+		return err
+	}
 	log.Info("input–output mapping", "submissions", r.submissions)
 	s.decideTextMappings(form, o, avail)
 	return nil
