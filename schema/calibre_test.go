@@ -220,6 +220,16 @@ func TestCalibreSite(t *testing.T) {
 			t.Errorf("feature %s is labelled %q after the search box", f.Name, f.Label)
 		}
 	}
+	// The page's own names: its "sorted by" select orders the records by title, author
+	// and series; those features carry the option's text, not a derived "Text N".
+	for attr, want := range map[string]string{"title": "title", "authors": "author", "series": "series"} {
+		f := s.Feature(sc.Matched[attr])
+		if f == nil {
+			t.Errorf("no feature for %s", attr)
+		} else if textnorm.Fold(f.Label) != want || f.LabelSource != schema.LabelSort {
+			t.Errorf("feature %s (%s) is labelled %q (%s), want %q from the sort control", f.Name, attr, f.Label, f.LabelSource, want)
+		}
+	}
 	// Values: a box set's series range ("(Mistborn, #1-3)", the "trilogy" probe finds
 	// some) is no series number.
 	ranges := 0
