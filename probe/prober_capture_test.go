@@ -49,20 +49,26 @@ func captureSite() http.Handler {
 	return mux
 }
 
+// captureProber starts captureSite and a prober for it; both stop with the test.
+func captureProber(t *testing.T) (*Prober, *httptest.Server) {
+	t.Helper()
+	needBrowser(t)
+	srv := httptest.NewServer(captureSite())
+	t.Cleanup(srv.Close)
+	o := testOptions()
+	p, err := NewProber(startBrowser(t, o), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	return p, srv
+}
+
 // TestCaptureThatCannotCount: a submission that leaves the form page unchanged or
 // gives a head-only page fails with a reason after its attempts, keeps no page, and
 // is counted as failed and retried.
 func TestCaptureThatCannotCount(t *testing.T) {
-	needBrowser(t)
-	srv := httptest.NewServer(captureSite())
-	defer srv.Close()
-	o := testOptions()
-	b := startBrowser(t, o)
-	p, err := NewProber(b, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p, srv := captureProber(t)
 	for _, tc := range []struct {
 		path, want string
 		attempts   int
@@ -94,20 +100,46 @@ func TestCaptureThatCannotCount(t *testing.T) {
 	}
 }
 
+// TestEmptyQueryUnanswered: a probe with every text box empty that gets the form page
+// back unchanged is the site's answer (Probe.Unanswered), not a failure and no page; the
+// same answer to a probe with a word typed stays a failure.
+func TestEmptyQueryUnanswered(t *testing.T) {
+	p, srv := captureProber(t)
+	d, err := p.Discover(t.Context(), srv.URL+"/same")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &memRecorder{}
+	plan := Plan{{Kind: KindEmpty, Values: map[string]string{}}, {Kind: KindPlan, Values: map[string]string{"q": " "}}, {Kind: KindStopword, Values: map[string]string{"q": "the"}}}
+	sum, err := p.Run(t.Context(), d.Form(), plan, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byKind := map[string]Probe{}
+	for i, pr := range rec.probes {
+		byKind[pr.Kind] = pr
+		if pr.Kind != KindStopword && len(rec.pages[i]) != 0 {
+			t.Errorf("probe %s kept %d pages", pr.Kind, len(rec.pages[i]))
+		}
+	}
+	for _, k := range []string{KindEmpty, KindPlan} {
+		if pr := byKind[k]; pr.Error != "" || !strings.Contains(pr.Unanswered, "does not answer an empty query") || pr.Attempts != 2 {
+			t.Errorf("%s probe: error %q, unanswered %q, %d attempts; want no error, the reason, 2 attempts", k, pr.Error, pr.Unanswered, pr.Attempts)
+		}
+	}
+	if pr := byKind[KindStopword]; !strings.Contains(pr.Error, "same text as the form page") || pr.Unanswered != "" {
+		t.Errorf("stop-word probe: error %q, unanswered %q; want a failure", pr.Error, pr.Unanswered)
+	}
+	if sum.Failed != 1 || sum.Unanswered != 2 || sum.Probes != 3 || sum.Pages != 0 {
+		t.Errorf("summary %+v, want 3 probes, 1 failed, 2 unanswered, no page", sum)
+	}
+}
+
 // TestCollapsedAndTypedFields: fields in a collapsed panel and a closed <details> are
 // revealed by clicking their controls before they are typed into; a hidden or number
 // field never takes a word; an XHTML form is filled too.
 func TestCollapsedAndTypedFields(t *testing.T) {
-	needBrowser(t)
-	srv := httptest.NewServer(captureSite())
-	defer srv.Close()
-	o := testOptions()
-	b := startBrowser(t, o)
-	p, err := NewProber(b, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p, srv := captureProber(t)
 	d, err := p.Discover(t.Context(), srv.URL+"/panel")
 	if err != nil {
 		t.Fatal(err)
