@@ -297,8 +297,8 @@ func TestRunCalibre(t *testing.T) {
 	if (code == exitPartial) != (sum.Failed > 0) || sum.Failed == sum.Probes {
 		t.Errorf("exit %d with %d of %d probes failed (first: %s)", code, sum.Failed, sum.Probes, sum.FirstError)
 	}
-	if sum.UnansweredProbes != 1 {
-		t.Errorf("%d probes not answered (%s), want the empty query", sum.UnansweredProbes, sum.Unanswered)
+	if sum.UnansweredProbes > 1 || (sum.UnansweredProbes == 0 && sum.Failed == 0) {
+		t.Errorf("%d probes not answered (%s), want the empty query (unless it failed)", sum.UnansweredProbes, sum.Unanswered)
 	}
 	t.Logf("calibre in %v: %d records, %d links, relations %v, class %s, rounds %+v",
 		time.Since(start).Round(time.Second), sum.Records, sum.Links, sum.Relations, sum.Class, sum.Rounds)
