@@ -566,7 +566,7 @@ func (p *Prober) runOne(ctx context.Context, t *tab, f Form, a Assignment, num, 
 		pr.Status = sub.Pages[0].Status
 	}
 	pages := sub.Pages
-	if errors.Is(err, errUnchanged) && ctx.Err() == nil && emptyQuery(f, a.Values) {
+	if errors.Is(err, errUnchanged) && ctx.Err() == nil && emptyQuery(f, a.Values) && sub.Filled == 0 {
 		pr.Unanswered = fmt.Sprintf("the site does not answer an empty query: with every text box empty, %d attempts got the form page back unchanged (%v)", pr.Attempts, err)
 		p.log.Info("probe unanswered", "probe", num, "why", "the form page came back unchanged for an empty query", "attempts", pr.Attempts)
 		return pr, nil, t
@@ -588,7 +588,8 @@ func (p *Prober) runOne(ctx context.Context, t *tab, f Form, a Assignment, num, 
 
 // emptyQuery reports whether f has text boxes and a submission of values leaves every
 // one of them empty (fields not in values keep their defaults). A form without a text
-// box has no empty query: its unchanged form page stays a failure.
+// box has no empty query: its unchanged form page stays a failure. The page is asked
+// too (submission.Filled): a site may fill a box itself, with a query it kept.
 func emptyQuery(f Form, values map[string]string) bool {
 	boxes := 0
 	for _, fd := range f.Fields {

@@ -20,6 +20,18 @@ func captureSite() http.Handler {
 	form := `<h1>Catalogue</h1><form action="%s" method="get"><input name="q"><input type="submit" value="Search"></form><p>Search the catalogue of books.</p>`
 	// The same page whatever the query: the form page unchanged.
 	mux.HandleFunc("/same", func(w http.ResponseWriter, r *http.Request) { page(w, fmt.Sprintf(form, "/same")) })
+	// The same page whatever the query, whose box shows the last query kept in a
+	// cookie (as sites that remember a visitor's search do).
+	mux.HandleFunc("/kept", func(w http.ResponseWriter, r *http.Request) {
+		if q := r.FormValue("q"); q != "" {
+			http.SetCookie(w, &http.Cookie{Name: "lastq", Value: q, Path: "/"})
+		}
+		last := ""
+		if c, err := r.Cookie("lastq"); err == nil {
+			last = c.Value
+		}
+		page(w, `<h1>Catalogue</h1><form action="/kept" method="get"><input name="q" value="`+html.EscapeString(last)+`"><input type="submit" value="Search"></form><p>Search the catalogue of books.</p>`)
+	})
 	// A result page with a head and nothing in its body.
 	mux.HandleFunc("/head", func(w http.ResponseWriter, r *http.Request) { page(w, fmt.Sprintf(form, "/head/results")) })
 	mux.HandleFunc("/head/results", func(w http.ResponseWriter, r *http.Request) {
@@ -132,6 +144,22 @@ func TestEmptyQueryUnanswered(t *testing.T) {
 	}
 	if sum.Failed != 1 || sum.Unanswered != 2 || sum.Probes != 3 || sum.Pages != 0 {
 		t.Errorf("summary %+v, want 3 probes, 1 failed, 2 unanswered, no page", sum)
+	}
+
+	// The site fills the box with a query it kept: the empty probe sends that query,
+	// and the unchanged page is a failure.
+	d, err = p.Discover(t.Context(), srv.URL+"/kept")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range []Assignment{{Kind: KindStopword, Values: map[string]string{"q": "the"}}, {Kind: KindEmpty, Values: map[string]string{}}} {
+		rec := &memRecorder{}
+		if _, err := p.Run(t.Context(), d.Form(), Plan{a}, rec); err != nil {
+			t.Fatal(err)
+		}
+		if pr := rec.probes[0]; !strings.Contains(pr.Error, "same text as the form page") || pr.Unanswered != "" {
+			t.Errorf("%s probe on a box the site fills: error %q, unanswered %q; want a failure", a.Kind, pr.Error, pr.Unanswered)
+		}
 	}
 }
 
