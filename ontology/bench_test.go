@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -117,7 +118,9 @@ func BenchmarkLoad(b *testing.B) {
 func anonRSS(stop <-chan struct{}) <-chan int64 {
 	out := make(chan int64, 1)
 	go func() {
-		var peak int64
+		var peak, profiled int64
+		var last time.Time
+		prof := os.Getenv("TRAWL_BENCH_HEAPPROFILE")
 		t := time.NewTicker(50 * time.Millisecond)
 		defer t.Stop()
 		for {
@@ -130,6 +133,10 @@ func anonRSS(stop <-chan struct{}) <-chan int64 {
 					}
 				}
 			}
+			if prof != "" && peak > profiled+profiled/20 && time.Since(last) > 2*time.Second {
+				profiled, last = peak, time.Now()
+				writePeakProfile(prof, peak)
+			}
 			select {
 			case <-stop:
 				out <- peak
@@ -139,6 +146,23 @@ func anonRSS(stop <-chan struct{}) <-chan int64 {
 		}
 	}()
 	return out
+}
+
+// writePeakProfile writes the heap profile to path (TRAWL_BENCH_HEAPPROFILE) when the
+// anonymous memory reaches a new peak, and logs how the peak divides between the Go
+// heap and the rest (the sort buffers outside the heap, stacks, Badger's allocations),
+// so that what grows with the size of a load can be found.
+func writePeakProfile(path string, anon int64) {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	fmt.Fprintf(os.Stderr, "peak anon %d MiB: heap in use %d MiB, heap sys %d MiB, heap released %d MiB, stacks %d MiB, runtime sys %d MiB\n",
+		anon>>20, ms.HeapInuse>>20, ms.HeapSys>>20, ms.HeapReleased>>20, ms.StackSys>>20, ms.Sys>>20)
+	f, err := os.Create(path)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	_ = pprof.Lookup("heap").WriteTo(f, 0)
 }
 
 // benchKB returns a KB loaded from the generated dump, cached across runs.
