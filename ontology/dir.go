@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/dgraph-io/badger/v4"
-	"github.com/dgraph-io/badger/v4/options"
 )
 
 // A KB directory holds:
@@ -232,8 +231,7 @@ func loadBadgerOptions(dir string, log *slog.Logger) badger.Options {
 		WithNumMemtables(2).
 		WithBlockCacheSize(16 << 20).
 		WithValueLogFileSize(64 << 20).
-		WithBaseTableSize(128 << 10). // 4 MiB tables: Badger's StreamWriter builds up to 16 at once
-		WithCompression(options.None)
+		WithBaseTableSize(128 << 10) // 4 MiB tables: Badger's StreamWriter builds up to 16 at once
 }
 
 // LoadMemory loads sources into an in-memory KB and opens it. It suits small KBs
