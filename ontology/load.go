@@ -227,6 +227,7 @@ func (l *loader) parseAll(sources []Source) error {
 	for range l.opts.Workers {
 		enc := l.newEncoder()
 		g.Go(func() error {
+			defer enc.release()
 			for j := range jobs {
 				if err := enc.do(ctx, j); err != nil {
 					return err
@@ -510,6 +511,12 @@ type encoder struct {
 func (l *loader) newEncoder() *encoder {
 	per := l.setBytes / int64(max(l.opts.Workers, 1))
 	return &encoder{l: l, seen: newIDSet(per * 3 / 4), normSeen: newIDSet(per / 4), predCache: map[graph.ID]uint64{}}
+}
+
+// release frees the encoder's term sets.
+func (e *encoder) release() {
+	e.seen.release()
+	e.normSeen.release()
 }
 
 const encoderBatch = 1 << 15
