@@ -27,7 +27,7 @@
 // run files through buffers of one share of the budget, however many runs there are.
 // On top of the budget comes a part that depends neither on it nor on the size of the
 // data: Badger's table builders (a table of 2 MiB per open stream and up to 16 being
-// written) and the Go heap around them, about 300 MiB of anonymous memory; plus the
+// written) and the Go heap around them, up to about 300 MiB of anonymous memory; plus the
 // table files Badger maps while it writes them (clean page cache; docs/benchmarks.md).
 //
 // A malformed line is reported with file:line(:col) and skipped, up to

@@ -81,7 +81,7 @@ type LoadOptions struct {
 	// SortMemoryMB is the memory budget of the load, in MiB: the sort buffers, the
 	// in-memory runs, the pairs of each relation, the parsers' term sets and the
 	// read buffers of the final merge share it. Beyond it, sorted runs go to
-	// temporary files (TempDir). Badger's table builders come on top, about 300 MiB
+	// temporary files (TempDir). Badger's table builders come on top, up to about 300 MiB
 	// whatever the budget (see the package documentation).
 	SortMemoryMB int64
 	// Workers is the number of parsing goroutines (default: GOMAXPROCS).
