@@ -88,32 +88,36 @@ func radixSort[R words](x, y []R, w int, top uint, toOther, split bool) {
 	}
 	// The buckets are in y: sort each, bringing the result back to x (or leaving it in
 	// y).
-	sortBuckets := func(count []int, start int) {
-		for _, c := range count {
-			if c == 0 {
-				continue
-			}
-			a, b := y[start:start+c], x[start:start+c]
-			if top == 0 {
-				radixSort(a, b, w+1, 56, !toOther, false)
-			} else {
-				radixSort(a, b, w, top-8, !toOther, false)
-			}
-			start += c
-		}
-	}
 	if !split {
-		sortBuckets(count[:], 0)
+		sortBuckets(x, y, count[:], 0, w, top, toOther)
 		return
 	}
+	shared := count // a copy on the heap for the second goroutine, made only here
 	d, half := 0, 0
-	for ; d < len(count) && half < len(x)/2; d++ {
-		half += count[d]
+	for ; d < len(shared) && half < len(x)/2; d++ {
+		half += shared[d]
 	}
 	var wg sync.WaitGroup
-	wg.Go(func() { sortBuckets(count[:d], 0) })
-	sortBuckets(count[d:], half)
+	wg.Go(func() { sortBuckets(x, y, shared[:d], 0, w, top, toOther) })
+	sortBuckets(x, y, shared[d:], half, w, top, toOther)
 	wg.Wait()
+}
+
+// sortBuckets sorts the buckets of y whose sizes are count, the first starting at
+// start, after a radix pass on byte top of word w (see radixSort).
+func sortBuckets[R words](x, y []R, count []int, start, w int, top uint, toOther bool) {
+	for _, c := range count {
+		if c == 0 {
+			continue
+		}
+		a, b := y[start:start+c], x[start:start+c]
+		if top == 0 {
+			radixSort(a, b, w+1, 56, !toOther, false)
+		} else {
+			radixSort(a, b, w, top-8, !toOther, false)
+		}
+		start += c
+	}
 }
 
 // insertionSort sorts a small bucket whose records agree on the words before w.
