@@ -72,6 +72,9 @@ type aligner struct {
 	// copyFun1 is the inverse functionality of KB1's relations that counts the subjects
 	// of a value that are copies of one another once, by inverse relation (copies.go).
 	copyFun1 map[graph.Rel]float64
+	// sharedFun is the inverse functionality of literal relation pairs over the values
+	// the KBs share (sharedfun.go).
+	sharedFun map[relPair]sharedFun
 
 	lit1   [][]anchor // literal anchors of KB1 nodes, by KB1 local index
 	lit2   [][]anchor // literal anchors of KB2 nodes, by KB2 local index
@@ -84,6 +87,7 @@ type aligner struct {
 	tgt    []int32    // KB1 entities (non-literal nodes), in local order
 	it     int        // current iteration
 	drop   int        // join pair updates dropped in this iteration
+	work   workCounts // work outside the workers' units (literal candidates)
 }
 
 // Align aligns kb1 with kb2 with the PARIS model and returns instance equivalences,
@@ -146,6 +150,9 @@ func Align(ctx context.Context, kb1 Source, kb2 Reference, opts Options) (*Resul
 		return nil, err
 	}
 	res.Stats.LiteralsMatched = n
+	if err := a.sharedValueFun(ctx); err != nil {
+		return nil, err
+	}
 	log.Info("literals matched", "kb1_literals", res.Stats.KB1Literals, "matched", n, "elapsed", time.Since(start))
 	if n == 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("no literal of KB1 (%d literals) matches a literal of KB2: nothing to align", res.Stats.KB1Literals))
@@ -212,6 +219,10 @@ func Align(ctx context.Context, kb1 Source, kb2 Reference, opts Options) (*Resul
 		}
 	}
 	res.Stats.KB2Nodes, res.Stats.KB2Hubs = a.v2.reads, a.v2.hubs
+	res.work = a.work
+	for _, w := range a.workers {
+		res.work.add(w.work)
+	}
 	if a.v1.hubs > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("%d KB1 nodes have more than %d edges and were not used as evidence (MaxDegree)", a.v1.hubs, opts.MaxDegree))
 	}
@@ -244,7 +255,7 @@ func (a *aligner) loadKB1(ctx context.Context) error {
 		done = n
 	}
 	for i := int32(0); i < int32(a.v1.size()); i++ {
-		if !a.v1.lit[i] && len(a.v1.edges[i]) > 0 {
+		if !a.v1.lit[i] && len(a.v1.nodeEdges(i)) > 0 {
 			a.tgt = append(a.tgt, i)
 		}
 	}

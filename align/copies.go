@@ -52,7 +52,7 @@ func (a *aligner) copyAwareFun1(ctx context.Context) error {
 				return err
 			}
 		}
-		for rel, subs := range byRelation(a.v1.edges[z]) {
+		for rel, subs := range byRelation(a.v1.nodeEdges(z)) {
 			if !rel.IsInverse() {
 				continue
 			}
@@ -114,8 +114,8 @@ func (w *worker) copyOf(y, b int32) bool {
 	a := w.a
 	loose := a.opts
 	loose.ApproxMinDice, loose.ApproxPenalty = copyMinDice, 1
-	eb := a.v1.edges[b]
-	for rel, vals := range byRelation(a.v1.edges[y]) {
+	eb := a.v1.nodeEdges(b)
+	for rel, vals := range byRelation(a.v1.nodeEdges(y)) {
 		if rel.IsInverse() || a.v1.funRel(rel) < copyFunctionality {
 			continue
 		}

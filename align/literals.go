@@ -86,6 +86,7 @@ func (a *aligner) matchLiterals(ctx context.Context) (int, error) {
 			continue
 		}
 		matched++
+		a.work.litCands += int64(len(found[k]))
 		anchors := make([]anchor, len(found[k]))
 		for j, m := range found[k] {
 			anchors[j] = anchor{node: a.v2.local(m.node), score: m.score}

@@ -31,9 +31,7 @@ type worker struct {
 	// instance pass
 	ctx        context.Context
 	err        error     // the first error of a read the pass cannot retry
-	prod       []float64 // evidence product by KB2 local index, 1 when untouched
-	disc       []float64 // best discriminativeness of the supporting relation pairs, by KB2 local index
-	rel        []relSeen // distinct KB1 relations supporting the candidate, by KB2 local index
+	acc        []candAcc // the evidence of each KB2 node (by local index) for the current entity
 	grp        []grouped // evidence of an entity that reaches one value through several relations
 	touched    []int32
 	endScratch []int32
@@ -51,6 +49,30 @@ type worker struct {
 	items      []pairItem
 	runS       []pathScore
 	skipSeen   []Path // paths factsToAnchored left out for the current node
+
+	unitWork workCounts // the work of the current unit, kept in work if it is not redone
+	work     workCounts // the work of the units done, summed over the run
+}
+
+// workCounts counts units of work of a run. They tell the growth of the algorithm (more
+// work per fact: more candidates, more evidence, more paths) from the growth of the
+// machine's cost of one unit (caches, memory bandwidth, the collector) when the data
+// grows; the scaling benchmark reports them per fact. Units redone after a read of KB2
+// are counted once.
+type workCounts struct {
+	litCands  int64 // KB2 literal candidates kept for the KB1 literals
+	evidence  int64 // evidence factors of the instance passes (anchor fact × KB2 fact)
+	supports  int64 // updates of a candidate's evidence product
+	relFacts  int64 // facts between anchored nodes read by the relation passes
+	pathPairs int64 // anchor pairs whose connecting paths the relation passes searched
+}
+
+func (c *workCounts) add(d workCounts) {
+	c.litCands += d.litCands
+	c.evidence += d.evidence
+	c.supports += d.supports
+	c.relFacts += d.relFacts
+	c.pathPairs += d.pathPairs
 }
 
 func (a *aligner) newWorkers() {
@@ -95,11 +117,13 @@ func runUnits[T any](ctx context.Context, a *aligner, n int, before func(w *work
 					}
 					u := pending[k]
 					w.r1.miss, w.r2.miss = w.r1.miss[:0], w.r2.miss[:0]
+					w.unitWork = workCounts{}
 					t := do(w, u)
 					m := &misses[u-start]
 					m[0], m[1] = append(m[0][:0], w.r1.miss...), append(m[1][:0], w.r2.miss...)
 					if len(m[0])+len(m[1]) == 0 {
 						results[u-start] = t
+						w.work.add(w.unitWork)
 					}
 				}
 			}

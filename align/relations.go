@@ -253,6 +253,7 @@ func (w *worker) relationFacts(from, to *reader, x int32, mid midIndex, anchFrom
 	if len(w.facts) == 0 {
 		return
 	}
+	w.unitWork.relFacts += int64(len(w.facts))
 	if mode == litOnly {
 		// Normalisers only: these facts have no pair.
 		for _, f := range w.facts {
@@ -309,6 +310,7 @@ func (w *worker) relationFacts(from, to *reader, x int32, mid midIndex, anchFrom
 				if xa.node == ya.node {
 					continue // a loop in `to`
 				}
+				w.unitWork.pathPairs++
 				w.pathsBetween(to, w.fronts[k], w.frontNodes[k], xa.node, ya.node, maxTo, fac)
 			}
 		}
@@ -384,7 +386,7 @@ func (w *worker) pathsBetween(to *reader, front []frontEntry, nodes []int32, xa,
 		w.items = append(w.items, pairItem{p: fe.p.then(e.rel.Inverse()), xa: xa, ya: ya, factor: fac})
 	}
 	es := to.edges(ya)
-	if to.v.byNode[ya] != nil && len(front) < len(es) {
+	if to.v.byOff[ya] != 0 && len(front) < len(es) {
 		for i := 0; i < len(front); {
 			m := front[i].node
 			j := i + 1

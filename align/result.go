@@ -34,6 +34,8 @@ type Result struct {
 	Stats      RunStats         `json:"stats"`
 	// Warnings are conditions a user should know about (nothing matched, hubs skipped).
 	Warnings []string `json:"warnings,omitempty"`
+
+	work workCounts // for the scaling benchmark
 }
 
 // InstanceMatch is an equality between a KB1 entity and a KB2 entity.

@@ -224,6 +224,31 @@ func TestPersons1Replica(t *testing.T) {
 	}
 }
 
+// TestWorkCounts checks the units of work the scaling benchmark reports: every kind is
+// counted, and the counts do not depend on the number of goroutines (units redone after
+// a read of KB2 count once).
+func TestWorkCounts(t *testing.T) {
+	kb1, kb2 := loadPair(t, "Persons1/person11.nt", "Persons1/person12.nt")
+	var first workCounts
+	for i, workers := range []int{1, 3} {
+		opts := DefaultOptions()
+		opts.Workers = workers
+		res, err := Align(t.Context(), kb1, kb2, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := res.work
+		if w.litCands == 0 || w.evidence == 0 || w.supports == 0 || w.supports > w.evidence || w.relFacts == 0 || w.pathPairs == 0 {
+			t.Errorf("%d workers: counts %+v, want every one positive and supports ≤ evidence", workers, w)
+		}
+		if i == 0 {
+			first = w
+		} else if w != first {
+			t.Errorf("counts with %d workers %+v differ from those with 1 %+v", workers, w, first)
+		}
+	}
+}
+
 // memPeak samples the memory the Go runtime holds from the OS (heap, stacks, metadata;
 // released pages excluded) every 10 ms and keeps the largest value.
 type memPeak struct {
@@ -272,7 +297,8 @@ func maxRSS() uint64 {
 
 // scaleRun aligns kb1 with kb2 b.N times and reports CPU time, CPU time per fact (the
 // distinct non-taxonomy facts of both KBs), the peak runtime memory during the
-// alignment, the process's peak RSS and the iterations.
+// alignment, the process's peak RSS, the iterations and the units of work per fact
+// (workCounts).
 func scaleRun(b *testing.B, kb1, kb2 KB, facts int, opts Options) *Result {
 	runtime.GC()
 	b.ReportAllocs()
@@ -299,6 +325,15 @@ func scaleRun(b *testing.B, kb1, kb2 KB, facts int, opts Options) *Result {
 	b.ReportMetric(float64(peak)/(1<<20), "peak-MiB")
 	b.ReportMetric(float64(maxRSS())/(1<<20), "maxrss-MiB")
 	b.ReportMetric(float64(iters)/n, "iterations/op")
+	// Work units per fact (of the last run; every run does the same work): if they stay
+	// flat while cpu-ns/fact grows, the growth is the machine's cost per unit, not the
+	// algorithm's.
+	w, f := res.work, float64(facts)
+	b.ReportMetric(float64(w.litCands)/f, "lit-cands/fact")
+	b.ReportMetric(float64(w.evidence)/f, "evidence/fact")
+	b.ReportMetric(float64(w.supports)/f, "supports/fact")
+	b.ReportMetric(float64(w.relFacts)/f, "rel-facts/fact")
+	b.ReportMetric(float64(w.pathPairs)/f, "path-pairs/fact")
 	return res
 }
 
