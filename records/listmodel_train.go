@@ -161,7 +161,7 @@ func TrainListModel(ctx context.Context, ex *ListExamples, use func(page string)
 	if len(feats) == 0 {
 		return nil, errors.New("records: no candidate pattern to train the list model on")
 	}
-	m := &ListModel{About: o.About, Features: featureNames, Threshold: o.Threshold}
+	m := &ListModel{About: o.About, Features: featureNames, Threshold: o.Threshold, Lambda: o.Lambda}
 	m.Mean, m.Scale = standardise(feats)
 	idx := make([]int32, len(featureNames))
 	for i := range idx {
