@@ -9,8 +9,9 @@
 //	                                                    write it (go generate ./records)
 //
 // The list model's L2 penalty is chosen among -lambdas by an inner cross-validation
-// (-inner folds) on the pages it is trained on: in -cv, on the four training folds
-// only, never on the fold it is scored on. -alone extracts every page alone, as a user
+// (-inner folds) on the pages it is trained on, scored as the mean of the inner folds'
+// pages extracted together and alone: in -cv, on the four training folds only, never
+// on the fold it is scored on. -alone extracts every page alone, as a user
 // with one page does, instead of a fold's pages together.
 //
 // Pages whose ground truth does not resolve on the page are scored and reported apart.
@@ -122,8 +123,9 @@ type chooser struct {
 }
 
 // fit trains the list model on the examples of pages tr, with the penalty of grid
-// that scores best in an inner cross-validation over tr (pages extracted together
-// per inner fold, as the outer one does).
+// that scores best in an inner cross-validation over tr. The model serves a user with
+// many pages and one with a single page, so the inner score is the mean of the two
+// ways of extracting an inner fold: its pages together, and every page alone.
 func (c *chooser) fit(ctx context.Context, ex *records.ListExamples, tr []benchmark.Page) (*records.ListModel, error) {
 	to := c.to
 	to.Lambda = c.grid[0]
@@ -132,14 +134,18 @@ func (c *chooser) fit(ctx context.Context, ex *records.ListExamples, tr []benchm
 		for _, l := range c.grid {
 			o := c.to
 			o.Lambda = l
-			rep, err := benchmark.CrossValidate(ctx, scorable(tr), c.inner, c.trainer(ex, o, false))
-			if err != nil {
-				return nil, err
+			f := 0.0
+			for _, alone := range []bool{false, true} {
+				rep, err := benchmark.CrossValidate(ctx, scorable(tr), c.inner, c.trainer(ex, o, alone))
+				if err != nil {
+					return nil, err
+				}
+				f += rep.Mean().F / 2
+				c.log.Info("inner cross-validation", "lambda", l, "alone", alone, "f1", rep.Mean().F)
 			}
-			if f := rep.Mean().F; f > best {
+			if f > best {
 				best, to.Lambda = f, l
 			}
-			c.log.Debug("inner cross-validation", "lambda", l, "f1", rep.Mean().F)
 		}
 		c.log.Info("lambda chosen by inner cross-validation", "pages", len(tr), "lambda", to.Lambda, "f1", best)
 	}
