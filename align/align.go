@@ -72,6 +72,9 @@ type aligner struct {
 	// copyFun1 is the inverse functionality of KB1's relations that counts the subjects
 	// of a value that are copies of one another once, by inverse relation (copies.go).
 	copyFun1 map[graph.Rel]float64
+	// sharedFun is the inverse functionality of literal relation pairs over the values
+	// the KBs share (sharedfun.go).
+	sharedFun map[relPair]sharedFun
 
 	lit1   [][]anchor // literal anchors of KB1 nodes, by KB1 local index
 	lit2   [][]anchor // literal anchors of KB2 nodes, by KB2 local index
@@ -146,6 +149,9 @@ func Align(ctx context.Context, kb1 Source, kb2 Reference, opts Options) (*Resul
 		return nil, err
 	}
 	res.Stats.LiteralsMatched = n
+	if err := a.sharedValueFun(ctx); err != nil {
+		return nil, err
+	}
 	log.Info("literals matched", "kb1_literals", res.Stats.KB1Literals, "matched", n, "elapsed", time.Since(start))
 	if n == 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("no literal of KB1 (%d literals) matches a literal of KB2: nothing to align", res.Stats.KB1Literals))

@@ -130,9 +130,9 @@ func (w *worker) candidates(y int32, out []cand) []cand {
 				w.bootJoinEvidence(p1, f1, fun1, x2, learned, max2)
 			case boot:
 				w.bootEvidence(p1, f1, fun1, x2, learned)
-				w.learnedEvidence(f1, fun1, x2, learned, max2, true) // joins learned in the first iteration
+				w.learnedEvidence(p1, f1, fun1, x2, learned, max2, true) // joins learned in the first iteration
 			default:
-				w.learnedEvidence(f1, fun1, x2, learned, max2, false)
+				w.learnedEvidence(p1, f1, fun1, x2, learned, max2, false)
 			}
 		}
 		w.applyEvidence(len(an) > 1 || joinBoot, f.p, f.end, group)
@@ -200,14 +200,15 @@ func (w *worker) bootEvidence(p1 Path, f1, fun1 float64, x2 anchor, learned []re
 		if e, ok := findLearned(learned, p2); ok {
 			sub, super = e.s21/o.Epsilon, e.s12/o.Epsilon
 		}
-		fun2 := a.v2.funRel(rel)
-		fac := Factor(x2.score, sub, super, f1, fun2/o.Epsilon)
+		fun2, g1, d1 := a.v2.funRel(rel), f1, fun1
+		g1, d1, fun2 = a.liftShared(p1, p2, g1, d1, fun2)
+		fac := Factor(x2.score, sub, super, g1, fun2/o.Epsilon)
 		if 1-fac <= o.EvidenceCut {
 			continue
 		}
 		for _, e := range block {
 			if e.node != x2.node && !a.v2.lit[e.node] {
-				w.ev = append(w.ev, evidence{y2: e.node, p2: p2, factor: fac, disc: min(fun1, fun2)})
+				w.ev = append(w.ev, evidence{y2: e.node, p2: p2, factor: fac, disc: min(d1, fun2)})
 			}
 		}
 	}
@@ -237,22 +238,23 @@ func (w *worker) bootJoinEvidence(p1 Path, f1, fun1 float64, x2 anchor, learned 
 
 // learnedEvidence adds the evidence of the learned relation pairs of p1 (only the joins
 // if joinsOnly), following each KB2 path from anchor x2 when its factor passes the cut.
-func (w *worker) learnedEvidence(f1, fun1 float64, x2 anchor, learned []relEntry, max2 int, joinsOnly bool) {
+func (w *worker) learnedEvidence(p1 Path, f1, fun1 float64, x2 anchor, learned []relEntry, max2 int, joinsOnly bool) {
 	a := w.a
 	o := a.opts
 	for _, e := range learned {
 		if e.p2.Len() > max2 || (joinsOnly && !e.p2.IsJoin()) {
 			continue
 		}
-		fun2 := a.v2.funPath(e.p2)
-		fac := Factor(x2.score, e.s21/o.Epsilon, e.s12/o.Epsilon, f1, fun2/o.Epsilon)
+		fun2, g1, d1 := a.v2.funPath(e.p2), f1, fun1
+		g1, d1, fun2 = a.liftShared(p1, e.p2, g1, d1, fun2)
+		fac := Factor(x2.score, e.s21/o.Epsilon, e.s12/o.Epsilon, g1, fun2/o.Epsilon)
 		if 1-fac <= o.EvidenceCut {
 			continue
 		}
 		w.ends = w.followPath(&w.r2, x2.node, e.p2, w.ends[:0])
 		for _, y2 := range w.ends {
 			if !a.v2.lit[y2] {
-				w.ev = append(w.ev, evidence{y2: y2, p2: e.p2, factor: fac, disc: min(fun1, fun2)})
+				w.ev = append(w.ev, evidence{y2: y2, p2: e.p2, factor: fac, disc: min(d1, fun2)})
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package records
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -94,6 +95,29 @@ var skipTags = map[atom.Atom]bool{
 // parsePage parses raw HTML. The HTML5 parser repairs any markup, so the only errors are
 // input that is not text at all.
 func parsePage(name string, raw []byte, skipHidden bool) (*page, error) {
+	doc, err := parseHTML(name, raw)
+	if err != nil {
+		return nil, err
+	}
+	nelems, nleaves := countTree(doc)
+	return indexPage(name, doc, skipHidden, nelems, nleaves), nil
+}
+
+// parseKeptPage is parsePage for a page kept while other pages are parsed and
+// processed (Extract's): the tree is a compact copy of the parser's (compactTree),
+// which costs a copy and saves the garbage collector from marking the parser's many
+// objects on every cycle.
+func parseKeptPage(name string, raw []byte, skipHidden bool) (*page, error) {
+	doc, err := parseHTML(name, raw)
+	if err != nil {
+		return nil, err
+	}
+	doc, nelems, nleaves := compactTree(doc, len(raw))
+	return indexPage(name, doc, skipHidden, nelems, nleaves), nil
+}
+
+// parseHTML parses raw with the HTML5 parser.
+func parseHTML(name string, raw []byte) (*html.Node, error) {
 	if bytes.IndexByte(raw, 0) >= 0 && !looksLikeText(raw) {
 		return nil, fmt.Errorf("%s: %w: input contains NUL bytes (not an HTML document)", name, ErrBadPage)
 	}
@@ -101,7 +125,7 @@ func parsePage(name string, raw []byte, skipHidden bool) (*page, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w: %v", name, ErrBadPage, err)
 	}
-	return indexPage(name, doc, skipHidden), nil
+	return doc, nil
 }
 
 // looksLikeText tolerates a few stray NUL bytes in otherwise textual input.
@@ -109,24 +133,11 @@ func looksLikeText(raw []byte) bool {
 	return bytes.Count(raw, []byte{0}) < len(raw)/100+1
 }
 
-func indexPage(name string, doc *html.Node, skipHidden bool) *page {
-	// sizes first, so that the tables are allocated once
-	nelems, ntexts := 0, 0
-	var count func(n *html.Node)
-	count = func(n *html.Node) {
-		switch n.Type {
-		case html.ElementNode:
-			nelems++
-		case html.TextNode:
-			ntexts++
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			count(c)
-		}
-	}
-	count(doc)
+// indexPage indexes the tree doc (see page), given its number of elements and a bound
+// of its leaves, so that the tables are allocated once.
+func indexPage(name string, doc *html.Node, skipHidden bool, nelems, nleaves int) *page {
 	p := &page{name: name, doc: doc, body: -1,
-		elems: make([]elem, 0, nelems), leaves: make([]leaf, 0, ntexts), toks: make([]string, 0, 4*ntexts)}
+		elems: make([]elem, 0, nelems), leaves: make([]leaf, 0, nleaves), toks: make([]string, 0, 3*nleaves)}
 	nkids := make([]int32, 0, nelems)
 	dfs := 0
 	var walk func(n *html.Node, parent int32, depth int, skipped bool)
@@ -189,6 +200,9 @@ func indexPage(name string, doc *html.Node, skipHidden bool) *page {
 		p.elems[idx].leafEnd = int32(len(p.leaves))
 	}
 	walk(doc, -1, 0, false)
+	if cap(p.toks) > len(p.toks)+len(p.toks)/8 {
+		p.toks = slices.Clone(p.toks) // the estimate was high: kept as long as the page
+	}
 	// the children of every element, in one shared table
 	kids := make([]int32, len(p.elems))
 	off := 0

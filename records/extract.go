@@ -649,7 +649,7 @@ func (st *pageStore) get(i int) (*sample, error) {
 		st.failed[i] = err
 		return nil, err
 	}
-	p, err := parsePage(pg.Name, pg.HTML, st.opts.SkipHidden)
+	p, err := parseKeptPage(pg.Name, pg.HTML, st.opts.SkipHidden)
 	if err != nil {
 		st.failed[i] = err
 		return nil, err

@@ -133,3 +133,77 @@ func TestParseNativeXPath(t *testing.T) {
 		}
 	}
 }
+
+// TestCompactTree checks that the compact copy of a parsed tree renders as the tree
+// it copies and that its links agree, on a page of several node, attribute and
+// string blocks with strings too long to be copied.
+func TestCompactTree(t *testing.T) {
+	long := strings.Repeat("ü", longString)
+	src := `<!DOCTYPE html><html lang=en><head><title>T</title><style>p{}</style></head>
+<body class="a b"><!-- c --><table id=t><tr><td>1<td>2</table><svg viewBox="0 0 1 1"><foreignObject><p>x</p></foreignObject></svg>
+<math><mi xlink:href="u">y</mi></math><ul>` + strings.Repeat(`<li data-k=v class=item><a href=/x>z &amp; `+strings.Repeat("w", 60)+`</a> w</li>`, 600) +
+		`</ul><p title="` + long + `">` + long + `</p><p>` + "\u00a0\u3000 " + `<img src=i.png>` + " \u00a0x" + `</p></body></html>`
+	doc, err := html.Parse(strings.NewReader(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	if err := html.Render(&want, doc); err != nil {
+		t.Fatal(err)
+	}
+	wantElems, wantLeaves, attrs := 0, 0, 0
+	var count func(n *html.Node)
+	count = func(n *html.Node) {
+		switch n.Type {
+		case html.ElementNode:
+			wantElems++
+			if n.Data == "img" {
+				wantLeaves++
+			}
+		case html.TextNode:
+			if strings.TrimSpace(n.Data) != "" {
+				wantLeaves++
+			}
+		}
+		attrs += len(n.Attr)
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			count(c)
+		}
+	}
+	count(doc)
+	if wantElems+wantLeaves < 3*nodeBlock || attrs < 2*attrBlock {
+		t.Fatalf("%d nodes, %d attributes: too few for several blocks", wantElems+wantLeaves, attrs)
+	}
+	cp, elems, leaves := compactTree(doc, len(src))
+	var got strings.Builder
+	if err := html.Render(&got, cp); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != want.String() {
+		t.Errorf("the copy renders as\n%s\nwant\n%s", got.String(), want.String())
+	}
+	if elems != wantElems || leaves != wantLeaves {
+		t.Errorf("%d elements, %d leaves, want %d, %d", elems, leaves, wantElems, wantLeaves)
+	}
+	if e, l := countTree(doc); e != wantElems || l != wantLeaves {
+		t.Errorf("countTree: %d elements, %d leaves, want %d, %d", e, l, wantElems, wantLeaves)
+	}
+	var check func(n *html.Node)
+	check = func(n *html.Node) {
+		var prev *html.Node
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Parent != n || c.PrevSibling != prev {
+				t.Fatalf("<%s> has wrong links", c.Data)
+			}
+			prev = c
+			check(c)
+		}
+		if n.LastChild != prev {
+			t.Fatalf("<%s> has the wrong last child", n.Data)
+		}
+	}
+	check(cp)
+	if cp.Parent != nil || cp == doc {
+		t.Fatal("the copy is not a new root")
+	}
+}

@@ -9,11 +9,13 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/trawl-dev/trawl/internal/rundir"
+	"github.com/trawl-dev/trawl/internal/textnorm"
 	"github.com/trawl-dev/trawl/records"
 	"github.com/trawl-dev/trawl/schema"
 	"github.com/trawl-dev/trawl/schema/schematest"
@@ -93,6 +95,7 @@ func TestCalibreSite(t *testing.T) {
 		{Kind: "term", Values: map[string]string{"search": "war"}},
 		{Kind: "term", Values: map[string]string{"search": "harry"}},
 		{Kind: "term", Values: map[string]string{"search": "king"}},
+		{Kind: "term", Values: map[string]string{"search": "trilogy"}},
 		{Kind: "option", Values: map[string]string{"sort": "title", "order": "ascending"}},
 		{Kind: "option", Values: map[string]string{"sort": "author"}},
 		{Kind: "option", Values: map[string]string{"order": "ascending"}},
@@ -184,4 +187,52 @@ func TestCalibreSite(t *testing.T) {
 		t.Errorf("wrong mappings: %v", sc.WrongMappings)
 	}
 	t.Logf("title = %s (mapped from %v), author = %s (mapped from %v)", title, s.MappedFields(title), author, s.MappedFields(author))
+
+	// Labels (issue 15): the mobile page prints no column header, so each feature needs a
+	// descriptive label of its own: present, clean, and never the search box's.
+	boxLabel := ""
+	for _, fd := range form.Fields {
+		if fd.Name == "search" {
+			boxLabel = fd.Label
+		}
+	}
+	for _, f := range s.Features {
+		switch {
+		case f.Label == "":
+			t.Errorf("feature %s has no label", f.Name)
+		case schema.CleanLabel(f.Label) != f.Label:
+			t.Errorf("feature %s: label %q is not clean (%q)", f.Name, f.Label, schema.CleanLabel(f.Label))
+		case textnorm.Fold(f.Label) == textnorm.Fold(schema.CleanLabel(boxLabel)):
+			t.Errorf("feature %s is labelled %q after the search box", f.Name, f.Label)
+		}
+	}
+	// Values: a box set's series range ("(Mistborn, #1-3)", the "trilogy" probe finds
+	// some) is no series number.
+	ranges := 0
+	for _, rec := range recList {
+		var text strings.Builder
+		for _, l := range rec.Leaves {
+			text.WriteString(l.Text + " ")
+		}
+		if !rangeRE.MatchString(text.String()) {
+			continue
+		}
+		ranges++
+		for fi, vs := range s.Values(rec) {
+			f := &s.Features[fi]
+			if f.Type != schema.TypeDecimal && f.Type != schema.TypeInteger {
+				continue
+			}
+			for _, v := range vs {
+				if strings.Contains(text.String(), "-"+v+")") {
+					t.Errorf("feature %s holds %q, the end of a range in %q", f.Name, v, text.String())
+				}
+			}
+		}
+	}
+	if ranges == 0 {
+		t.Error("no record with a series range (#a-b) to check")
+	}
 }
+
+var rangeRE = regexp.MustCompile(`#[0-9.]+-[0-9.]+\)`)

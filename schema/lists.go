@@ -16,9 +16,10 @@ import (
 //
 //   - it is not a template: not found exactly once in (almost) every value (that is a
 //     composite leaf, "Dickens, Charles", left to the composite splitter);
-//   - the pieces look like the values that hold no separator: about as many words, and
+//   - the pieces look like the values that hold no separator: about as many words,
 //     none starting with a lower-case function word ("Harry Potter and the Sorcerer's
-//     Stone" gives "the Sorcerer's Stone");
+//     Stone" gives "the Sorcerer's Stone"), and none without a letter when those values
+//     are words ("The Lord of the Rings, #1-3" is a series and its range);
 //   - the pieces recur: a piece is the whole value of another record or a piece of
 //     another list; or lists of three and more are seen.
 //
@@ -113,12 +114,23 @@ func listEvidence(distinct []masked, sep string, singles []string, singleSet map
 	if float64(once) >= 0.8*float64(len(distinct)) && long == 0 {
 		return false // once in (almost) every value: a template, not a list
 	}
+	// Pieces without a letter where the single values are words ("#1-3" after "The
+	// Lord of the Rings, ") are a number or a range that a template put beside the
+	// value, not items of a list.
+	lettered := 0
+	for _, v := range singles {
+		if strings.IndexFunc(v, unicode.IsLetter) >= 0 {
+			lettered++
+		}
+	}
+	wordsOnly := len(singles) >= 3 && float64(lettered) >= 0.9*float64(len(singles))
 	bad := 0
 	var pieceWords []int
 	for _, p := range pieces {
 		words := strings.Fields(p)
 		pieceWords = append(pieceWords, len(words))
-		if strings.IndexFunc(p, isWordRune) < 0 || len(words) > 0 && lowerFunctionWord(words[0]) {
+		if strings.IndexFunc(p, isWordRune) < 0 || len(words) > 0 && lowerFunctionWord(words[0]) ||
+			wordsOnly && strings.IndexFunc(p, unicode.IsLetter) < 0 {
 			bad++
 		}
 	}

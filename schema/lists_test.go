@@ -31,6 +31,10 @@ func TestLearnList(t *testing.T) {
 			"Harry Potter and the Sorcerer's Stone", "Dracula", "Persuasion"), nil},
 		{"names reversed", values("Dickens, Charles", "Austen, Jane", "Tolstoy, Leo", "Kafka, Franz", "Orwell, George"), nil},
 		{"one publisher", values("Simon & Schuster", "Penguin", "Vintage", "Faber", "Knopf", "Picador"), nil},
+		// Issue 15: calibre's series of box sets, "(The Mortal Instruments, #1-3)", became
+		// the series "The Mortal Instruments" and a second series "#1-3".
+		{"a series and its range", values("The Mortal Instruments, #1-3", "The Lord of the Rings, #1-3", "Fifty Shades, #1-3",
+			"Maze Runner, #0.1-0.5", "The Hunger Games", "Maze Runner", "Throne of Glass", "Shiva Trilogy", "Starbound"), nil},
 		{"dates are atoms", values("2 Jan, 2008", "5 Mar, 2010", "7 Apr, 1999", "1 May, 2001"), nil},
 	}
 	for _, tc := range tests {

@@ -211,7 +211,11 @@ func (m masked) locate(markers []Marker) []found {
 		best := -1
 		var f found
 		if mk.Sep != "" {
+			punct := strings.IndexFunc(mk.Sep, isWordRune) < 0
 			for _, at := range findSep(m.s, mk.Sep) {
+				if punct && !cutsAt(m.s, at, len(mk.Sep)) {
+					continue
+				}
 				if at+len(mk.Sep) <= cursor && at > best {
 					best = at
 					f = found{start: at, end: at + len(mk.Sep), after: "sep:" + mk.Sep}
@@ -665,6 +669,15 @@ func badSeparator(sep string, st *sepStat) bool {
 		}
 	}
 	return false
+}
+
+// cutsAt reports whether the punctuation separator s[at:at+n] may cut the value there:
+// only where it stands as the learning counted it, detached from the text around it and
+// not between two digits. The " - " of "Harry Potter - 2.0" cuts; the "-" of a range
+// ("#1-3", "0.1-0.5") or of a word ("Middle-earth") is part of the value (issue 15: a
+// range is no number, and text stays whole unless the split is regular).
+func cutsAt(s string, at, n int) bool {
+	return detached(s, at, n) && !betweenDigits(s, at, n)
 }
 
 // betweenDigits reports whether s[at:at+n] has a digit right before and right after it.

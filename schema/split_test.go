@@ -36,6 +36,11 @@ func TestApplySplit(t *testing.T) {
 			[]segment{{"^", "A [b by c]"}, {"sep:by", "D"}}},
 		{"label prefix", "Price: $12.99", []Marker{{Sep: "Price:"}}, []segment{{"sep:Price:", "$12.99"}}},
 		{"punctuation", "Harry Potter - 2.0", []Marker{{Sep: "-"}}, []segment{{"^", "Harry Potter"}, {"sep:-", "2.0"}}},
+		// Issue 15: calibre titles whose series is a range ("#1-3") were cut inside the
+		// range and the end of the range written as the series number.
+		{"a range is no cut", "The Lord of the Rings, #1-3", []Marker{{Sep: "-"}}, []segment{{"^", "The Lord of the Rings, #1-3"}}},
+		{"a decimal range is no cut", "Middle-earth, #0.1-0.5", []Marker{{Sep: "-"}}, []segment{{"^", "Middle-earth, #0.1-0.5"}}},
+		{"a hyphen inside a word is no cut", "Middle-earth - 2.0", []Marker{{Sep: "-"}}, []segment{{"^", "Middle-earth"}, {"sep:-", "2.0"}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -162,10 +162,11 @@ func TestAlignCommandBadger(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	// 110 of 112: "uncle nick's" agrees by name only, its phone and street differ, and
-	// the evidence factors of issue 15 leave it unlinked (decision record
-	// 2026-11-27-linking-evidence-factors).
-	if !strings.Contains(stdout, "instance  -          112     110     1") {
+	// 111 of 112, as before the evidence factors of issue 15: "uncle nick's" agrees by
+	// name only (its phone and category differ) and links because a restaurant's name
+	// identifies it among the values both KBs share (decision record
+	// 2026-11-27-linking-shared-value-functionality).
+	if !strings.Contains(stdout, "instance  -          112     111     1") {
 		t.Errorf("stdout:\n%s", stdout)
 	}
 }

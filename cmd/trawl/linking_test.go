@@ -92,6 +92,34 @@ func TestRunCalibreBookKB(t *testing.T) {
 	if multi == 0 || joined > 0 {
 		t.Errorf("%d records with several authors, %d author values holding ' & ': authors not split", multi, joined)
 	}
+	// Typed values at the site's precision: calibre prints "02 Jan, 1955" for a book
+	// known by its year (the 2nd of January is its placeholder day), a year, not a day.
+	if dt := datatypes(t, filepath.Join(sum.Dir, "graph.nt")); dt[graph.XSDGYear] == 0 || dt[graph.XSDDate] > 0 {
+		t.Errorf("typed literals by datatype %v: want years (xsd:gYear) and no xsd:date", dt)
+	}
+}
+
+// datatypes counts the typed literals of a run's graph.nt by datatype.
+func datatypes(t *testing.T, file string) map[string]int {
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string]int{}
+	rd := graph.NewReader(f, file)
+	for {
+		tr, err := rd.Read()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.O.IsLiteral() && tr.O.Datatype != "" {
+			out[tr.O.Datatype]++
+		}
+	}
 }
 
 // authorValues reads a run's graph.nt and counts the records with several values of
