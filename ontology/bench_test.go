@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trawl-dev/trawl/graph"
 	"github.com/trawl-dev/trawl/ontology"
 	"github.com/trawl-dev/trawl/ontology/internal/synth"
 )
@@ -76,7 +78,7 @@ func maxRSS() int64 {
 }
 
 // BenchmarkLoad loads a generated YAGO-shaped dump into a Badger KB on disk, all
-// indexes included, and reports triples/s of wall time and of CPU time, and the peak
+// indexes included (TRAWL_BENCH_SORT_MEMORY sets the memory budget in MiB), and reports triples/s of wall time and of CPU time, and the peak
 // RSS of the process.
 func BenchmarkLoad(b *testing.B) {
 	n := benchTriples()
@@ -93,7 +95,11 @@ func BenchmarkLoad(b *testing.B) {
 				anon := anonRSS(stop)
 				cpu0 := cpuTime()
 				start := time.Now()
-				rep, err := ontology.Load(b.Context(), dir, []ontology.Source{ontology.FileSource(path)}, ontology.DefaultLoadOptions())
+				opts := ontology.DefaultLoadOptions()
+				if mb, err := strconv.ParseInt(os.Getenv("TRAWL_BENCH_SORT_MEMORY"), 10, 64); err == nil {
+					opts.SortMemoryMB = mb
+				}
+				rep, err := ontology.Load(b.Context(), dir, []ontology.Source{ontology.FileSource(path)}, opts)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -117,7 +123,9 @@ func BenchmarkLoad(b *testing.B) {
 func anonRSS(stop <-chan struct{}) <-chan int64 {
 	out := make(chan int64, 1)
 	go func() {
-		var peak int64
+		var peak, profiled int64
+		var last time.Time
+		prof := os.Getenv("TRAWL_BENCH_HEAPPROFILE")
 		t := time.NewTicker(50 * time.Millisecond)
 		defer t.Stop()
 		for {
@@ -130,6 +138,10 @@ func anonRSS(stop <-chan struct{}) <-chan int64 {
 					}
 				}
 			}
+			if prof != "" && peak > profiled+profiled/20 && time.Since(last) > 2*time.Second {
+				profiled, last = peak, time.Now()
+				writePeakProfile(prof, peak)
+			}
 			select {
 			case <-stop:
 				out <- peak
@@ -139,6 +151,23 @@ func anonRSS(stop <-chan struct{}) <-chan int64 {
 		}
 	}()
 	return out
+}
+
+// writePeakProfile writes the heap profile to path (TRAWL_BENCH_HEAPPROFILE) when the
+// anonymous memory reaches a new peak, and logs how the peak divides between the Go
+// heap and the rest (the sort buffers outside the heap, stacks, Badger's allocations),
+// so that what grows with the size of a load can be found.
+func writePeakProfile(path string, anon int64) {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	fmt.Fprintf(os.Stderr, "peak anon %d MiB: heap in use %d MiB, heap sys %d MiB, heap released %d MiB, stacks %d MiB, runtime sys %d MiB\n",
+		anon>>20, ms.HeapInuse>>20, ms.HeapSys>>20, ms.HeapReleased>>20, ms.StackSys>>20, ms.Sys>>20)
+	f, err := os.Create(path)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	_ = pprof.Lookup("heap").WriteTo(f, 0)
 }
 
 // benchKB returns a KB loaded from the generated dump, cached across runs.
@@ -215,4 +244,55 @@ func BenchmarkCandidates(b *testing.B) {
 			b.ReportMetric(float64(found)/float64(len(lat)), "found")
 		})
 	}
+}
+
+// BenchmarkNodeLookup reads the node records of entities of the KB of BenchmarkLoad
+// (Term and Edges, as the aligner does), 2,000 entities spread over the KB in turn, and
+// reports the 50th and 99th percentile of one entity's term and edges.
+func BenchmarkNodeLookup(b *testing.B) {
+	n := benchTriples()
+	st, err := ontology.Open(benchKB(b, n), ontology.DefaultOptions())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	ctx := b.Context()
+	var ids []graph.ID
+	i := 0
+	for id, err := range st.Entities(ctx) {
+		if err != nil {
+			b.Fatal(err)
+		}
+		if i++; i%37 == 0 {
+			ids = append(ids, id)
+		}
+		if len(ids) == 2000 {
+			break
+		}
+	}
+	if len(ids) == 0 {
+		b.Fatal("no entities")
+	}
+	var lat []time.Duration
+	edges := 0
+	i = 0
+	for b.Loop() {
+		id := ids[i%len(ids)]
+		i++
+		start := time.Now()
+		if _, err := st.Term(ctx, id); err != nil {
+			b.Fatal(err)
+		}
+		for _, err := range st.Edges(ctx, id) {
+			if err != nil {
+				b.Fatal(err)
+			}
+			edges++
+		}
+		lat = append(lat, time.Since(start))
+	}
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds())/1e3, "p50-µs")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Nanoseconds())/1e3, "p99-µs")
+	b.ReportMetric(float64(edges)/float64(len(lat)), "edges/op")
 }

@@ -142,6 +142,7 @@ func (l *loader) build(db *badger.DB) error {
 		Parsed: l.parsed.Load(), BadLines: l.bad.Load(),
 		LiteralBits: bucketBits(l.lits.total), BandBits: bucketBits(l.bands.total)}
 
+	l.readBlock = l.mergeReadBlock()
 	sw := db.NewStreamWriter()
 	if err := sw.Prepare(); err != nil {
 		return fmt.Errorf("prepare the KB for writing: %w", err)
@@ -192,6 +193,19 @@ func (l *loader) build(db *badger.DB) error {
 	l.report.Entities, l.report.Classes, l.report.Relations = info.Entities, info.Classes, len(preds)
 	l.report.IndexTime = time.Since(start)
 	return nil
+}
+
+// mergeReadBlock shares the read buffers of the final merge (loader.mergeBytes) among
+// the run files open at once: the two halves of the nodes merge each the subject and
+// object runs and the dictionary runs, while the literal, band and date indexes are
+// merged one after the other.
+func (l *loader) mergeReadBlock() int {
+	files := 2*(2*l.triples.fileRuns()+l.terms.fileRuns()) +
+		max(l.lits.fileRuns(), l.bands.fileRuns(), l.dates.fileRuns())
+	if files == 0 {
+		return minReadBlock
+	}
+	return int(min(max(l.mergeBytes/int64(files), minReadBlock), maxReadBlock))
 }
 
 // relationNumbers numbers the relations in IRI order, so that numbering does not
@@ -318,14 +332,14 @@ type nodeMerge struct {
 func (l *loader) openNodeMerge(half int) (*nodeMerge, error) {
 	m := &nodeMerge{}
 	var err error
-	if m.spo, err = l.triples.merge(0, half); err != nil {
+	if m.spo, err = l.triples.merge(0, half, l.readBlock); err != nil {
 		return nil, err
 	}
-	if m.ops, err = l.triples.merge(1, half); err != nil {
+	if m.ops, err = l.triples.merge(1, half, l.readBlock); err != nil {
 		_ = m.spo.close()
 		return nil, err
 	}
-	if m.terms, err = l.terms.merge(half); err != nil {
+	if m.terms, err = l.terms.merge(half, l.readBlock); err != nil {
 		_ = m.spo.close()
 		_ = m.ops.close()
 		return nil, err
@@ -620,7 +634,7 @@ func (l *loader) buildLiterals(ctx contextLike, sw *badger.StreamWriter, bits ui
 			err = cerr
 		}
 	}()
-	m, err := l.lits.merge(halfAll)
+	m, err := l.lits.merge(halfAll, l.readBlock)
 	if err != nil {
 		return err
 	}
@@ -706,7 +720,7 @@ func (l *loader) buildBands(ctx contextLike, sw *badger.StreamWriter, bits uint)
 			err = cerr
 		}
 	}()
-	m, err := l.bands.merge(0, halfAll)
+	m, err := l.bands.merge(0, halfAll, l.readBlock)
 	if err != nil {
 		return err
 	}
@@ -777,7 +791,7 @@ func (l *loader) buildDates(ctx contextLike, sw *badger.StreamWriter) (err error
 			err = cerr
 		}
 	}()
-	m, err := l.dates.merge(0, halfAll)
+	m, err := l.dates.merge(0, halfAll, l.readBlock)
 	if err != nil {
 		return err
 	}

@@ -227,11 +227,11 @@ func loadBadgerOptions(dir string, log *slog.Logger) badger.Options {
 		WithLogger(badgerLogger{log}).
 		WithDetectConflicts(false).
 		WithNumCompactors(2).
-		WithMemTableSize(16 << 20).
+		WithMemTableSize(8 << 20).
 		WithNumMemtables(2).
 		WithBlockCacheSize(16 << 20).
 		WithValueLogFileSize(64 << 20).
-		WithBaseTableSize(128 << 10) // 4 MiB tables: Badger's StreamWriter builds up to 16 at once
+		WithBaseTableSize(64 << 10) // 2 MiB tables: Badger's StreamWriter builds up to 16 at once
 }
 
 // LoadMemory loads sources into an in-memory KB and opens it. It suits small KBs

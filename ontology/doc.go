@@ -20,12 +20,15 @@
 // of the subject order), and write packed per-node records with Badger's StreamWriter.
 //
 // Memory is bounded by LoadOptions.SortMemoryMB (1 GiB by default), shared out among
-// the sort buffers, the in-memory runs, the relation pairs and the parsers' term sets;
-// the buffers live outside the Go heap, so the collector's headroom does not double
-// them. Whatever does not fit goes to sorted runs in DIR/.load-tmp; a load that fits
-// writes no run. Peak resident memory is about the budget plus 10–30 % (Go heap,
-// Badger's table builders), plus the table files Badger maps while it writes them
-// (docs/benchmarks.md).
+// the sort buffers, the in-memory runs, the relation pairs, the parsers' term sets and
+// the read buffers of the final merge; all but the pairs live outside the Go heap, so
+// the collector's headroom does not double them. Whatever does not fit goes to sorted
+// runs in DIR/.load-tmp; a load that fits writes no run. The final merge reads the
+// run files through buffers of one share of the budget, however many runs there are.
+// On top of the budget comes a part that depends neither on it nor on the size of the
+// data: Badger's table builders (a table of 2 MiB per open stream and up to 16 being
+// written) and the Go heap around them, up to about 300 MiB of anonymous memory; plus the
+// table files Badger maps while it writes them (clean page cache; docs/benchmarks.md).
 //
 // A malformed line is reported with file:line(:col) and skipped, up to
 // LoadOptions.MaxErrors. A directory is marked complete only when its load finished;

@@ -5,9 +5,12 @@ import "github.com/trawl-dev/trawl/graph"
 // idSet is an open-addressing set of non-zero uint64 keys (node identifiers, normal
 // form hashes). The loader uses one per worker to emit each term's dictionary entry
 // about once; when its table would outgrow maxBytes it is cleared, which only costs
-// duplicate entries that the final merge drops.
+// duplicate entries that the final merge drops. Its table lives outside the Go heap
+// (like the sort buffers, so that the collector's headroom does not double it); release
+// frees it.
 type idSet struct {
 	slots    []uint64
+	heap     bool // slots were made on the Go heap (mapping failed)
 	n        int
 	maxSlots int
 }
@@ -17,13 +20,24 @@ func newIDSet(maxBytes int64) *idSet {
 	for int64(maxSlots)*2*8 <= maxBytes {
 		maxSlots *= 2
 	}
-	return &idSet{slots: make([]uint64, 1<<12), maxSlots: maxSlots}
+	return &idSet{maxSlots: maxSlots}
+}
+
+// release frees the table; the set is empty afterwards.
+func (s *idSet) release() {
+	if !s.heap {
+		freeRecords(s.slots)
+	}
+	s.slots, s.n, s.heap = nil, 0, false
 }
 
 // add inserts k and reports whether it was absent.
 func (s *idSet) add(k uint64) bool {
 	if k == 0 {
 		k = 1
+	}
+	if s.slots == nil {
+		s.resize(1 << 12)
 	}
 	mask := uint64(len(s.slots) - 1)
 	i := mix64(k) & mask
@@ -49,9 +63,25 @@ func (s *idSet) grow() {
 		s.n = 0
 		return
 	}
-	old := s.slots
-	s.slots = make([]uint64, 2*len(old))
+	s.resize(2 * len(s.slots))
+}
+
+// resize moves the keys to a table of n slots. If the memory cannot be mapped, the
+// table is made on the Go heap instead.
+func (s *idSet) resize(n int) {
+	old, oldHeap := s.slots, s.heap
+	slots, err := allocRecords[uint64](n)
+	s.heap = err != nil
+	if s.heap {
+		slots = make([]uint64, n)
+	}
+	s.slots = slots
 	s.n = 0
+	defer func() {
+		if !oldHeap {
+			freeRecords(old)
+		}
+	}()
 	mask := uint64(len(s.slots) - 1)
 	for _, k := range old {
 		if k == 0 {

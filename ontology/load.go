@@ -81,8 +81,10 @@ type loader struct {
 	dates   *fixedSorter[rec2]
 	preds   predTable
 
-	pairBytes int64 // memory of the pair spool before it spills
-	setBytes  int64 // memory of the workers' term sets
+	pairBytes  int64 // memory of the pair spool before it spills
+	setBytes   int64 // memory of the workers' term sets
+	mergeBytes int64 // read buffers of the final merge, all run files together
+	readBlock  int   // read buffer of one run file in the final merge
 
 	read, parsed, bad atomic.Int64
 	errMu             sync.Mutex
@@ -143,14 +145,19 @@ func newLoader(ctx context.Context, opts LoadOptions, tmp string) *loader {
 		func(_ int, rs, tmp []rec2) { sortWords(rs, tmp) }, cmp2)
 	l.pairBytes = share(sharePairs)
 	l.setBytes = share(shareSets)
+	l.mergeBytes = share(shareMerge)
 	l.file.Store("")
 	return l
 }
 
 // Shares of the memory budget, in percent. The triples are sorted in two orders and
 // take 72 bytes each while sorted (36 % keeps 5.4 M triples in memory per GiB); the band
-// records (16 per distinct string) and the term dictionary come next.
+// records (16 per distinct string) and the term dictionary come next. The read buffers
+// of the final merge (shareMerge) reuse part of what the sorters free once parsing ends
+// (the sort scratch buffers, the spare buffers of one-order sorters, one arena of each
+// variable-length sorter: about 40 % of the budget).
 const (
+	shareMerge    = 10
 	shareTriples  = 36
 	shareTerms    = 18
 	shareLiterals = 10
@@ -220,6 +227,7 @@ func (l *loader) parseAll(sources []Source) error {
 	for range l.opts.Workers {
 		enc := l.newEncoder()
 		g.Go(func() error {
+			defer enc.release()
 			for j := range jobs {
 				if err := enc.do(ctx, j); err != nil {
 					return err
@@ -503,6 +511,12 @@ type encoder struct {
 func (l *loader) newEncoder() *encoder {
 	per := l.setBytes / int64(max(l.opts.Workers, 1))
 	return &encoder{l: l, seen: newIDSet(per * 3 / 4), normSeen: newIDSet(per / 4), predCache: map[graph.ID]uint64{}}
+}
+
+// release frees the encoder's term sets.
+func (e *encoder) release() {
+	e.seen.release()
+	e.normSeen.release()
 }
 
 const encoderBatch = 1 << 15

@@ -79,9 +79,10 @@ type LoadOptions struct {
 	// Replace lets Load overwrite a directory that holds a complete KB.
 	Replace bool
 	// SortMemoryMB is the memory budget of the load, in MiB: the sort buffers, the
-	// in-memory runs, the pairs of each relation and the parsers' term sets share it.
-	// Beyond it, sorted runs go to temporary files (TempDir). Resident memory peaks
-	// at about the budget plus 10–30 % (see the package documentation).
+	// in-memory runs, the pairs of each relation, the parsers' term sets and the
+	// read buffers of the final merge share it. Beyond it, sorted runs go to
+	// temporary files (TempDir). Badger's table builders come on top, up to about 300 MiB
+	// whatever the budget (see the package documentation).
 	SortMemoryMB int64
 	// Workers is the number of parsing goroutines (default: GOMAXPROCS).
 	Workers int

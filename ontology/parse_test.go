@@ -193,3 +193,19 @@ func TestPairSpool(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSortWords sorts 2M random triple records (the radix sort of the load's
+// buffers; two goroutines from 65,536 records).
+func BenchmarkSortWords(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	src := make([]rec3, 2_000_000)
+	for i := range src {
+		src[i] = rec3{r.Uint64(), r.Uint64N(20), r.Uint64()}
+	}
+	rs := make([]rec3, len(src))
+	tmp := make([]rec3, len(src))
+	for b.Loop() {
+		copy(rs, src)
+		sortWords(rs, tmp)
+	}
+}

@@ -71,25 +71,31 @@ func writeFixedRun[R words](path string, rs []R) (err error) {
 	return err
 }
 
-// fixedFileCursor reads records [from, to) of a run file in blocks.
+// fixedFileCursor reads records [from, to) of a run file in blocks of a buffer outside
+// the Go heap (freed by close).
 type fixedFileCursor[R words] struct {
-	f    *os.File
-	buf  []R
-	i    int
-	off  int64 // file offset of the next block
-	left int64 // records not yet read into buf
+	f     *os.File
+	buf   []R
+	block int // records per read
+	i     int
+	off   int64 // file offset of the next block
+	left  int64 // records not yet read into buf
 }
 
-// runBlock is the number of records a file cursor reads at once.
-const runBlock = 1 << 15
+// Read buffers of the final merge: every file cursor open at once shares
+// loader.mergeBytes, within these bounds (bytes).
+const (
+	minReadBlock = 16 << 10
+	maxReadBlock = 1 << 20
+)
 
-func openFixedRun[R words](path string, from, to int64) (*fixedFileCursor[R], error) {
+func openFixedRun[R words](path string, from, to int64, blockBytes int) (*fixedFileCursor[R], error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	var r R
-	return &fixedFileCursor[R]{f: f, off: from * int64(8*len(r)), left: to - from}, nil
+	return &fixedFileCursor[R]{f: f, block: max(blockBytes/(8*len(r)), 1), off: from * int64(8*len(r)), left: to - from}, nil
 }
 
 func (c *fixedFileCursor[R]) next() (R, bool, error) {
@@ -99,9 +105,13 @@ func (c *fixedFileCursor[R]) next() (R, bool, error) {
 			return zero, false, nil
 		}
 		if c.buf == nil {
-			c.buf = make([]R, runBlock)
+			b, err := allocRecords[R](c.block)
+			if err != nil {
+				return zero, false, err
+			}
+			c.buf = b
 		}
-		n := min(int64(runBlock), c.left)
+		n := min(int64(c.block), c.left)
 		b := recordBytes(c.buf[:n])
 		if k, err := c.f.ReadAt(b, c.off); k < len(b) || err != nil && !errors.Is(err, io.EOF) {
 			if err == nil || errors.Is(err, io.EOF) {
@@ -117,9 +127,13 @@ func (c *fixedFileCursor[R]) next() (R, bool, error) {
 	return c.buf[c.i-1], true, nil
 }
 
-func (c *fixedFileCursor[R]) close() error { return c.f.Close() }
+func (c *fixedFileCursor[R]) close() error {
+	freeRecords(c.buf)
+	c.buf = nil
+	return c.f.Close()
+}
 
-func openRun[R words](s runSource[R], half int) (cursor[R], error) {
+func openRun[R words](s runSource[R], half, blockBytes int) (cursor[R], error) {
 	from, to := int64(0), s.n
 	switch half {
 	case halfLow:
@@ -130,7 +144,7 @@ func openRun[R words](s runSource[R], half int) (cursor[R], error) {
 	if s.path == "" {
 		return &memCursor[R]{rs: s.mem[from:to]}, nil
 	}
-	return openFixedRun[R](s.path, from, to)
+	return openFixedRun[R](s.path, from, to, blockBytes)
 }
 
 // splitIndex returns the index of the first record whose first word has the literal
@@ -233,11 +247,12 @@ func (m *merger[R]) close() error {
 	return errors.Join(errs...)
 }
 
-// openMerger opens (one half of) the runs of one order and merges them.
-func openMerger[R words](srcs []runSource[R], half int, compare func(a, b R) int) (*merger[R], error) {
+// openMerger opens (one half of) the runs of one order and merges them; run files are
+// read in blocks of blockBytes.
+func openMerger[R words](srcs []runSource[R], half, blockBytes int, compare func(a, b R) int) (*merger[R], error) {
 	var cs []cursor[R]
 	for _, s := range srcs {
-		c, err := openRun(s, half)
+		c, err := openRun(s, half, blockBytes)
 		if err != nil {
 			for _, c := range cs {
 				_ = c.close()
@@ -447,9 +462,21 @@ func (s *fixedSorter[R]) finish() error {
 	return nil
 }
 
-// merge returns the merged records of one order (or of one half of it).
-func (s *fixedSorter[R]) merge(order, half int) (*merger[R], error) {
-	return openMerger(s.runs[order], half, s.compare)
+// merge returns the merged records of one order (or of one half of it), reading run
+// files in blocks of blockBytes.
+func (s *fixedSorter[R]) merge(order, half, blockBytes int) (*merger[R], error) {
+	return openMerger(s.runs[order], half, blockBytes, s.compare)
+}
+
+// fileRuns is the number of runs of one order written to files.
+func (s *fixedSorter[R]) fileRuns() int {
+	n := 0
+	for _, r := range s.runs[0] {
+		if r.path != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // release frees the buffers of the in-memory runs; no merger may be open.

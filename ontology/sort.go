@@ -3,6 +3,7 @@ package ontology
 import (
 	"cmp"
 	"math/bits"
+	"sync"
 )
 
 // Records of the external sort are arrays of uint64 words, ordered by their words in
@@ -31,22 +32,28 @@ func cmp3(a, b rec3) int { return cmpWords(a, b) }
 
 const smallSort = 32
 
-// sortWords sorts rs; tmp, if long enough, is scratch space.
+// sortWords sorts rs; tmp, if long enough, is scratch space. A large buffer is sorted
+// by two goroutines: after the first pass its buckets are independent.
 func sortWords[R words](rs, tmp []R) {
 	if len(tmp) < len(rs) {
 		tmp = make([]R, len(rs))
 	}
-	radixSort(rs, tmp[:len(rs)], 0, 56, false)
+	radixSort(rs, tmp[:len(rs)], 0, 56, false, len(rs) >= parallelSort)
 }
+
+// parallelSort is the size from which sortWords splits the work in two.
+const parallelSort = 1 << 16
 
 // radixSort sorts the records of x, which agree on the words before w and on the bits
 // of word w above byte top (a shift, 56 for a fresh word), leaving the result in x (or,
-// with toOther, in y); the other slice is scratch.
-func radixSort[R words](x, y []R, w int, top uint, toOther bool) {
+// with toOther, in y); the other slice is scratch. With split, the buckets of the first
+// pass are shared between this goroutine and another one, in two groups of about the
+// same number of records.
+func radixSort[R words](x, y []R, w int, top uint, toOther, split bool) {
 	var r R
 	for {
 		if len(x) <= smallSort || w == len(r) {
-			insertionSort(x, w)
+			insertionSort(x, w) // (a small or all-equal buffer needs no second goroutine)
 			if toOther {
 				copy(y, x)
 			}
@@ -81,16 +88,33 @@ func radixSort[R words](x, y []R, w int, top uint, toOther bool) {
 	}
 	// The buckets are in y: sort each, bringing the result back to x (or leaving it in
 	// y).
-	start := 0
+	if !split {
+		sortBuckets(x, y, count[:], 0, w, top, toOther)
+		return
+	}
+	shared := count // a copy on the heap for the second goroutine, made only here
+	d, half := 0, 0
+	for ; d < len(shared) && half < len(x)/2; d++ {
+		half += shared[d]
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { sortBuckets(x, y, shared[:d], 0, w, top, toOther) })
+	sortBuckets(x, y, shared[d:], half, w, top, toOther)
+	wg.Wait()
+}
+
+// sortBuckets sorts the buckets of y whose sizes are count, the first starting at
+// start, after a radix pass on byte top of word w (see radixSort).
+func sortBuckets[R words](x, y []R, count []int, start, w int, top uint, toOther bool) {
 	for _, c := range count {
 		if c == 0 {
 			continue
 		}
 		a, b := y[start:start+c], x[start:start+c]
 		if top == 0 {
-			radixSort(a, b, w+1, 56, !toOther)
+			radixSort(a, b, w+1, 56, !toOther, false)
 		} else {
-			radixSort(a, b, w, top-8, !toOther)
+			radixSort(a, b, w, top-8, !toOther, false)
 		}
 		start += c
 	}

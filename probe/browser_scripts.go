@@ -312,6 +312,19 @@ return ((spec) => {
 // control that a mouse cannot reach (covered or off-screen).
 const clickStashedJS = `(() => { const e = window[%q]; if (!e) return false; e.click(); return true; })()`
 
+// textFilledJS (with the %q form XPath) counts the form's enabled text boxes that hold
+// more than spaces, just before a submission: what the site gets, whatever the page
+// put there itself (a value kept from an earlier query in a cookie). -1: no form.
+const textFilledJS = helpersJS + `
+return ((xp) => {
+  const root = H.root(xp);
+  if (!root) return -1;
+  const els = root instanceof HTMLFormElement ? Array.from(root.elements) : Array.from(root.querySelectorAll('input, textarea'));
+  const text = new Set(['text', 'search', 'email', 'url', 'tel', 'password']);
+  return els.filter(e => !e.disabled && (e instanceof HTMLTextAreaElement || (e instanceof HTMLInputElement && text.has(e.type))) &&
+    (e.value || '').trim() !== '').length;
+})(%q);`
+
 // requestSubmitJS submits the form like its submit button would (firing submit
 // handlers), for forms without a submit control.
 const requestSubmitJS = helpersJS + `

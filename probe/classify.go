@@ -126,7 +126,7 @@ func (c *Classifier) ClassProbabilities(f *Form) map[Class]float64 {
 // a search form, whatever its words say.
 //
 // A second constraint: a form whose only inputs are code boxes (SQL, a script: see
-// keywordCapable) is not a search form either. It takes a program, not query words,
+// queryBox) is not a search form either. It takes a program, not query words,
 // and has nothing trawl could probe.
 func (c *Classifier) classProbs(f *Form) []float64 {
 	p := c.form.probs(formFeatures(f))
@@ -164,7 +164,7 @@ func onlyCode(f *Form) bool {
 	for _, fl := range f.Fields {
 		switch {
 		case fl.Type == "hidden" || fl.Submit || fl.Tag == "button":
-		case fl.IsText() && !keywordCapable(fl) && !fl.Disabled && !fl.ReadOnly:
+		case fl.IsText() && !queryBox(fl) && !fl.Disabled && !fl.ReadOnly:
 			code++
 		default:
 			return false
@@ -172,6 +172,9 @@ func onlyCode(f *Form) bool {
 	}
 	return code > 0
 }
+
+// minKeywordLength is the longest maxlength of a box that cannot be a keyword box.
+const minKeywordLength = 4
 
 func argmax(p []float64) int {
 	best := 0
@@ -183,10 +186,17 @@ func argmax(p []float64) int {
 	return best
 }
 
-// keywordCapable reports whether a field can be a keyword box: a free-text control,
-// enabled, that its identifiers and label do not name a code box (SQL, a script, a
-// regular expression: a query language is not query words).
+// keywordCapable reports whether a field can be a keyword box: a query box (queryBox)
+// that admits query words: a box of at most minKeywordLength characters holds a count,
+// a year or a code (Fossil's "Max" rows), not a query.
 func keywordCapable(fl Field) bool {
+	return queryBox(fl) && (fl.MaxLength == 0 || fl.MaxLength > minKeywordLength)
+}
+
+// queryBox reports whether a field is a free-text control, enabled, that its
+// identifiers and label do not name a code box (SQL, a script, a regular expression: a
+// query language is not query words).
+func queryBox(fl Field) bool {
 	switch fl.Type {
 	case "", "text", "search", "textarea", "email", "url", "tel", "number":
 		if fl.Disabled || fl.ReadOnly {

@@ -98,7 +98,8 @@ func textFields(f Form) []Field {
 }
 
 // keywordFields returns the keyword boxes: Form.KeywordFields, else the fields whose
-// Role is "keyword", else every text field; the main box first.
+// Role is "keyword", else every text field that can take query words (keywordCapable);
+// the main box first.
 func keywordFields(f Form) []Field {
 	texts := textFields(f)
 	var out []Field
@@ -117,7 +118,13 @@ func keywordFields(f Form) []Field {
 		}
 	}
 	if len(out) == 0 {
-		out = texts
+		// No box was classified as the keyword box: any box that can take query
+		// words stands in (not a code box, not a count of a few characters).
+		for _, fd := range texts {
+			if keywordCapable(fd) {
+				out = append(out, fd)
+			}
+		}
 	}
 	return out
 }

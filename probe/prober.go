@@ -237,6 +237,9 @@ type Summary struct {
 	Probes int `json:"probes"`
 	Failed int `json:"failed"`
 	Pages  int `json:"pages"`
+	// Unanswered counts the probes with every text box empty that the site answered
+	// with its form page unchanged (Probe.Unanswered): not failures.
+	Unanswered int `json:"unanswered,omitempty"`
 	// Retried counts the probes that needed more than one attempt (a page that could
 	// not count, a page that stopped answering, a step out of time), whether a later
 	// attempt succeeded or not.
@@ -256,7 +259,9 @@ type Summary struct {
 // (empty, head-only, without an HTTP status), whose page stopped answering or whose step
 // ran out of time is tried again after a pause (a third of the page-script limit,
 // doubled at each new attempt). A submission that left the form page unchanged is tried
-// twice only: sites answer an empty query that way, every time.
+// twice only: sites answer an empty query that way, every time. When every text box of
+// the submission was empty, two such answers are the site's answer, not a failure
+// (Probe.Unanswered).
 const MaxAttempts = 3
 
 // Run submits the form once per assignment of the plan (at most MaxProbes), in
@@ -474,9 +479,7 @@ func (r *runState) record(a Assignment, pr Probe, pages []Page, budget int) {
 	}
 	r.sum.Probes++
 	r.sum.Pages += len(pages)
-	if pr.Error != "" {
-		r.sum.Failed++
-	}
+	r.sum.count(pr)
 	if pr.Attempts > 1 {
 		r.sum.Retried++
 	}
@@ -563,6 +566,11 @@ func (p *Prober) runOne(ctx context.Context, t *tab, f Form, a Assignment, num, 
 		pr.Status = sub.Pages[0].Status
 	}
 	pages := sub.Pages
+	if errors.Is(err, errUnchanged) && ctx.Err() == nil && emptyQuery(f, a.Values) && sub.Filled == 0 {
+		pr.Unanswered = fmt.Sprintf("the site does not answer an empty query: with every text box empty, %d attempts got the form page back unchanged (%v)", pr.Attempts, err)
+		p.log.Info("probe unanswered", "probe", num, "why", "the form page came back unchanged for an empty query", "attempts", pr.Attempts)
+		return pr, nil, t
+	}
 	if err != nil {
 		pr.Error = err.Error()
 		if ctx.Err() != nil {
@@ -576,6 +584,38 @@ func (p *Prober) runOne(ctx context.Context, t *tab, f Form, a Assignment, num, 
 		p.log.Info("probe done", "probe", num, "pages", len(sub.Pages), "url", pr.URL, "status", pr.Status, "attempts", pr.Attempts, "elapsed", pr.Duration.Round(time.Millisecond))
 	}
 	return pr, pages, t
+}
+
+// emptyQuery reports whether f has text boxes and a submission of values leaves every
+// one of them empty (fields not in values keep their defaults). A form without a text
+// box has no empty query: its unchanged form page stays a failure. The page is asked
+// too (submission.Filled): a site may fill a box itself, with a query it kept.
+func emptyQuery(f Form, values map[string]string) bool {
+	boxes := 0
+	for _, fd := range f.Fields {
+		if fd.Submit || fd.Disabled || fillKind(fd) != "text" {
+			continue
+		}
+		boxes++
+		v, ok := values[fd.Name]
+		if !ok {
+			v = fd.Value
+		}
+		if strings.TrimSpace(v) != "" {
+			return false
+		}
+	}
+	return boxes > 0
+}
+
+// count counts a recorded probe among the failed or unanswered ones.
+func (s *Summary) count(pr Probe) {
+	switch {
+	case pr.Error != "":
+		s.Failed++
+	case pr.Unanswered != "":
+		s.Unanswered++
+	}
 }
 
 // Language returns the language trawl assumes for the form's text ("en", "fr", …), from

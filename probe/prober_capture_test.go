@@ -20,6 +20,18 @@ func captureSite() http.Handler {
 	form := `<h1>Catalogue</h1><form action="%s" method="get"><input name="q"><input type="submit" value="Search"></form><p>Search the catalogue of books.</p>`
 	// The same page whatever the query: the form page unchanged.
 	mux.HandleFunc("/same", func(w http.ResponseWriter, r *http.Request) { page(w, fmt.Sprintf(form, "/same")) })
+	// The same page whatever the query, whose box shows the last query kept in a
+	// cookie (as sites that remember a visitor's search do).
+	mux.HandleFunc("/kept", func(w http.ResponseWriter, r *http.Request) {
+		if q := r.FormValue("q"); q != "" {
+			http.SetCookie(w, &http.Cookie{Name: "lastq", Value: q, Path: "/"})
+		}
+		last := ""
+		if c, err := r.Cookie("lastq"); err == nil {
+			last = c.Value
+		}
+		page(w, `<h1>Catalogue</h1><form action="/kept" method="get"><input name="q" value="`+html.EscapeString(last)+`"><input type="submit" value="Search"></form><p>Search the catalogue of books.</p>`)
+	})
 	// A result page with a head and nothing in its body.
 	mux.HandleFunc("/head", func(w http.ResponseWriter, r *http.Request) { page(w, fmt.Sprintf(form, "/head/results")) })
 	mux.HandleFunc("/head/results", func(w http.ResponseWriter, r *http.Request) {
@@ -49,20 +61,26 @@ func captureSite() http.Handler {
 	return mux
 }
 
+// captureProber starts captureSite and a prober for it; both stop with the test.
+func captureProber(t *testing.T) (*Prober, *httptest.Server) {
+	t.Helper()
+	needBrowser(t)
+	srv := httptest.NewServer(captureSite())
+	t.Cleanup(srv.Close)
+	o := testOptions()
+	p, err := NewProber(startBrowser(t, o), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	return p, srv
+}
+
 // TestCaptureThatCannotCount: a submission that leaves the form page unchanged or
 // gives a head-only page fails with a reason after its attempts, keeps no page, and
 // is counted as failed and retried.
 func TestCaptureThatCannotCount(t *testing.T) {
-	needBrowser(t)
-	srv := httptest.NewServer(captureSite())
-	defer srv.Close()
-	o := testOptions()
-	b := startBrowser(t, o)
-	p, err := NewProber(b, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p, srv := captureProber(t)
 	for _, tc := range []struct {
 		path, want string
 		attempts   int
@@ -94,20 +112,62 @@ func TestCaptureThatCannotCount(t *testing.T) {
 	}
 }
 
+// TestEmptyQueryUnanswered: a probe with every text box empty that gets the form page
+// back unchanged is the site's answer (Probe.Unanswered), not a failure and no page; the
+// same answer to a probe with a word typed stays a failure.
+func TestEmptyQueryUnanswered(t *testing.T) {
+	p, srv := captureProber(t)
+	d, err := p.Discover(t.Context(), srv.URL+"/same")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &memRecorder{}
+	plan := Plan{{Kind: KindEmpty, Values: map[string]string{}}, {Kind: KindPlan, Values: map[string]string{"q": " "}}, {Kind: KindStopword, Values: map[string]string{"q": "the"}}}
+	sum, err := p.Run(t.Context(), d.Form(), plan, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byKind := map[string]Probe{}
+	for i, pr := range rec.probes {
+		byKind[pr.Kind] = pr
+		if pr.Kind != KindStopword && len(rec.pages[i]) != 0 {
+			t.Errorf("probe %s kept %d pages", pr.Kind, len(rec.pages[i]))
+		}
+	}
+	for _, k := range []string{KindEmpty, KindPlan} {
+		if pr := byKind[k]; pr.Error != "" || !strings.Contains(pr.Unanswered, "does not answer an empty query") || pr.Attempts != 2 {
+			t.Errorf("%s probe: error %q, unanswered %q, %d attempts; want no error, the reason, 2 attempts", k, pr.Error, pr.Unanswered, pr.Attempts)
+		}
+	}
+	if pr := byKind[KindStopword]; !strings.Contains(pr.Error, "same text as the form page") || pr.Unanswered != "" {
+		t.Errorf("stop-word probe: error %q, unanswered %q; want a failure", pr.Error, pr.Unanswered)
+	}
+	if sum.Failed != 1 || sum.Unanswered != 2 || sum.Probes != 3 || sum.Pages != 0 {
+		t.Errorf("summary %+v, want 3 probes, 1 failed, 2 unanswered, no page", sum)
+	}
+
+	// The site fills the box with a query it kept: the empty probe sends that query,
+	// and the unchanged page is a failure.
+	d, err = p.Discover(t.Context(), srv.URL+"/kept")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range []Assignment{{Kind: KindStopword, Values: map[string]string{"q": "the"}}, {Kind: KindEmpty, Values: map[string]string{}}} {
+		rec := &memRecorder{}
+		if _, err := p.Run(t.Context(), d.Form(), Plan{a}, rec); err != nil {
+			t.Fatal(err)
+		}
+		if pr := rec.probes[0]; !strings.Contains(pr.Error, "same text as the form page") || pr.Unanswered != "" {
+			t.Errorf("%s probe on a box the site fills: error %q, unanswered %q; want a failure", a.Kind, pr.Error, pr.Unanswered)
+		}
+	}
+}
+
 // TestCollapsedAndTypedFields: fields in a collapsed panel and a closed <details> are
 // revealed by clicking their controls before they are typed into; a hidden or number
 // field never takes a word; an XHTML form is filled too.
 func TestCollapsedAndTypedFields(t *testing.T) {
-	needBrowser(t)
-	srv := httptest.NewServer(captureSite())
-	defer srv.Close()
-	o := testOptions()
-	b := startBrowser(t, o)
-	p, err := NewProber(b, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p, srv := captureProber(t)
 	d, err := p.Discover(t.Context(), srv.URL+"/panel")
 	if err != nil {
 		t.Fatal(err)

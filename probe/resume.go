@@ -34,9 +34,7 @@ func (r *runState) resume(done []Done, queue, rest Plan) (Plan, Plan) {
 		r.sum.Probes++
 		r.sum.Resumed++
 		r.sum.Pages += len(d.Pages)
-		if pr.Error != "" {
-			r.sum.Failed++
-		}
+		r.sum.count(pr)
 		if pr.Attempts > 1 {
 			r.sum.Retried++
 		}

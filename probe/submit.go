@@ -38,6 +38,9 @@ type submission struct {
 	Trigger   string
 	Navigated bool
 	Warnings  []string
+	// Filled is how many text boxes of the form held text when it was submitted
+	// (textFilledJS), -1 when unknown.
+	Filled int
 }
 
 // fieldSpec is one control for fillJS.
@@ -320,6 +323,10 @@ func (p *Prober) trigger(ctx context.Context, t *tab, f Form, kwIndex int, sub *
 	}{f.XPath, submitControl(f), kwIndex})))
 	if err != nil {
 		return Page{}, fmt.Errorf("find the submit control at %s: %w", f.PageURL, err)
+	}
+	sub.Filled = -1
+	if n, err := eval[int](ctx, t, jsBody(textFilledJS, f.XPath)); err == nil {
+		sub.Filled = n
 	}
 	token := newToken()
 	seq0, _, _ := t.navState()

@@ -39,11 +39,12 @@ triples=$(($(wc -l <"$file")))
 
 # rss-MiB is the peak resident set (getrusage), which includes the table files Badger
 # writes through memory maps (clean file pages, about the size of the KB);
-# anon-MiB is the peak of RssAnon (heap, stacks, sort buffers), sampled every 0.2 s.
-printf '%-8s %5s %8s %8s %8s %9s %9s %12s %14s %s\n' tool round wall-s user-s sys-s rss-MiB anon-MiB triples/s triples/cpu-s loadavg
-run() { # name round cmd...
-  local name=$1 round=$2; shift 2
-  local la peak=0 a cp tp
+# anon-MiB is the peak of RssAnon (heap, stacks, sort buffers), sampled every 0.2 s;
+# kb-MiB is the size of the loaded KB.
+printf '%-8s %5s %8s %8s %8s %9s %9s %7s %12s %14s %s\n' tool round wall-s user-s sys-s rss-MiB anon-MiB kb-MiB triples/s triples/cpu-s loadavg
+run() { # name round kbdir cmd... (kbdir "-" for serdi)
+  local name=$1 round=$2 kbdir=$3; shift 3
+  local la peak=0 a cp tp kbm=0
   la=$(cut -d' ' -f1-3 /proc/loadavg)
   /usr/bin/time -o "$dir/time-$$" -f '%e %U %S %M' "$@" >/dev/null 2>"$dir/stderr-$$" &
   tp=$!
@@ -57,19 +58,20 @@ run() { # name round cmd...
   done
   wait "$tp" || { echo "$name failed:" >&2; cat "$dir/stderr-$$" >&2; exit 1; }
   read -r wall user sys rss <"$dir/time-$$"
-  awk -v name="$name" -v r="$round" -v w="$wall" -v u="$user" -v s="$sys" -v m="$rss" -v pa="$peak" -v t="$triples" -v la="$la" \
-    'BEGIN { printf "%-8s %5d %8.2f %8.2f %8.2f %9.0f %9.0f %12.0f %14.0f %s\n", name, r, w, u, s, m/1024, pa/1024, t/w, t/(u+s), la }'
+  [ "$kbdir" = - ] || kbm=$(du -sm "$kbdir" | cut -f1)
+  awk -v name="$name" -v r="$round" -v w="$wall" -v u="$user" -v s="$sys" -v m="$rss" -v pa="$peak" -v kb="$kbm" -v t="$triples" -v la="$la" \
+    'BEGIN { printf "%-8s %5d %8.2f %8.2f %8.2f %9.0f %9.0f %7d %12.0f %14.0f %s\n", name, r, w, u, s, m/1024, pa/1024, kb, t/w, t/(u+s), la }'
 }
 memflag=()
 [ -n "$mem" ] && memflag=(--sort-memory "$mem")
 for r in $(seq 1 "$rounds"); do
-  run serdi "$r" serdi -b -i ntriples -o ntriples "$file"
+  run serdi "$r" - serdi -b -i ntriples -o ntriples "$file"
   kb="$dir/kb-run-$$-new-$r"
-  run trawl "$r" "$bin" kb load "$file" --kb "$kb" --quiet "${memflag[@]}"
+  run trawl "$r" "$kb" "$bin" kb load "$file" --kb "$kb" --quiet "${memflag[@]}"
   [ "$keep" = 1 ] || rm -rf "$kb"
   if [ -n "$old" ]; then
     kb="$dir/kb-run-$$-old-$r"
-    run old "$r" "$old" kb load "$file" --kb "$kb" --quiet "${memflag[@]}"
+    run old "$r" "$kb" "$old" kb load "$file" --kb "$kb" --quiet "${memflag[@]}"
     [ "$keep" = 1 ] || rm -rf "$kb"
   fi
 done

@@ -291,10 +291,14 @@ func TestRunCalibre(t *testing.T) {
 	if err := json.Unmarshal(stdout.Bytes(), &sum); err != nil {
 		t.Fatalf("%v\n%s", err, stdout.String())
 	}
-	// calibre answers the empty query with its form page, which counts as a failed probe:
-	// exit 3 then, and only then.
+	// calibre answers the empty query with its form page unchanged: the site does not
+	// answer an empty query, which is no failure (exit 0). Exit 3 when a probe really
+	// failed, and only then.
 	if (code == exitPartial) != (sum.Failed > 0) || sum.Failed == sum.Probes {
 		t.Errorf("exit %d with %d of %d probes failed (first: %s)", code, sum.Failed, sum.Probes, sum.FirstError)
+	}
+	if sum.UnansweredProbes > 1 || (sum.UnansweredProbes == 0 && sum.Failed == 0) {
+		t.Errorf("%d probes not answered (%s), want the empty query (unless it failed)", sum.UnansweredProbes, sum.Unanswered)
 	}
 	t.Logf("calibre in %v: %d records, %d links, relations %v, class %s, rounds %+v",
 		time.Since(start).Round(time.Second), sum.Records, sum.Links, sum.Relations, sum.Class, sum.Rounds)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -30,23 +31,8 @@ func TestBatchResumesProbes(t *testing.T) {
 	dir := filepath.Join(out, rundir.Name(u, ""))
 	log := filepath.Join(dir, rundir.ProbesFile)
 
-	cmd := trawlCmd("batch", jobs, "--out", out, "--concurrency", "1", "--ignore-robots", "-q")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(90 * time.Second)
-	var before []string
-	for time.Now().Before(deadline) {
-		if before = completeLines(log); len(before) >= 3 {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	_ = cmd.Process.Signal(syscall.SIGKILL)
-	_ = cmd.Wait()
-	before = completeLines(log)
+	stderr := killWhen(t, trawlCmd("batch", jobs, "--out", out, "--concurrency", "1", "--ignore-robots", "-q"), func() bool { return len(completeLines(log)) >= 3 })
+	before := completeLines(log)
 	if len(before) < 3 || len(before) >= 8 {
 		t.Fatalf("killed with %d probes in %s, want the probe stage under way\n%s", len(before), log, stderr.String())
 	}
@@ -55,11 +41,38 @@ func TestBatchResumesProbes(t *testing.T) {
 	}
 	t.Logf("killed after %d probes", len(before))
 
-	cmd = trawlCmd("batch", jobs, "--out", out, "--concurrency", "1", "--ignore-robots", "-q")
+	cmd := trawlCmd("batch", jobs, "--out", out, "--concurrency", "1", "--ignore-robots", "-q")
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("trawl batch after the kill: %v\n%s", err, b)
 	}
-	after := completeLines(log)
+	probes := checkResumed(t, dir, before, completeLines(log))
+	if len(probes) != 8 {
+		t.Errorf("%d probes after the resumed run, want the 8 of --max-probes", len(probes))
+	}
+}
+
+// killWhen starts cmd, kills it (SIGKILL) once ready reports true (90 s at most) and
+// returns what it wrote on stderr.
+func killWhen(t *testing.T, cmd *exec.Cmd, ready func() bool) *bytes.Buffer {
+	t.Helper()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(90 * time.Second); time.Now().Before(deadline) && !ready(); {
+		time.Sleep(50 * time.Millisecond)
+	}
+	_ = cmd.Process.Signal(syscall.SIGKILL)
+	_ = cmd.Wait()
+	return &stderr
+}
+
+// checkResumed checks a run directory after a killed run was resumed: every log line of
+// before is among after as it was, no probe number or probe (kind and assignment) is
+// there twice, and every page is on disk. It returns the probes.
+func checkResumed(t *testing.T, dir string, before, after []string) []probe.Probe {
+	t.Helper()
 	kept := map[string]bool{}
 	for _, l := range after {
 		kept[l] = true
@@ -73,11 +86,14 @@ func TestBatchResumesProbes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seen := map[string]int{}
+	seen, nums := map[string]int{}, map[int]bool{}
 	for _, p := range probes {
+		if nums[p.N] {
+			t.Errorf("two probes numbered %d", p.N)
+		}
+		nums[p.N] = true
 		b, _ := json.Marshal(p.Assignment)
-		seen[p.Kind+string(b)]++
-		if seen[p.Kind+string(b)] > 1 {
+		if seen[p.Kind+string(b)]++; seen[p.Kind+string(b)] > 1 {
 			t.Errorf("probe %d (%s %s) made twice", p.N, p.Kind, b)
 		}
 		for _, ref := range p.Pages {
@@ -86,9 +102,7 @@ func TestBatchResumesProbes(t *testing.T) {
 			}
 		}
 	}
-	if len(probes) != 8 {
-		t.Errorf("%d probes after the resumed run, want the 8 of --max-probes", len(probes))
-	}
+	return probes
 }
 
 // completeLines returns the complete lines of a JSON-lines file (a line being written
@@ -103,4 +117,61 @@ func completeLines(path string) []string {
 		return nil
 	}
 	return strings.Split(string(b[:i]), "\n")
+}
+
+// TestRunResumesGuidedRound kills a real `trawl run` process (SIGKILL) in the middle of
+// its first ontology-guided round and runs the same command again: the guided probes the
+// killed process finished stay in probes.jsonl as they were, the round goes on after
+// them without making any of them twice, and it ends with the round's whole plan.
+func TestRunResumesGuidedRound(t *testing.T) {
+	runtest.NeedBrowser(t)
+	u := slowBookshop(t, 400*time.Millisecond)
+	out := t.TempDir()
+	dir := filepath.Join(out, rundir.Name(u, ""))
+	log := filepath.Join(dir, rundir.ProbesFile)
+	args := []string{"run", u, "--out", out, "--ignore-robots", "--delay", "0s", "--no-report", "--no-screenshots",
+		"--max-probes", "8", "--pages-per-probe", "1", "--max-submissions", "6", "--rounds", "1", "--guided-values", "8", "--tabs", "1", "-q"}
+	guided := func(lines []string) []string {
+		var out []string
+		for _, l := range lines {
+			if strings.Contains(l, `"kind":"guided-1"`) {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+
+	stderr := killWhen(t, trawlCmd(args...), func() bool { return len(guided(completeLines(log))) >= 2 })
+	before := guided(completeLines(log))
+	var plan struct {
+		Values map[string][]string `json:"values"`
+	}
+	if err := rundir.ReadJSON(filepath.Join(dir, rundir.PlanFile(1)), &plan); err != nil {
+		t.Fatalf("no plan of round 1 (%v)\n%s", err, stderr.String())
+	}
+	planned := 0
+	for _, vs := range plan.Values {
+		planned += len(vs)
+	}
+	if len(before) < 2 || len(before) >= planned {
+		t.Fatalf("killed with %d of %d guided probes in %s, want the round under way\n%s", len(before), planned, log, stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, rundir.MarkerFile("guide-1"))); err == nil {
+		t.Fatal("the guided round had finished before the kill")
+	}
+	t.Logf("killed after %d of %d guided probes", len(before), planned)
+
+	cmd := trawlCmd(args...)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("trawl run after the kill: %v\n%s", err, b)
+	}
+	round := 0
+	for _, p := range checkResumed(t, dir, before, guided(completeLines(log))) {
+		if p.Kind == "guided-1" {
+			round++
+		}
+	}
+	if round != planned {
+		t.Errorf("%d guided probes after the resumed run, want the %d of the round's plan", round, planned)
+	}
 }

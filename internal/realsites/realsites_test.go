@@ -203,7 +203,7 @@ func (s site) check(t *testing.T, r result) {
 				f.XPath, f.Class, f.Confidence, f.Method, f.Action, f.KeywordFields, s.form.method, s.form.action, s.form.keyword)
 		}
 	})
-	failed := 0
+	failed, unanswered := 0, 0
 	t.Run("captures", func(t *testing.T) {
 		if len(probes) == 0 {
 			t.Fatal("no probe recorded")
@@ -212,6 +212,15 @@ func (s site) check(t *testing.T, r result) {
 			if p.Error != "" {
 				failed++
 				t.Logf("probe %d (%s %v) failed after %d attempts: %s", p.N, p.Kind, p.Assignment, p.Attempts, p.Error)
+			}
+			if p.Unanswered != "" {
+				// The site's answer to an empty query, not a failure: only a probe
+				// with no word typed may end so, and it keeps no page.
+				unanswered++
+				t.Logf("probe %d (%s %v) not answered: %s", p.N, p.Kind, p.Assignment, p.Unanswered)
+				if len(p.Terms) > 0 || len(p.Pages) > 0 || p.Error != "" {
+					t.Errorf("probe %d (%s %v): terms %v, %d pages, error %q, yet counted as an unanswered empty query", p.N, p.Kind, p.Assignment, p.Terms, len(p.Pages), p.Error)
+				}
 			}
 			for _, ref := range p.Pages {
 				if why := stub(filepath.Join(r.dir, ref.File), ref); why != "" {
@@ -225,7 +234,7 @@ func (s site) check(t *testing.T, r result) {
 				retried++
 			}
 		}
-		t.Logf("%d probes: %d failed (each with its reason), %d tried more than once", len(probes), failed, retried)
+		t.Logf("%d probes: %d failed (each with its reason), %d not answered (empty queries), %d tried more than once", len(probes), failed, unanswered, retried)
 		if failed == len(probes) {
 			t.Errorf("all %d probes failed", failed)
 		}
@@ -233,9 +242,11 @@ func (s site) check(t *testing.T, r result) {
 	t.Run("records", func(t *testing.T) { s.checkRecords(t, r, probes) })
 	t.Run("schema", func(t *testing.T) { s.checkSchema(t, r, probes) })
 	t.Run("exit-status", func(t *testing.T) {
+		// Exit 0 when nothing failed, an empty query the site does not answer
+		// included; 3 when a probe really failed (README "Exit codes").
 		want := 0
 		if failed > 0 {
-			want = 3 // README: finished, but some inputs failed
+			want = 3
 		}
 		if r.exit != want {
 			t.Errorf("exit status %d, want %d (%d of %d probes failed)\nstderr:\n%s", r.exit, want, failed, len(probes), tail(r.stderr, 20))
@@ -256,6 +267,9 @@ func (s site) check(t *testing.T, r result) {
 		}
 		if got, ok := r.summary["failed_probes"].(float64); !ok || int(got) != failed {
 			t.Errorf("the --json summary counts %v failed probes, probes.jsonl %d", r.summary["failed_probes"], failed)
+		}
+		if got, ok := r.summary["unanswered_probes"].(float64); !ok || int(got) != unanswered {
+			t.Errorf("the --json summary counts %v unanswered probes, probes.jsonl %d", r.summary["unanswered_probes"], unanswered)
 		}
 	})
 }

@@ -38,6 +38,11 @@ type Probe struct {
 	// Error is set when the probe failed; the pages fetched before the failure are kept
 	// (a first page that could not count is not).
 	Error string `json:"error,omitempty"`
+	// Unanswered is set, instead of Error, when the site answered a probe whose text
+	// boxes were all empty with its form page unchanged: the site does not answer an
+	// empty query. It says so and why; such a probe keeps no page, gives no record and
+	// is not a failure (a probe with a word typed that gets the form page back is).
+	Unanswered string `json:"unanswered,omitempty"`
 	// Attempts is how often the probe was tried (see MaxAttempts); the reasons of the
 	// failed attempts are among the Warnings.
 	Attempts int `json:"attempts,omitempty"`

@@ -23,6 +23,9 @@ func ProbeJSON(w io.Writer, dir string, sum probe.Summary) error {
 // failures and the result pages kept in dir, and why probing stopped early if it did.
 func ProbeDone(w io.Writer, dir string, sum probe.Summary) {
 	fmt.Fprintf(w, "trawl probe: %d probes (%d failed), %d result pages in %s\n", sum.Probes, sum.Failed, sum.Pages, dir)
+	if sum.Unanswered > 0 {
+		fmt.Fprintf(w, "trawl probe: %d not answered: the site does not answer an empty query (its form page came back unchanged)\n", sum.Unanswered)
+	}
 	if sum.Stopped != "" {
 		fmt.Fprintf(w, "trawl probe: stopped early: %s\n", sum.Stopped)
 	}

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -11,7 +12,10 @@ import (
 	"github.com/trawl-dev/trawl/probe"
 )
 
-// guideStage probes the form with the values of round r's plan.
+// guideStage probes the form with the values of round r's plan. Each probe is appended
+// to probes.jsonl as it ends, its pages written first, so that a round killed at any
+// moment keeps the probes it finished: run again, the stage keeps them (the round's plan
+// is fixed in its file) and makes only the rest of the plan.
 func (p *Pipeline) guideStage(r int) stage {
 	return stage{
 		name:    fmt.Sprintf("guide-%d", r),
@@ -34,70 +38,95 @@ func (p *Pipeline) guideStage(r int) stage {
 			if err != nil {
 				return err
 			}
-			probes, err := p.st.Probes()
+			rec, done, err := openRound(p.o.Dir, fmt.Sprintf("guided-%d", r), pl)
 			if err != nil {
 				return err
 			}
-			rec := newRoundRecorder(p.o.Dir, fmt.Sprintf("guided-%d", r), probes)
+			defer func() { _ = rec.rd.Close() }()
 			rec.meter = &p.meter
 			p.meter.counts("probes", min(len(pl), p.o.Probe.MaxProbes))
-			sum, err := pr.Run(ctx, form, pl, rec)
+			for _, d := range done {
+				p.meter.add(d.Probe.Error != "")
+			}
+			if len(done) > 0 {
+				p.log.Info("resuming the guided probes of an interrupted round", "round", r, "kept", len(done))
+			}
+			sum, err := pr.Resume(ctx, form, pl, done, rec)
 			if err != nil {
 				return err
 			}
 			p.log.Info("guided probes", "round", r, "probes", sum.Probes, "pages", sum.Pages, "failed", sum.Failed)
-			all, err := rec.commit()
-			if err != nil {
-				return err
-			}
-			p.st.setProbes(all)
+			p.st.setProbes(rec.all())
 			return nil
 		},
 	}
 }
 
-// roundRecorder records the probes of one guided round: it numbers them after the
-// run's earlier probes, writes their pages, and on commit rewrites probes.jsonl as the
-// earlier probes (without any of this round's, from an interrupted attempt) followed by
-// the new ones, atomically.
+// roundRecorder records the probes of one guided round after the run's earlier probes:
+// it numbers them after those, gives them the round's kind, and appends them to the
+// probe log with their pages (probe.RunDir).
 type roundRecorder struct {
-	dir  string
+	rd   *probe.RunDir
 	kind string
 	base int
-	keep []probe.Probe
 	// meter counts the probes for Status; may be nil.
 	meter *meter
 
-	mu  sync.Mutex
-	new []probe.Probe
+	mu    sync.Mutex
+	probe []probe.Probe // the log's probes: the earlier ones, then the round's
 }
 
-func newRoundRecorder(dir, kind string, probes []probe.Probe) *roundRecorder {
-	rr := &roundRecorder{dir: dir, kind: kind}
-	for _, pr := range probes {
+// openRound opens the probe log of the run directory dir for a guided round of kind
+// (e.g. "guided-1") with plan, after an interrupted attempt of the same round if there
+// was one: the log is rewritten to hold the probes of other kinds and the round's
+// finished probes whose assignment plan still has, and the pages of no kept probe are
+// removed. It returns the recorder and those finished probes, numbered and kinded as
+// the prober's plan (for probe.Prober.Resume).
+func openRound(dir, kind string, plan probe.Plan) (*roundRecorder, []probe.Done, error) {
+	logged, err := loggedProbes(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	rr := &roundRecorder{kind: kind}
+	var round []probe.Probe
+	for _, pr := range logged {
 		if pr.Kind == kind {
+			round = append(round, pr)
 			continue
 		}
-		rr.keep = append(rr.keep, pr)
+		rr.probe = append(rr.probe, pr)
 		rr.base = max(rr.base, pr.N)
 	}
-	return rr
+	left := slices.Clone(plan)
+	var done []probe.Done
+	for _, pr := range round {
+		d, ok := finished(dir, pr)
+		i := slices.IndexFunc(left, func(a probe.Assignment) bool { return maps.Equal(a.Values, pr.Assignment) })
+		if !ok || i < 0 {
+			continue
+		}
+		left = slices.Delete(left, i, i+1)
+		rr.probe = append(rr.probe, pr)
+		d.Probe.N -= rr.base
+		d.Probe.Kind = probe.KindPlan
+		done = append(done, d)
+	}
+	if rr.rd, err = probe.ResumeRunDir(dir, rr.probe); err != nil {
+		return nil, nil, err
+	}
+	return rr, done, nil
 }
 
 // AddProbe implements probe.Recorder.
 func (rr *roundRecorder) AddProbe(pr probe.Probe, pages []probe.Page) (probe.Probe, error) {
 	pr.N += rr.base
 	pr.Kind = rr.kind
-	pr.Pages = []probe.PageRef{}
-	for k, pg := range pages {
-		name := fmt.Sprintf("%s/%04d-%d.html", rundir.PagesDir, pr.N, k+1)
-		if err := rundir.WriteFile(filepath.Join(rr.dir, name), []byte(pg.HTML)); err != nil {
-			return pr, err
-		}
-		pr.Pages = append(pr.Pages, probe.PageRef{File: name, URL: pg.URL, Status: pg.Status, Bytes: len(pg.HTML), Elapsed: pg.Elapsed})
+	pr, err := rr.rd.AddProbe(pr, pages)
+	if err != nil {
+		return pr, err
 	}
 	rr.mu.Lock()
-	rr.new = append(rr.new, pr)
+	rr.probe = append(rr.probe, pr)
 	rr.mu.Unlock()
 	if rr.meter != nil {
 		rr.meter.add(pr.Error != "")
@@ -105,11 +134,11 @@ func (rr *roundRecorder) AddProbe(pr probe.Probe, pages []probe.Page) (probe.Pro
 	return pr, nil
 }
 
-// commit writes probes.jsonl and returns the probes it holds, ordered by number.
-func (rr *roundRecorder) commit() ([]probe.Probe, error) {
+// all returns the probes of the log, ordered by number.
+func (rr *roundRecorder) all() []probe.Probe {
 	rr.mu.Lock()
 	defer rr.mu.Unlock()
-	all := append(slices.Clone(rr.keep), rr.new...)
-	rundir.SortProbes(all)
-	return all, rundir.WriteJSONL(filepath.Join(rr.dir, rundir.ProbesFile), all)
+	ps := slices.Clone(rr.probe)
+	rundir.SortProbes(ps)
+	return ps
 }

@@ -61,6 +61,23 @@ func finishedProbes(dir string, key resumeKey) ([]probe.Done, error) {
 	if !bytes.Equal(bytes.TrimSpace(old), key.marshal()) {
 		return nil, nil
 	}
+	probes, err := loggedProbes(dir)
+	if err != nil {
+		return nil, err
+	}
+	var done []probe.Done
+	for _, pr := range probes {
+		if d, ok := finished(dir, pr); ok {
+			done = append(done, d)
+		}
+	}
+	return done, nil
+}
+
+// loggedProbes reads the probes of probes.jsonl in dir as a killed stage leaves it: the
+// whole lines, in file order, up to a line a kill tore (the last one). A missing log
+// holds no probe.
+func loggedProbes(dir string) ([]probe.Probe, error) {
 	log, err := os.ReadFile(filepath.Join(dir, rundir.ProbesFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -68,7 +85,7 @@ func finishedProbes(dir string, key resumeKey) ([]probe.Done, error) {
 	if err != nil {
 		return nil, err
 	}
-	var done []probe.Done
+	var out []probe.Probe
 	for line := range bytes.SplitSeq(log, []byte("\n")) {
 		var pr probe.Probe
 		if len(bytes.TrimSpace(line)) == 0 {
@@ -77,22 +94,24 @@ func finishedProbes(dir string, key resumeKey) ([]probe.Done, error) {
 		if json.Unmarshal(line, &pr) != nil {
 			break // the line a kill tore, the last one
 		}
-		if strings.HasPrefix(pr.Error, "interrupted") {
-			continue
-		}
-		d := probe.Done{Probe: pr}
-		whole := true
-		for _, ref := range pr.Pages {
-			b, err := rundir.ReadPage(dir, ref.File)
-			if err != nil || len(b) != ref.Bytes {
-				whole = false
-				break
-			}
-			d.Pages = append(d.Pages, probe.Page{URL: ref.URL, Status: ref.Status, HTML: string(b), Elapsed: ref.Elapsed, Via: ref.Via})
-		}
-		if whole {
-			done = append(done, d)
-		}
+		out = append(out, pr)
 	}
-	return done, nil
+	return out, nil
+}
+
+// finished returns a logged probe with its pages when it can be kept by a resumed
+// stage: not interrupted, and every page of it on disk whole.
+func finished(dir string, pr probe.Probe) (probe.Done, bool) {
+	if strings.HasPrefix(pr.Error, "interrupted") {
+		return probe.Done{}, false
+	}
+	d := probe.Done{Probe: pr}
+	for _, ref := range pr.Pages {
+		b, err := rundir.ReadPage(dir, ref.File)
+		if err != nil || len(b) != ref.Bytes {
+			return probe.Done{}, false
+		}
+		d.Pages = append(d.Pages, probe.Page{URL: ref.URL, Status: ref.Status, HTML: string(b), Elapsed: ref.Elapsed, Via: ref.Via})
+	}
+	return d, true
 }

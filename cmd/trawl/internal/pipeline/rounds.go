@@ -28,9 +28,10 @@ import (
 // stop when the alignment no longer improves or the budget is spent.
 //
 // Resumability: a round's plan is fixed in .trawl/round-<r>.plan.json before its probes
-// run, the guided probes replace (not add to) the probes of the same round, and the
-// state of the rounds is in .trawl/rounds.json, so a run killed at any moment resumes
-// with the same plan and ends with the same files.
+// run, each guided probe is appended to probes.jsonl as it ends, a resumed round keeps
+// the probes of its plan that an interrupted attempt finished and makes only the rest,
+// and the state of the rounds is in .trawl/rounds.json, so a run killed at any moment
+// resumes with the same plan and keeps what it did.
 
 // roundState is .trawl/rounds.json.
 type roundState struct {

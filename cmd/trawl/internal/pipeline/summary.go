@@ -31,6 +31,12 @@ type Summary struct {
 	Failed     int    `json:"failed_probes"`
 	Unreadable int    `json:"unreadable_pages"`
 	FirstError string `json:"first_error,omitempty"`
+	// Unanswered counts the probes with every text box empty that the site answered
+	// with its form page unchanged (probe.Probe.Unanswered): the site does not answer
+	// an empty query. They are not failures; Unanswered says why the first one had
+	// no result page.
+	UnansweredProbes int    `json:"unanswered_probes"`
+	Unanswered       string `json:"unanswered,omitempty"`
 	// Records is the number of records isolated on the result pages (records.jsonl),
 	// the number the report and the graph's record count show too.
 	Records   int            `json:"records"`
@@ -57,6 +63,9 @@ func (s *Summary) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "  probes          %d (%d failed), %d result pages (%d unreadable)\n", s.Probes, s.Failed, s.Pages, s.Unreadable)
 	default:
 		fmt.Fprintf(w, "  probes          %d (%d result pages)\n", s.Probes, s.Pages)
+	}
+	if s.UnansweredProbes > 0 {
+		fmt.Fprintf(w, "  not answered    %d (the site does not answer an empty query: the form page came back unchanged)\n", s.UnansweredProbes)
 	}
 	fmt.Fprintf(w, "  records         %d in %d features\n", s.Records, s.Features)
 	if len(s.Mapped) > 0 {
@@ -116,6 +125,11 @@ func (p *Pipeline) summarize(st roundState) (*Summary, error) {
 				sum.Failed++
 				if sum.FirstError == "" {
 					sum.FirstError = fmt.Sprintf("probe %d: %s", pr.N, pr.Error)
+				}
+			} else if pr.Unanswered != "" {
+				sum.UnansweredProbes++
+				if sum.Unanswered == "" {
+					sum.Unanswered = fmt.Sprintf("probe %d: %s", pr.N, pr.Unanswered)
 				}
 			}
 			for _, ref := range pr.Pages {

@@ -452,18 +452,25 @@ func BenchmarkReport(b *testing.B) {
 	b.ReportMetric(float64(size)/1024, "KB/report")
 }
 
-// TestReportLongProbeLog checks that a long probe log starts collapsed.
-func TestReportLongProbeLog(t *testing.T) {
-	dir := runtest.CopyRun(t, bookshopRun(t), func(string) bool { return true })
-	path := filepath.Join(dir, "probes.jsonl")
-	b, err := os.ReadFile(path)
+// firstProbe copies the bookshop run and returns its directory, its probe log's path
+// and content, and the log's first probe as JSON fields.
+func firstProbe(t *testing.T) (dir, path string, log []byte, p map[string]any) {
+	t.Helper()
+	dir = runtest.CopyRun(t, bookshopRun(t), func(string) bool { return true })
+	path = filepath.Join(dir, "probes.jsonl")
+	log, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var p map[string]any
-	if err := json.Unmarshal(bytes.SplitN(b, []byte("\n"), 2)[0], &p); err != nil {
+	if err := json.Unmarshal(bytes.SplitN(log, []byte("\n"), 2)[0], &p); err != nil {
 		t.Fatal(err)
 	}
+	return dir, path, log, p
+}
+
+// TestReportLongProbeLog checks that a long probe log starts collapsed.
+func TestReportLongProbeLog(t *testing.T) {
+	dir, path, b, p := firstProbe(t)
 	for n := 9; n <= report.ProbesOpen+5; n++ {
 		p["n"] = n
 		line, _ := json.Marshal(p)
@@ -484,5 +491,30 @@ func TestReportLongProbeLog(t *testing.T) {
 	}
 	if got := runtest.SummaryValue(doc, "probes"); got != fmt.Sprint(report.ProbesOpen+5) {
 		t.Errorf("summary: probes = %q, want %d", got, report.ProbesOpen+5)
+	}
+}
+
+// TestReportUnansweredProbe: a probe the site did not answer (an empty query answered
+// with its form page) is shown as not answered, with its reason, and not as failed.
+func TestReportUnansweredProbe(t *testing.T) {
+	dir, path, b, p := firstProbe(t)
+	const why = "the site does not answer an empty query: the form page came back unchanged"
+	p["n"], p["kind"], p["assignment"], p["terms"], p["pages"], p["unanswered"] = 99, "empty", map[string]string{}, nil, []any{}, why
+	line, _ := json.Marshal(p)
+	if err := os.WriteFile(path, append(append(b, line...), '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := report.Write(t.Context(), dir, report.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := os.ReadFile(res.Path)
+	runtest.CheckHTML(t, raw)
+	html := string(raw)
+	if !strings.Contains(html, "1 not answered") || !strings.Contains(html, why) {
+		t.Errorf("the report does not show the probe not answered with its reason")
+	}
+	if strings.Contains(html, "failed</span>") {
+		t.Errorf("the report counts a failed probe")
 	}
 }

@@ -28,6 +28,8 @@ func (b *builder) probes() probesView {
 		kinds[r.Kind]++
 		if r.Error != "" {
 			v.Failed++
+		} else if r.Unanswered != "" {
+			v.Unanswered++
 		}
 		v.Pages += r.Pages
 		if len(v.Rows) < maxProbeRows {
@@ -41,7 +43,7 @@ func (b *builder) probes() probesView {
 		for _, p := range d.probes {
 			r := probeRow{N: p.N, Kind: p.Kind, Assignment: assignment(p.Assignment), Terms: strings.Join(p.Terms, " | "),
 				Pages: len(p.Pages), Duration: p.Duration.Round(time.Millisecond).String(), Error: clip(p.Error),
-				Warnings: clip(strings.Join(p.Warnings, "; "))}
+				Unanswered: clip(p.Unanswered), Warnings: clip(strings.Join(p.Warnings, "; "))}
 			if p.Status != 0 {
 				r.Status = strconv.Itoa(p.Status)
 			}

@@ -110,12 +110,15 @@ type probesView struct {
 	Section
 	Rows          []probeRow
 	Count, Failed int
-	Pages         int
-	Collapsed     bool
-	Hidden        int
-	ByKind        string
-	RecordsKnown  bool
-	FromSchema    bool
+	// Unanswered counts the probes the site answered with its form page unchanged
+	// because every text box was empty (not failures).
+	Unanswered   int
+	Pages        int
+	Collapsed    bool
+	Hidden       int
+	ByKind       string
+	RecordsKnown bool
+	FromSchema   bool
 }
 
 type probeRow struct {
@@ -123,7 +126,7 @@ type probeRow struct {
 	Kind, Assignment, Terms, Status string
 	Pages                           int
 	Classes, Records, Duration      string
-	Error, Warnings                 string
+	Error, Unanswered, Warnings     string
 }
 
 type pageView struct {
