@@ -122,7 +122,7 @@ func (p *Prober) submit(ctx context.Context, t *tab, f Form, values map[string]s
 		return sub, fmt.Errorf("the form's page URL %q is not an http(s) URL", f.PageURL)
 	}
 	t.setOrigin(originOf(pu))
-	if err := p.openForm(ctx, t, f, &sub); err != nil {
+	if err := p.openForm(ctx, t, f, originOf(pu), &sub); err != nil {
 		return sub, err
 	}
 	sctx, cancel := t.stepCtx(ctx, p.opts.StepTimeout)
@@ -147,10 +147,15 @@ func (p *Prober) submit(ctx context.Context, t *tab, f Form, values map[string]s
 	return sub, p.paginate(ctx, t, f, originOf(pu), maxPages, &sub)
 }
 
-// openForm opens the form's page (a fresh CSRF token and session cookie come with it).
-func (p *Prober) openForm(ctx context.Context, t *tab, f Form, sub *submission) error {
+// openForm opens the form's page as a first visit: the tab forgets the cookies and
+// storage earlier probes left (forget), and a fresh CSRF token and session cookie come
+// with the page.
+func (p *Prober) openForm(ctx context.Context, t *tab, f Form, origin string, sub *submission) error {
 	sctx, cancel := t.stepCtx(ctx, p.opts.StepTimeout)
 	defer cancel()
+	if err := t.forget(sctx, origin); err != nil {
+		return err
+	}
 	sr, err := t.navigate(sctx, f.PageURL)
 	if err != nil {
 		return err
