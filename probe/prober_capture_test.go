@@ -69,6 +69,23 @@ func captureSite() http.Handler {
 		page(w, `<h1>Results for `+html.EscapeString(q)+`</h1><p>cookie before=[`+html.EscapeString(before)+`] stored before=[`+html.EscapeString(r.FormValue("stored"))+`]</p>
 <ul><li>Bleak House</li><li>Hard Times</li></ul><script>localStorage.setItem("lastq", `+strconv.Quote(q)+`)</script>`)
 	})
+	// A filter form that submits itself when its select changes (Fossil's timeline):
+	// the page lists the entries of the type asked for.
+	mux.HandleFunc("/auto", func(w http.ResponseWriter, r *http.Request) {
+		y := r.FormValue("y")
+		sel := func(v string) string {
+			if v == y {
+				return " selected"
+			}
+			return ""
+		}
+		list := "<li>check-in 1</li><li>ticket 2</li><li>wiki 3</li>"
+		if y != "" && y != "all" {
+			list = "<li>" + html.EscapeString(y) + " entry</li>"
+		}
+		page(w, `<h1>Timeline</h1><form action="/auto" method="get"><select name="y" onchange="this.form.submit()"><option value="all"`+sel("all")+`>Any type</option>
+<option value="ci"`+sel("ci")+`>Check-ins</option><option value="t"`+sel("t")+`>Tickets</option></select><input type="submit" value="Go"></form><ul>`+list+`</ul>`)
+	})
 	// A result page with a head and nothing in its body.
 	mux.HandleFunc("/head", func(w http.ResponseWriter, r *http.Request) { page(w, fmt.Sprintf(form, "/head/results")) })
 	mux.HandleFunc("/head/results", func(w http.ResponseWriter, r *http.Request) {
@@ -272,5 +289,29 @@ func TestCollapsedAndTypedFields(t *testing.T) {
 	pages, err = p.Submit(t.Context(), d.Form(), map[string]string{"author": "austen"})
 	if err != nil || !strings.Contains(pages[0].HTML, "author=austen") {
 		t.Errorf("XHTML form: err %v", err)
+	}
+}
+
+// TestFormSubmitsItselfWhenFilled: a select that submits its form when it changes loads
+// the result while the form is filled; the probe keeps that result (compared with the
+// form page as it was opened), where it used to find "the form page unchanged".
+func TestFormSubmitsItselfWhenFilled(t *testing.T) {
+	p, srv := captureProber(t)
+	d, err := p.Discover(t.Context(), srv.URL+"/auto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &memRecorder{}
+	sum, err := p.Run(t.Context(), d.Form(), Plan{{Kind: KindOption, Values: map[string]string{"y": "t"}}, {Kind: KindOption, Values: map[string]string{"y": "ci"}}}, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Failed != 0 || sum.Unanswered != 0 {
+		t.Fatalf("summary %+v, want no failed or unanswered probe", sum)
+	}
+	for i, pr := range rec.probes {
+		if len(rec.pages[i]) == 0 || !strings.Contains(rec.pages[i][0].HTML, "<li>"+pr.Assignment["y"]+" entry</li>") {
+			t.Errorf("probe %v: %d pages, error %q, want the %s entries", pr.Assignment, len(rec.pages[i]), pr.Error, pr.Assignment["y"])
+		}
 	}
 }
