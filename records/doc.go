@@ -66,11 +66,12 @@
 //     trained on the NEXT-EVAL pages by go generate, model_lists.json.gz) scores every
 //     candidate pattern from documented features (listfeatures.go): FOREST's relevance
 //     and signifier coverage, repetition and regularity, text and link density, depth
-//     and position, landmark regions, tags, nesting in other lists, the list filters'
-//     reasons (anchor lists, form options, header cells, labels, repeated widgets,
-//     lists holding navigation lists, fixed field tuples, groups of lists) and values
-//     relative to the page's other patterns. Lists of page chrome (navigation, banner,
-//     footer, dialogs) are never records. Under RegionsAll the most probable pattern
+//     and position, landmark regions, tags, the list among the page's other lists
+//     and what it links to, the list filters' reasons (anchor lists, form options,
+//     header cells, labels, repeated widgets, lists holding navigation lists, fixed
+//     field tuples, groups of lists) and values relative to the page's other
+//     patterns. Lists of page chrome (navigation, banner, footer, dialogs) are never
+//     records. Under RegionsAll the most probable pattern
 //     (at half the model's threshold) and every other one at the threshold are kept,
 //     best first, unless they overlap a better one; under RegionsBest the most probable
 //     pattern that holds a signifier and is no anchor list. On a page, disclosure

@@ -71,11 +71,6 @@ var featureNames = []string{
 	"parent_list",
 	"parent_table",
 	"class",
-	// nesting
-	"holds_lists",
-	"in_record",
-	"per_record", // lists of the pattern per member of the pattern it lies in
-	"list_depth", // list members among the ancestors, / 4
 	// the reasons of the list filters (navigation)
 	"nav_landmark",
 	"nav_anchors",
@@ -133,8 +128,6 @@ type pageContext struct {
 	maxDeep int
 	// owner maps a list member to the pattern it belongs to (the first one).
 	owner map[int32]*pattern
-	// members are all list members of the page, in document order.
-	members []int32
 	// lists is the number of candidate lists of the page.
 	lists int
 	// byParent maps an element to the lists with a member among its children.
@@ -166,7 +159,6 @@ func newPageContext(s *sample, pats []*pattern, si int) *pageContext {
 			}
 			if _, ok := c.owner[m]; !ok {
 				c.owner[m] = pt
-				c.members = append(c.members, m)
 				if h, ok := textHash(p, m); ok {
 					c.hash[m] = h
 					c.byText[h] = append(c.byText[h], m)
@@ -174,7 +166,6 @@ func newPageContext(s *sample, pats []*pattern, si int) *pageContext {
 			}
 		}
 	}
-	slices.Sort(c.members)
 	return c
 }
 
@@ -347,7 +338,6 @@ func pageFeatures(c *pageContext, pt *pattern, si int, f []float64) {
 	v.position()
 	v.landmarks()
 	v.tags()
-	v.nesting()
 	v.amongLists()
 }
 
@@ -361,7 +351,6 @@ type listView struct {
 	n     float64 // members
 	f     []float64
 	toks  int // tokens of the members (relevance)
-	lists int // lists of the pattern on the page (repetition)
 }
 
 // set adds x to the feature of the given name.
@@ -481,7 +470,6 @@ func (v *listView) repetition() {
 	if bt := p.ntoks(c.body); bt > 0 {
 		set("region_share", float64(p.ntoks(p.elems[elems[0]].parent))/float64(bt))
 	}
-	v.lists = lists
 }
 
 // textAndLinks adds the features of text and links of the members.
@@ -632,41 +620,6 @@ func (v *listView) tags() {
 	if len(pt.attrs) > 0 {
 		set("class", 1)
 	}
-}
-
-// nesting adds the features of lists inside the members and around the list.
-func (v *listView) nesting() {
-	c, p, pt, si, elems, set, toks, lists := v.c, v.c.p, v.pt, v.si, v.elems, v.set, v.toks, v.lists
-	// nesting: the share of the members' text held in the members of inner lists, and
-	// whether the list lies inside a member of another list
-	covered := 0
-	for _, m := range elems {
-		e := &p.elems[m]
-		i, _ := slices.BinarySearch(c.members, m+1)
-		for i < len(c.members) && c.members[i] < e.end {
-			d := c.members[i]
-			covered += p.ntoks(d)
-			// skip d's own descendants: only the outermost inner members count
-			i, _ = slices.BinarySearch(c.members, p.elems[d].end)
-		}
-	}
-	if toks > 0 {
-		set("holds_lists", min(1, float64(covered)/float64(toks)))
-	}
-	outer, depth := true, 0
-	for a := p.elems[elems[0]].parent; a >= 0; a = p.elems[a].parent {
-		o, ok := c.owner[a]
-		if !ok || o == pt {
-			continue
-		}
-		depth++
-		if outer && len(o.byPage[si]) >= 3 {
-			outer = false
-			set("in_record", 1)
-			set("per_record", float64(lists)/float64(len(o.byPage[si])))
-		}
-	}
-	set("list_depth", min(1, float64(depth)/4))
 }
 
 // amongLists adds the features of the list among the page's other lists.

@@ -31,6 +31,8 @@ type ListModel struct {
 	// Weights and Bias are the logistic regression's coefficients.
 	Weights []float64 `json:"weights"`
 	Bias    float64   `json:"bias"`
+	// Lambda is the L2 penalty the model was trained with.
+	Lambda float64 `json:"lambda,omitempty"`
 	// Threshold is the probability at which a pattern is records. The best pattern of a
 	// page needs half of it: the page holds a list of records, and the question is
 	// which one.

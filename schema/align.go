@@ -153,6 +153,7 @@ func Build(ctx context.Context, recs []records.Record, in Input, o Options) (*Sc
 	}
 	s.assemble(cands, rs, o)
 	if in.Form != nil {
+		s.lowInfo = lowInformation(s.Features, rs)
 		s.mapOptions(*in.Form, rs, in.Probes, o)
 		s.mapFromLog(*in.Form, rs, in.Probes, o)
 		s.jointFromLog(*in.Form, rs, in.Probes)

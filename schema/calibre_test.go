@@ -160,7 +160,7 @@ func TestCalibreSite(t *testing.T) {
 		t.Logf("mapping %s -> %s (%s, %.2f over %d)", m.Field, m.Feature, m.Method, m.Score, m.Evidence)
 	}
 	for _, tr := range s.Trials {
-		t.Logf("trial %s <- %q (%s): records=%d matched %d/%d passed=%v probe=%d", tr.Feature, tr.Value, tr.Field, tr.Records, tr.Matched, tr.Instances, tr.Passed, tr.Probe)
+		t.Logf("trial %s <- %q (%s): records=%d holding %d, matched %d/%d passed=%v probe=%d", tr.Feature, tr.Value, tr.Field, tr.Records, tr.Holders, tr.Matched, tr.Instances, tr.Passed, tr.Probe)
 	}
 	var recList []records.Record
 	for _, r := range strings.Split(strings.TrimSpace(recs.String()), "\n") {
@@ -186,6 +186,20 @@ func TestCalibreSite(t *testing.T) {
 	if len(sc.WrongMappings) > 0 {
 		t.Errorf("wrong mappings: %v", sc.WrongMappings)
 	}
+	// Issue 15: the box maps to the features whose values bring back the records that
+	// hold them (title and authors both), never to the series number, which a number
+	// typed into the box finds by accident in other columns too.
+	if len(s.MappedFields(title)) == 0 || len(s.MappedFields(author)) == 0 {
+		t.Errorf("the search box maps to title %v and authors %v: want both", s.MappedFields(title), s.MappedFields(author))
+	}
+	if idx := sc.Matched["series_index"]; idx == "" {
+		t.Error("no feature holds the series number")
+	} else if fs := s.MappedFields(idx); len(fs) > 0 {
+		t.Errorf("the series number (%s) is mapped from %v", idx, fs)
+	}
+	if len(sc.MissingMappings) > 0 {
+		t.Errorf("missing mappings: %v", sc.MissingMappings)
+	}
 	t.Logf("title = %s (mapped from %v), author = %s (mapped from %v)", title, s.MappedFields(title), author, s.MappedFields(author))
 
 	// Labels (issue 15): the mobile page prints no column header, so each feature needs a
@@ -204,6 +218,16 @@ func TestCalibreSite(t *testing.T) {
 			t.Errorf("feature %s: label %q is not clean (%q)", f.Name, f.Label, schema.CleanLabel(f.Label))
 		case textnorm.Fold(f.Label) == textnorm.Fold(schema.CleanLabel(boxLabel)):
 			t.Errorf("feature %s is labelled %q after the search box", f.Name, f.Label)
+		}
+	}
+	// The page's own names: its "sorted by" select orders the records by title, author
+	// and series; those features carry the option's text, not a derived "Text N".
+	for attr, want := range map[string]string{"title": "title", "authors": "author", "series": "series"} {
+		f := s.Feature(sc.Matched[attr])
+		if f == nil {
+			t.Errorf("no feature for %s", attr)
+		} else if textnorm.Fold(f.Label) != want || f.LabelSource != schema.LabelSort {
+			t.Errorf("feature %s (%s) is labelled %q (%s), want %q from the sort control", f.Name, attr, f.Label, f.LabelSource, want)
 		}
 	}
 	// Values: a box set's series range ("(Mistborn, #1-3)", the "trilogy" probe finds

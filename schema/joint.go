@@ -182,18 +182,27 @@ func (s *Schema) decideJointMappings(form rundir.Form, o Options) {
 				continue
 			}
 			tried := 0
+			low := s.lowInfo[f.Key]
 			for _, t := range trials {
 				switch {
 				case t.Having[f.Key] > 0:
 					tried++
-					if !t.BaselineHeld && float64(t.Holding[f.Key]) >= o.InstanceMatchShare*float64(t.Having[f.Key]) {
+					of := t.Having[f.Key]
+					if low {
+						of = t.Records // low information: every record must hold it there
+					}
+					if !t.BaselineHeld && float64(t.Holding[f.Key]) >= o.InstanceMatchShare*float64(of) {
 						passed[f.Key]++
 					}
 				case t.Feature == f.Key:
 					tried++ // its own value did not come back at it: the thesis's error page
 				}
 			}
-			if n := passed[f.Key]; n >= o.MinPassedTrials && float64(n) >= o.MinTrialShare*float64(tried) {
+			need, share := o.MinPassedTrials, o.MinTrialShare
+			if low {
+				need, share = max(need, min(o.Trials, tried)), 1
+			}
+			if n := passed[f.Key]; n >= need && float64(n) >= share*float64(tried) {
 				pass = append(pass, f.Key)
 			}
 		}

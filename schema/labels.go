@@ -134,7 +134,7 @@ func round3(x float64) float64 {
 // a prefix is the record's own, a form field's label is an inference, and a derived
 // label (from the values' type and the feature's place in the record) a description
 // made when the page and the form give none.
-var labelRank = map[string]int{"header": 0, "prefix": 1, "field": 2, LabelDerived: 3}
+var labelRank = map[string]int{"header": 0, "prefix": 1, "field": 2, LabelSort: 3, LabelDerived: 4}
 
 // LabelDerived is the source of a label derived from a feature's values and place.
 const LabelDerived = "derived"

@@ -369,21 +369,31 @@ func instances(f *Feature, rs []rec, o Options) []instance {
 func judge(t *Trial, f *Feature, got []rec, o Options, boundShare func(rel string) float64, baseline []rec) {
 	t.Records = len(got)
 	c := countRelations(f, got, t.Value)
-	t.Instances, t.Matched = c.n, c.contains
-	need := o.InstanceMatchShare * float64(c.n)
+	t.Instances, t.Matched, t.Holders = c.n, c.contains, c.holders
+	// A bound is judged on the instances, and a record without one counts against it
+	// as for containment.
+	bound := o.InstanceMatchShare * float64(max(c.n, len(got)))
 	switch {
 	case c.n == 0:
-	case float64(c.contains) >= need:
+	case float64(c.holders) >= o.InstanceMatchShare*float64(len(got)):
+		// Containment is judged on the records: every record that came back holds
+		// the value at f (any of its values, for a multi-valued feature). A record
+		// without a value there counts against it: a number typed into a keyword box
+		// finds records that hold it elsewhere (a rating, a title), and counting only
+		// the records that show the feature would pass such a page.
 		t.Passed, t.Relation = true, RelContains
-	case c.ordered && float64(c.ge) >= need && boundShare != nil && boundShare(RelMin) <= maxBoundShare:
+	case c.ordered && float64(c.ge) >= bound && boundShare != nil && boundShare(RelMin) <= maxBoundShare:
 		t.Passed, t.Relation, t.Matched = true, RelMin, c.ge
-	case c.ordered && float64(c.le) >= need && boundShare != nil && boundShare(RelMax) <= maxBoundShare:
+	case c.ordered && float64(c.le) >= bound && boundShare != nil && boundShare(RelMax) <= maxBoundShare:
 		t.Passed, t.Relation, t.Matched = true, RelMax, c.le
 	}
 	if t.Passed && baseline != nil {
 		b := countRelations(f, baseline, t.Value)
-		held := map[string]int{RelContains: b.contains, RelMin: b.ge, RelMax: b.le}[t.Relation]
-		if b.n > 0 && float64(held) >= o.InstanceMatchShare*float64(b.n) {
+		held, of := map[string]int{RelContains: b.holders, RelMin: b.ge, RelMax: b.le}[t.Relation], b.n
+		if t.Relation == RelContains {
+			of = len(baseline)
+		}
+		if b.n > 0 && float64(held) >= o.InstanceMatchShare*float64(of) {
 			t.Passed, t.Relation, t.Baseline = false, "", true
 		}
 	}
@@ -391,20 +401,26 @@ func judge(t *Trial, f *Feature, got []rec, o Options, boundShare func(rel strin
 
 type relCounts struct {
 	n, contains, ge, le int
+	holders             int // records with an instance that contains the value
 	ordered             bool
 }
 
-// countRelations counts the instances of f in the records that contain the value, and
-// for an ordered feature those ≥ and ≤ it.
+// countRelations counts the instances of f in the records that contain the value, the
+// records holding it, and for an ordered feature the instances ≥ and ≤ it.
 func countRelations(f *Feature, got []rec, value string) relCounts {
 	var c relCounts
 	iv, ordered := orderValue(f, value)
 	c.ordered = ordered
 	for ri := range got {
+		held := false
 		for _, x := range featureValues(f.Locations, f.Split, &got[ri]) {
 			c.n++
 			if contains(x, value) {
 				c.contains++
+				if !held {
+					c.holders++
+					held = true
+				}
 			}
 			if ordered {
 				if xv, ok := orderValue(f, x); ok {
@@ -419,6 +435,71 @@ func countRelations(f *Feature, got []rec, value string) relCounts {
 		}
 	}
 	return c
+}
+
+// maxCollision is the chance, from which on a feature counts as of low information,
+// that two records drawn at random share its value. A title or a name (≈ 1/distinct
+// records) lies far below it; a series number, a year of a recent catalogue, a rating or
+// a category lies above it.
+const maxCollision = 0.05
+
+// lowInformation returns the keys of the features of low information: two distinct
+// records drawn at random hold the same value with probability ≥ maxCollision (the sum
+// of the squared value shares over the records with a value, records counted once by
+// their text, however many probes found them). A keyword box that finds a number or a
+// category in any column passes a trial of such a value by accident (calibre's box
+// finds "2.0" as the series number of many books, "2.5" in other columns), so their
+// mapping needs every trial to pass, and as many trials as there are.
+func lowInformation(fs []Feature, rs []rec) map[string]bool {
+	seen := map[string]bool{}
+	var uniq []int
+	for ri := range rs {
+		var b strings.Builder
+		for _, l := range rs[ri].leaves {
+			b.WriteString(l.path)
+			b.WriteByte(0)
+			b.WriteString(l.text)
+			b.WriteByte(0)
+		}
+		if k := b.String(); !seen[k] {
+			seen[k] = true
+			uniq = append(uniq, ri)
+		}
+	}
+	out := map[string]bool{}
+	for fi := range fs {
+		f := &fs[fi]
+		if f.Kind != KindText || f.Type == TypeURL {
+			continue
+		}
+		counts, n := map[string]int{}, 0
+		for _, ri := range uniq {
+			vals := map[string]bool{}
+			for _, v := range featureValues(f.Locations, f.Split, &rs[ri]) {
+				if k := norm(v); k != "" {
+					vals[k] = true
+				}
+			}
+			if len(vals) == 0 {
+				continue
+			}
+			n++
+			for v := range vals {
+				counts[v]++
+			}
+		}
+		if n < 2 {
+			continue
+		}
+		c := 0.0
+		for _, k := range counts {
+			c += float64(k) * float64(k-1) / (float64(n) * float64(n-1))
+		}
+		if c >= maxCollision {
+			out[f.Key] = true
+		}
+	}
+	return out
 }
 
 // maxBoundShare: a bound that most records satisfy anyway says nothing about the field.
@@ -638,6 +719,9 @@ func (s *Schema) resubmit(ctx context.Context, form rundir.Form, rs []rec, probe
 			}
 		}
 	}
+	if err := r.sortLabels(ctx, form); err != nil {
+		return err
+	}
 	log.Info("input–output mapping", "submissions", r.submissions)
 	s.decideTextMappings(form, o, avail)
 	return nil
@@ -690,6 +774,9 @@ func (s *Schema) trialPairs(form rundir.Form, rs []rec, o Options) ([]*trialPair
 			avail[[2]string{fd.Name, f.Key}] = len(p.usable) + p.done
 			p.possible = min(o.Trials, len(p.usable)+p.done)
 			p.need = max(1, min(o.MinPassedTrials, p.possible))
+			if s.lowInfo[f.Key] {
+				p.need = max(1, p.possible) // every trial must pass
+			}
 			pairs = append(pairs, p)
 		}
 	}
@@ -908,7 +995,13 @@ func (s *Schema) decideTextMappings(form rundir.Form, o Options, avail map[[2]st
 				rel, passed = b, n+byRel[k][RelContains]
 			}
 		}
-		if passed < need || float64(passed) < o.MinTrialShare*float64(total[k]) {
+		share := o.MinTrialShare
+		if s.lowInfo[k.feature] && rel == RelContains {
+			// A value of low information found by accident passes one trial and
+			// fails the next: every trial must pass, as many as were available.
+			need, share = max(need, min(o.Trials, total[k])), 1
+		}
+		if passed < need || float64(passed) < share*float64(total[k]) {
 			continue
 		}
 		method := "probe-log"

@@ -3,6 +3,9 @@ package schema_test
 import (
 	"context"
 	"errors"
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/trawl-dev/trawl/records"
@@ -114,5 +117,66 @@ func TestMappingGenerousIndex(t *testing.T) {
 		if tr.Probe == 0 && (tr.Passed || tr.Records != 0) {
 			t.Errorf("trial on an error page: %+v", tr)
 		}
+	}
+}
+
+// TestMappingNumbersFoundElsewhere: a keyword box that finds a number in any column
+// (calibre's: "2.5" gives the book whose series number is 2.5 and books that hold 2.5
+// in a column the page does not show) must not map to the series number, although
+// every series number on its result pages equals the value. The records that come back
+// must hold the value at the feature; title and authors still map.
+func TestMappingNumbersFoundElsewhere(t *testing.T) {
+	site := schematest.NewSite(schematest.Calibre)
+	real := site.Submitter(nil, true)
+	number := regexp.MustCompile(`^[0-9]+(\.[0-9]+)?$`)
+	series := regexp.MustCompile(`\[[^\]]* - ([0-9.]+)\]`)
+	box := schema.SubmitFunc(func(ctx context.Context, v map[string]string) ([]records.Record, error) {
+		q := strings.TrimSpace(v["search"])
+		if !number.MatchString(q) {
+			return real(ctx, v)
+		}
+		all, err := real(ctx, map[string]string{})
+		if err != nil {
+			return nil, err
+		}
+		x, _ := strconv.ParseFloat(q, 64)
+		var out []records.Record
+		for _, r := range all {
+			var text strings.Builder
+			for _, l := range r.Leaves {
+				text.WriteString(l.Text + " ")
+			}
+			m := series.FindStringSubmatch(text.String())
+			if m == nil {
+				out = append(out, r) // no series: the number is in a hidden column
+			} else if y, err := strconv.ParseFloat(m[1], 64); err == nil && y == x {
+				out = append(out, r)
+			}
+		}
+		return out, nil
+	})
+	s := buildWith(t, site, box, schema.DefaultOptions())
+	var idx, title string
+	for _, f := range s.Features {
+		switch {
+		case f.Type == schema.TypeDecimal && idx == "":
+			idx = f.Name
+		case f.Type == schema.TypeString && title == "":
+			title = f.Name
+		}
+	}
+	if idx == "" || title == "" {
+		t.Fatalf("no series-number or title feature among %d features", len(s.Features))
+	}
+	if fs := s.MappedFields(idx); len(fs) > 0 {
+		for _, tr := range s.Trials {
+			if tr.Feature == idx {
+				t.Logf("trial %q: %d records, %d holding, passed %v (%s)", tr.Value, tr.Records, tr.Holders, tr.Passed, tr.Relation)
+			}
+		}
+		t.Errorf("the series number %s is mapped from %v", idx, fs)
+	}
+	if len(s.MappedFields(title)) == 0 {
+		t.Errorf("the title %s is not mapped", title)
 	}
 }

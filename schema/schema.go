@@ -39,6 +39,10 @@ type Schema struct {
 	Stats Stats `json:"stats"`
 	// Options are the effective options of the run that built the schema.
 	Options Options `json:"options"`
+
+	// lowInfo holds the keys of the features whose values say little about a record
+	// (see lowInformation); set before the mapping.
+	lowInfo map[string]bool
 }
 
 // Source describes the deep-web source of the records.
@@ -258,9 +262,12 @@ type Trial struct {
 	Probe int `json:"probe,omitempty"`
 	// Records is the number of records on the result page; Instances the number of
 	// values of the feature there; Matched how many of them equal or contain Value.
+	// Holders is the number of the records holding Value at the feature: the relation
+	// "contains" needs InstanceMatchShare of Records.
 	Records   int  `json:"records"`
 	Instances int  `json:"instances"`
 	Matched   int  `json:"matched"`
+	Holders   int  `json:"holders,omitempty"`
 	Passed    bool `json:"passed"`
 	// Relation is the relation under which the trial passed (see Mapping.Relation).
 	Relation string `json:"relation,omitempty"`

@@ -86,10 +86,14 @@ func CalibreTruth(ctx context.Context, base string, recs []records.Record) (Trut
 		}
 		return ""
 	}
+	// The box searches the text of the title, the authors, the series and the tags. It
+	// also finds a number in any numeric column (rating, size, series index): "4.0"
+	// gives 2,197 of the 3,100 books, 4 of the first 25 with 4.0 as their series number.
+	// That is no binding of the series number, so a mapping to it counts as wrong.
 	search := []string{"search"}
 	return Truth{
 		Attributes: []string{"title", "series", "series_index", "authors", "date", "tags"},
 		Value:      value,
-		Fields:     map[string][]string{"title": search, "series": search, "series_index": search, "authors": search, "tags": search},
+		Fields:     map[string][]string{"title": search, "series": search, "authors": search, "tags": search},
 	}, nil
 }

@@ -64,8 +64,8 @@ func (s *Site) Form() rundir.Form {
 			Fields: []rundir.Field{
 				{Name: "num", Tag: "select", Type: "select", Label: "Show", LabelSource: "preceding-text", Value: "25", Options: []rundir.Option{{Value: "5", Text: "5"}, {Value: "10", Text: "10"}, {Value: "25", Text: "25", Selected: true}, {Value: "100", Text: "100"}}},
 				{Name: "search", ID: "s", Tag: "input", Type: "text", Label: "books matching", LabelSource: "preceding-text", Role: "keyword"},
-				{Name: "sort", Tag: "select", Type: "select", Label: "sorted by", LabelSource: "preceding-text", Value: "date", Options: []rundir.Option{{Value: "date", Text: "date", Selected: true}, {Value: "author", Text: "author"}, {Value: "title", Text: "title"}, {Value: "rating", Text: "rating"}, {Value: "size", Text: "size"}, {Value: "tags", Text: "tags"}, {Value: "series", Text: "series"}}},
-				{Name: "order", Tag: "select", Type: "select", Value: "descending", Options: []rundir.Option{{Value: "ascending", Text: "ascending"}, {Value: "descending", Text: "descending", Selected: true}}},
+				{Name: "sort", Tag: "select", Type: "select", Label: "sorted by", LabelSource: "preceding-text", Value: "date", Role: "sort", Options: []rundir.Option{{Value: "date", Text: "date", Selected: true}, {Value: "author", Text: "author"}, {Value: "title", Text: "title"}, {Value: "rating", Text: "rating"}, {Value: "size", Text: "size"}, {Value: "tags", Text: "tags"}, {Value: "series", Text: "series"}}},
+				{Name: "order", Tag: "select", Type: "select", Value: "descending", Role: "sort", Options: []rundir.Option{{Value: "ascending", Text: "ascending"}, {Value: "descending", Text: "descending", Selected: true}}},
 				{Name: "library_id", Tag: "input", Type: "hidden", Value: "library", Role: "hidden"},
 				{Tag: "input", Type: "submit", Value: "Search", Submit: true, Role: "submit"},
 			},

@@ -8,6 +8,12 @@
 //	go run ./records/internal/nexteval -out FILE DIR... train the list model on every page and
 //	                                                    write it (go generate ./records)
 //
+// The list model's L2 penalty is chosen among -lambdas by an inner cross-validation
+// (-inner folds) on the pages it is trained on, scored as the mean of the inner folds'
+// pages extracted together and alone: in -cv, on the four training folds only, never
+// on the fold it is scored on. -alone extracts every page alone, as a user
+// with one page does, instead of a fold's pages together.
+//
 // Pages whose ground truth does not resolve on the page are scored and reported apart.
 package main
 
@@ -21,6 +27,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/google/renameio/v2"
@@ -48,11 +55,25 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	to := records.DefaultTrainOptions()
 	opts := records.DefaultOptions()
 	opts.Regions = records.RegionsAll
-	fs.Float64Var(&to.Lambda, "lambda", to.Lambda, "L2 penalty of the list model")
+	lambdas := fs.String("lambdas", "1,3,10", "L2 penalties of the list model to choose among by an inner cross-validation (one value: no choice)")
+	inner := fs.Int("inner", 4, "folds of the inner cross-validation that chooses the L2 penalty")
+	alone := fs.Bool("alone", false, "extract every page alone (as a user with one page does)")
 	fs.Float64Var(&to.Threshold, "threshold", to.Threshold, "probability at which the list model takes a pattern for records")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	var grid []float64
+	for _, f := range strings.Split(*lambdas, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || v <= 0 {
+			return fmt.Errorf("-lambdas: %q is not a positive number", f)
+		}
+		grid = append(grid, v)
+	}
+	if len(grid) > 1 && *inner < 2 {
+		return fmt.Errorf("-inner: the inner cross-validation needs at least 2 folds, got %d", *inner)
+	}
+	ch := chooser{grid: grid, inner: *inner, opts: opts, to: to}
 	dirs := fs.Args()
 	if len(dirs) == 0 && *outFile != "" {
 		// go generate: the shared NEXT-EVAL sample and training set
@@ -73,16 +94,16 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		}
 		pages = append(pages, ps...)
 	}
-	to.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	ch.log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	if *outFile != "" {
-		return train(ctx, pages, opts, to, *outFile, dirs)
+		return ch.train(ctx, pages, *outFile, dirs)
 	}
 	var rep *benchmark.Report
 	var err error
 	if *cv > 0 {
-		rep, err = crossValidate(ctx, pages, *cv, opts, to)
+		rep, err = ch.crossValidate(ctx, pages, *cv, *alone)
 	} else {
-		rep, err = benchmark.Evaluate(ctx, pages, extractor(opts))
+		rep, err = benchmark.Evaluate(ctx, pages, extractor(opts, *alone))
 	}
 	if err != nil {
 		return err
@@ -91,46 +112,104 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	return nil
 }
 
-// crossValidate collects the list examples of the scorable pages once, then for each
-// fold trains the list model on the other folds' examples and extracts the fold's
-// pages with it.
-func crossValidate(ctx context.Context, pages []benchmark.Page, k int, opts records.Options, to records.TrainOptions) (*benchmark.Report, error) {
-	ex, err := records.CollectListExamples(ctx, [][]records.TrainingPage{trainingPages(scorable(pages))}, opts)
-	if err != nil {
-		return nil, err
+// chooser trains list models, choosing the L2 penalty among grid by an inner
+// cross-validation on the training pages.
+type chooser struct {
+	grid  []float64
+	inner int
+	opts  records.Options
+	to    records.TrainOptions
+	log   *slog.Logger
+}
+
+// fit trains the list model on the examples of pages tr, with the penalty of grid
+// that scores best in an inner cross-validation over tr. The model serves a user with
+// many pages and one with a single page, so the inner score is the mean of the two
+// ways of extracting an inner fold: its pages together, and every page alone.
+func (c *chooser) fit(ctx context.Context, ex *records.ListExamples, tr []benchmark.Page) (*records.ListModel, error) {
+	to := c.to
+	to.Lambda = c.grid[0]
+	if len(c.grid) > 1 {
+		best := -1.0
+		for _, l := range c.grid {
+			o := c.to
+			o.Lambda = l
+			f := 0.0
+			for _, alone := range []bool{false, true} {
+				rep, err := benchmark.CrossValidate(ctx, scorable(tr), c.inner, c.trainer(ex, o, alone))
+				if err != nil {
+					return nil, err
+				}
+				f += rep.Mean().F / 2
+				c.log.Info("inner cross-validation", "lambda", l, "alone", alone, "f1", rep.Mean().F)
+			}
+			if f > best {
+				best, to.Lambda = f, l
+			}
+		}
+		c.log.Info("lambda chosen by inner cross-validation", "pages", len(tr), "lambda", to.Lambda, "f1", best)
 	}
-	return benchmark.CrossValidate(ctx, pages, k, func(ctx context.Context, tr []benchmark.Page) (benchmark.Extractor, error) {
+	use := map[string]bool{}
+	for _, p := range tr {
+		use[p.Name()] = true
+	}
+	return records.TrainListModel(ctx, ex, func(name string) bool { return use[name] }, to)
+}
+
+// trainer returns the benchmark trainer that fits the list model with options o on
+// the training pages' examples.
+func (c *chooser) trainer(ex *records.ListExamples, o records.TrainOptions, alone bool) benchmark.Trainer {
+	return func(ctx context.Context, tr []benchmark.Page) (benchmark.Extractor, error) {
 		use := map[string]bool{}
 		for _, p := range tr {
 			use[p.Name()] = true
 		}
-		m, err := records.TrainListModel(ctx, ex, func(name string) bool { return use[name] }, to)
+		m, err := records.TrainListModel(ctx, ex, func(name string) bool { return use[name] }, o)
 		if err != nil {
 			return nil, err
 		}
-		o := opts
-		o.ListModel = m
-		return extractor(o), nil
+		opts := c.opts
+		opts.ListModel = m
+		return extractor(opts, alone), nil
+	}
+}
+
+// crossValidate collects the list examples of the scorable pages once, then for each
+// fold fits the list model on the other folds (its penalty chosen on them alone) and
+// extracts the fold's pages with it.
+func (c *chooser) crossValidate(ctx context.Context, pages []benchmark.Page, k int, alone bool) (*benchmark.Report, error) {
+	ex, err := records.CollectListExamples(ctx, [][]records.TrainingPage{trainingPages(scorable(pages))}, c.opts)
+	if err != nil {
+		return nil, err
+	}
+	return benchmark.CrossValidate(ctx, pages, k, func(ctx context.Context, tr []benchmark.Page) (benchmark.Extractor, error) {
+		m, err := c.fit(ctx, ex, tr)
+		if err != nil {
+			return nil, err
+		}
+		opts := c.opts
+		opts.ListModel = m
+		return extractor(opts, alone), nil
 	})
 }
 
 // train fits the list model on the scorable pages and writes it to file.
-func train(ctx context.Context, pages []benchmark.Page, opts records.Options, to records.TrainOptions, file string, dirs []string) error {
+func (c *chooser) train(ctx context.Context, pages []benchmark.Page, file string, dirs []string) error {
 	tr := scorable(pages)
+	ex, err := records.CollectListExamples(ctx, [][]records.TrainingPage{trainingPages(tr)}, c.opts)
+	if err != nil {
+		return err
+	}
+	m, err := c.fit(ctx, ex, tr)
+	if err != nil {
+		return err
+	}
 	var names []string
 	for _, d := range dirs {
 		names = append(names, filepath.Base(filepath.Clean(d)))
 	}
-	to.About = fmt.Sprintf("list model trained by records/internal/nexteval on %d NEXT-EVAL pages (%s), lambda %g, threshold %g",
-		len(tr), strings.Join(names, ", "), to.Lambda, to.Threshold)
-	ex, err := records.CollectListExamples(ctx, [][]records.TrainingPage{trainingPages(tr)}, opts)
-	if err != nil {
-		return err
-	}
-	m, err := records.TrainListModel(ctx, ex, nil, to)
-	if err != nil {
-		return err
-	}
+	m.About = fmt.Sprintf("list model trained by records/internal/nexteval on %d NEXT-EVAL pages (%s), lambda %g chosen by %d-fold cross-validation among %v, threshold %g",
+		len(tr), strings.Join(names, ", "), m.Lambda, c.inner, c.grid, m.Threshold)
 	var b bytes.Buffer
 	if err := records.WriteListModel(&b, m); err != nil {
 		return err
@@ -158,9 +237,20 @@ func trainingPages(pages []benchmark.Page) []records.TrainingPage {
 	return out
 }
 
-// extractor runs records.Extract over the pages together.
-func extractor(opts records.Options) benchmark.Extractor {
+// extractor runs records.Extract over the pages together, or over every page alone.
+func extractor(opts records.Options, alone bool) benchmark.Extractor {
 	return func(ctx context.Context, pages []benchmark.Page) ([][][]string, error) {
+		if alone {
+			var out [][][]string
+			for i := range pages {
+				r, err := extractor(opts, false)(ctx, pages[i:i+1])
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, r...)
+			}
+			return out, nil
+		}
 		in := make([]records.Page, len(pages))
 		for i, p := range pages {
 			in[i] = records.Page{Name: p.Name(), HTML: p.HTML}

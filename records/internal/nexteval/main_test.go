@@ -73,7 +73,22 @@ func TestRun(t *testing.T) {
 	if !strings.Contains(m.About, "6 NEXT-EVAL pages") {
 		t.Errorf("model about %q", m.About)
 	}
+	out.Reset()
+	if err := run(t.Context(), []string{"-alone", dir}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "mean over 6 pages: P=1.000 R=1.000 F1=1.000") {
+		t.Errorf("pages alone:\n%s", out.String())
+	}
 	if err := run(t.Context(), nil, &out); err == nil {
 		t.Error("no folder: no error")
+	}
+	for _, bad := range []struct {
+		args []string
+		flag string
+	}{{[]string{"-lambdas", "1,x", dir}, "-lambdas"}, {[]string{"-lambdas", "0", dir}, "-lambdas"}, {[]string{"-lambdas", "1,3", "-inner", "1", dir}, "-inner"}} {
+		if err := run(t.Context(), bad.args, &out); err == nil || !strings.Contains(err.Error(), bad.flag) {
+			t.Errorf("%v: error %v, want one naming %s", bad.args, err, bad.flag)
+		}
 	}
 }
