@@ -22,6 +22,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/storage"
 	"github.com/chromedp/chromedp"
 )
 
@@ -144,12 +145,15 @@ type tab struct {
 }
 
 // newTab opens a tab with trawl's instrumentation: request interception (origin,
-// robots.txt, delay, size), the settle hooks, dialog handling, the User-Agent.
+// robots.txt, delay, size), the settle hooks, dialog handling, the User-Agent. Each
+// tab has a browser context of its own (an incognito profile: its own cookie jar and
+// storage), so that clearing one tab's cookies before a probe (forget) cannot take
+// the session of a probe running in another tab.
 func (b *Browser) newTab(pol *policy) (*tab, error) {
 	if b.isClosed() {
 		return nil, errors.New("probe: the browser is closed")
 	}
-	tctx, cancel := chromedp.NewContext(b.ctx)
+	tctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext())
 	t := &tab{b: b, ctx: tctx, cancel: cancel, pol: pol, log: b.log}
 	if err := within(b.ctx, startTimeout, func() error { return chromedp.Do(tctx) }); err != nil {
 		cancel()
@@ -197,6 +201,29 @@ func (b *Browser) newTab(pol *policy) (*tab, error) {
 		return nil, fmt.Errorf("probe: set up a tab: %w", err)
 	}
 	return t, nil
+}
+
+// forgetTypes are the kinds of site storage forget clears: all that a page can keep
+// between visits (the HTTP cache is not site state and is kept).
+const forgetTypes = "cookies,local_storage,indexeddb,cache_storage,service_workers,file_systems,websql,storage_buckets"
+
+// forget clears what the sites left in the tab's browser context: its cookies, and
+// the storage of origin (local storage, IndexedDB, caches, service workers). A probe
+// calls it before it loads the form page, so that it starts as a first visit (the
+// page sends fresh session cookies and CSRF tokens) and does not see what an earlier
+// probe in the same tab left: a site that keeps the last query in a cookie (Fossil's
+// display cookie) would show it in the form and answer the next probe with it.
+func (t *tab) forget(ctx context.Context, origin string) error {
+	if _, err := chromedp.Call(ctx, network.ClearBrowserCookies, cdp.Empty{}); err != nil {
+		return fmt.Errorf("clear the tab's cookies: %w", err)
+	}
+	if origin == "" {
+		return nil
+	}
+	if _, err := chromedp.Call(ctx, storage.ClearDataForOrigin, storage.ClearDataForOriginParams{Origin: origin, StorageTypes: forgetTypes}); err != nil {
+		return fmt.Errorf("clear the storage of %s: %w", origin, err)
+	}
+	return nil
 }
 
 // close closes the tab and gives back the turns its unanswered requests held.

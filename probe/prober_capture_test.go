@@ -5,9 +5,14 @@ import (
 	"html"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
+
+// rememberSeq numbers the sessions of captureSite's /remember.
+var rememberSeq atomic.Int64
 
 // captureSite serves forms whose submissions give pages that cannot count, a form whose
 // fields sit in collapsed panels, and an XHTML form page.
@@ -31,6 +36,55 @@ func captureSite() http.Handler {
 			last = c.Value
 		}
 		page(w, `<h1>Catalogue</h1><form action="/kept" method="get"><input name="q" value="`+html.EscapeString(last)+`"><input type="submit" value="Search"></form><p>Search the catalogue of books.</p>`)
+	})
+	// A form that remembers: the form page issues a session cookie and a CSRF token
+	// bound to it and fills the box with the last query (a cookie, as Fossil's
+	// timeline does) and a "seen" list with what local storage holds; the result page
+	// refuses a token that does not match the session, and shows what the visitor
+	// sent before.
+	mux.HandleFunc("/remember", func(w http.ResponseWriter, r *http.Request) {
+		sid := fmt.Sprintf("s%d", rememberSeq.Add(1))
+		http.SetCookie(w, &http.Cookie{Name: "sid", Value: sid, Path: "/"})
+		last := ""
+		if c, err := r.Cookie("lastq"); err == nil {
+			last = c.Value
+		}
+		page(w, `<h1>Catalogue</h1><form action="/remember/results" method="get"><input type="hidden" name="token" value="t-`+sid+`">
+<input name="q" value="`+html.EscapeString(last)+`"><input type="hidden" name="stored" id="stored"><input type="submit" value="Search"></form>
+<p>Search the catalogue of books.</p><script>document.getElementById("stored").value = localStorage.getItem("lastq") || ""</script>`)
+	})
+	mux.HandleFunc("/remember/results", func(w http.ResponseWriter, r *http.Request) {
+		c, err := r.Cookie("sid")
+		if err != nil || r.FormValue("token") != "t-"+c.Value {
+			w.WriteHeader(http.StatusForbidden)
+			page(w, `<h1>Forbidden</h1><p>The form's token does not match the session: reload the search page and try again.</p>`)
+			return
+		}
+		before := ""
+		if c, err := r.Cookie("lastq"); err == nil {
+			before = c.Value
+		}
+		q := r.FormValue("q")
+		http.SetCookie(w, &http.Cookie{Name: "lastq", Value: q, Path: "/"})
+		page(w, `<h1>Results for `+html.EscapeString(q)+`</h1><p>cookie before=[`+html.EscapeString(before)+`] stored before=[`+html.EscapeString(r.FormValue("stored"))+`]</p>
+<ul><li>Bleak House</li><li>Hard Times</li></ul><script>localStorage.setItem("lastq", `+strconv.Quote(q)+`)</script>`)
+	})
+	// A filter form that submits itself when its select changes (Fossil's timeline):
+	// the page lists the entries of the type asked for.
+	mux.HandleFunc("/auto", func(w http.ResponseWriter, r *http.Request) {
+		y := r.FormValue("y")
+		sel := func(v string) string {
+			if v == y {
+				return " selected"
+			}
+			return ""
+		}
+		list := "<li>check-in 1</li><li>ticket 2</li><li>wiki 3</li>"
+		if y != "" && y != "all" {
+			list = "<li>" + html.EscapeString(y) + " entry</li>"
+		}
+		page(w, `<h1>Timeline</h1><form action="/auto" method="get"><select name="y" onchange="this.form.submit()"><option value="all"`+sel("all")+`>Any type</option>
+<option value="ci"`+sel("ci")+`>Check-ins</option><option value="t"`+sel("t")+`>Tickets</option></select><input type="submit" value="Go"></form><ul>`+list+`</ul>`)
 	})
 	// A result page with a head and nothing in its body.
 	mux.HandleFunc("/head", func(w http.ResponseWriter, r *http.Request) { page(w, fmt.Sprintf(form, "/head/results")) })
@@ -146,19 +200,59 @@ func TestEmptyQueryUnanswered(t *testing.T) {
 		t.Errorf("summary %+v, want 3 probes, 1 failed, 2 unanswered, no page", sum)
 	}
 
-	// The site fills the box with a query it kept: the empty probe sends that query,
-	// and the unchanged page is a failure.
+	// The site fills the box with the query it kept in a cookie: each probe starts
+	// as a first visit, so the empty probe after a stop-word probe sends an empty box
+	// and is not answered, where it used to send the kept word and fail.
 	d, err = p.Discover(t.Context(), srv.URL+"/kept")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, a := range []Assignment{{Kind: KindStopword, Values: map[string]string{"q": "the"}}, {Kind: KindEmpty, Values: map[string]string{}}} {
-		rec := &memRecorder{}
-		if _, err := p.Run(t.Context(), d.Form(), Plan{a}, rec); err != nil {
-			t.Fatal(err)
+	rec = &memRecorder{}
+	if _, err := p.Run(t.Context(), d.Form(), Plan{{Kind: KindStopword, Values: map[string]string{"q": "the"}}, {Kind: KindEmpty, Values: map[string]string{}}}, rec); err != nil {
+		t.Fatal(err)
+	}
+	kept := map[string]Probe{}
+	for _, pr := range rec.probes {
+		kept[pr.Kind] = pr
+	}
+	if pr := kept[KindStopword]; !strings.Contains(pr.Error, "same text as the form page") || pr.Unanswered != "" {
+		t.Errorf("stop-word probe on a box the site fills: error %q, unanswered %q; want a failure", pr.Error, pr.Unanswered)
+	}
+	if pr := kept[KindEmpty]; pr.Error != "" || pr.Unanswered == "" {
+		t.Errorf("empty probe after a probe the site kept in a cookie: error %q, unanswered %q; want not answered (the cookie forgotten)", pr.Error, pr.Unanswered)
+	}
+}
+
+// TestProbesStartFresh: no probe sees the cookies or local storage an earlier probe
+// left (the site would show the last query), and each gets a session and CSRF token
+// of its own that the site accepts, with one tab or several.
+func TestProbesStartFresh(t *testing.T) {
+	p, srv := captureProber(t)
+	d, err := p.Discover(t.Context(), srv.URL+"/remember")
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := []string{"dickens", "austen", "eliot", "hardy", "gaskell", "trollope"}
+	var plan Plan
+	for _, w := range words {
+		plan = append(plan, Assignment{Kind: KindPlan, Values: map[string]string{"q": w}})
+	}
+	rec := &memRecorder{}
+	sum, err := p.Run(t.Context(), d.Form(), plan, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Failed != 0 || len(rec.probes) != len(words) {
+		t.Fatalf("summary %+v, want %d probes and none failed", sum, len(words))
+	}
+	for i, pr := range rec.probes {
+		if len(rec.pages[i]) == 0 {
+			t.Errorf("probe %d %v: no page", pr.N, pr.Assignment)
+			continue
 		}
-		if pr := rec.probes[0]; !strings.Contains(pr.Error, "same text as the form page") || pr.Unanswered != "" {
-			t.Errorf("%s probe on a box the site fills: error %q, unanswered %q; want a failure", a.Kind, pr.Error, pr.Unanswered)
+		got := rec.pages[i][0].HTML
+		if !strings.Contains(got, "Results for "+pr.Assignment["q"]) || !strings.Contains(got, "cookie before=[] stored before=[]") {
+			t.Errorf("probe %d %v: the result page shows another probe's state or a refused token: %.300s", pr.N, pr.Assignment, got)
 		}
 	}
 }
@@ -195,5 +289,29 @@ func TestCollapsedAndTypedFields(t *testing.T) {
 	pages, err = p.Submit(t.Context(), d.Form(), map[string]string{"author": "austen"})
 	if err != nil || !strings.Contains(pages[0].HTML, "author=austen") {
 		t.Errorf("XHTML form: err %v", err)
+	}
+}
+
+// TestFormSubmitsItselfWhenFilled: a select that submits its form when it changes loads
+// the result while the form is filled; the probe keeps that result (compared with the
+// form page as it was opened), where it used to find "the form page unchanged".
+func TestFormSubmitsItselfWhenFilled(t *testing.T) {
+	p, srv := captureProber(t)
+	d, err := p.Discover(t.Context(), srv.URL+"/auto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &memRecorder{}
+	sum, err := p.Run(t.Context(), d.Form(), Plan{{Kind: KindOption, Values: map[string]string{"y": "t"}}, {Kind: KindOption, Values: map[string]string{"y": "ci"}}}, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Failed != 0 || sum.Unanswered != 0 {
+		t.Fatalf("summary %+v, want no failed or unanswered probe", sum)
+	}
+	for i, pr := range rec.probes {
+		if len(rec.pages[i]) == 0 || !strings.Contains(rec.pages[i][0].HTML, "<li>"+pr.Assignment["y"]+" entry</li>") {
+			t.Errorf("probe %v: %d pages, error %q, want the %s entries", pr.Assignment, len(rec.pages[i]), pr.Error, pr.Assignment["y"])
+		}
 	}
 }

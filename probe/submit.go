@@ -41,6 +41,10 @@ type submission struct {
 	// Filled is how many text boxes of the form held text when it was submitted
 	// (textFilledJS), -1 when unknown.
 	Filled int
+	// openSeq and openSig are the tab's document count and the page's signature
+	// (pageSigJS) when the form page was opened, before the form was filled.
+	openSeq int
+	openSig string
 }
 
 // fieldSpec is one control for fillJS.
@@ -122,7 +126,7 @@ func (p *Prober) submit(ctx context.Context, t *tab, f Form, values map[string]s
 		return sub, fmt.Errorf("the form's page URL %q is not an http(s) URL", f.PageURL)
 	}
 	t.setOrigin(originOf(pu))
-	if err := p.openForm(ctx, t, f, &sub); err != nil {
+	if err := p.openForm(ctx, t, f, originOf(pu), &sub); err != nil {
 		return sub, err
 	}
 	sctx, cancel := t.stepCtx(ctx, p.opts.StepTimeout)
@@ -147,15 +151,26 @@ func (p *Prober) submit(ctx context.Context, t *tab, f Form, values map[string]s
 	return sub, p.paginate(ctx, t, f, originOf(pu), maxPages, &sub)
 }
 
-// openForm opens the form's page (a fresh CSRF token and session cookie come with it).
-func (p *Prober) openForm(ctx context.Context, t *tab, f Form, sub *submission) error {
+// openForm opens the form's page as a first visit: the tab forgets the cookies and
+// storage earlier probes left (forget), and a fresh CSRF token and session cookie come
+// with the page.
+func (p *Prober) openForm(ctx context.Context, t *tab, f Form, origin string, sub *submission) error {
 	sctx, cancel := t.stepCtx(ctx, p.opts.StepTimeout)
 	defer cancel()
+	if err := t.forget(sctx, origin); err != nil {
+		return err
+	}
 	sr, err := t.navigate(sctx, f.PageURL)
 	if err != nil {
 		return err
 	}
 	sub.Warnings = append(sub.Warnings, sr.Warnings...)
+	sub.openSeq, _, _ = t.navState()
+	sig, err := eval[string](sctx, t, pageSigJS+"()")
+	if err != nil {
+		return fmt.Errorf("read the form page %s: %w", f.PageURL, err)
+	}
+	sub.openSig = sig
 	return nil
 }
 
@@ -334,6 +349,15 @@ func (p *Prober) trigger(ctx context.Context, t *tab, f Form, kwIndex int, sub *
 	if err != nil || !m.OK {
 		return Page{}, fmt.Errorf("mark the form page: %v", errOr(err, "the page hooks are missing"))
 	}
+	formSig := m.Sig
+	if seq0 != sub.openSeq && sub.openSig != "" {
+		// Filling the form loaded another document: a control submits the form when
+		// it changes (onchange="this.form.submit()", Fossil's timeline). The page now
+		// shows the submitted values, so the submission below gives it again: what
+		// it must differ from is the form page as it was opened.
+		formSig = sub.openSig
+		sub.Warnings = append(sub.Warnings, "the form submitted itself while it was filled (a control's change handler); the result is compared with the form page as it was opened")
+	}
 	start := time.Now()
 	switch trig.How {
 	case "click":
@@ -362,7 +386,7 @@ func (p *Prober) trigger(ctx context.Context, t *tab, f Form, kwIndex int, sub *
 		return Page{}, fmt.Errorf("after submitting (%s): %w", sub.Trigger, err)
 	}
 	sub.Navigated = res.Navigated
-	pg, _, err := t.captureChecked(ctx, res.Navigated, m.Sig)
+	pg, _, err := t.captureChecked(ctx, res.Navigated, formSig)
 	pg.Elapsed = time.Since(start)
 	pg.Warnings = append(res.Warnings, pg.Warnings...)
 	if err != nil {

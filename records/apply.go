@@ -276,7 +276,7 @@ func (a *Applier) Apply(ctx context.Context, pg Page) ([]Record, PageClass, erro
 			return nil, pc, err
 		}
 		elems, extra := a.sels[t].records(s)
-		recs := slices.DeleteFunc(segment(p, elems, extra, base), func(r Record) bool { return len(r.Leaves) == 0 })
+		recs := dropSeparators(slices.DeleteFunc(segment(p, elems, extra, base), func(r Record) bool { return len(r.Leaves) == 0 }))
 		if len(recs) == 0 {
 			continue
 		}

@@ -593,7 +593,8 @@ func (x *extraction) extractRecords(ctx context.Context) ([]Record, error) {
 	return out, nil
 }
 
-// pageRecords returns the records sel finds on page s, those without leaves left out.
+// pageRecords returns the records sel finds on page s, those without leaves and the
+// separator rows between groups of records (dropSeparators) left out.
 func pageRecords(s *sample, pg Page, sel *selection) []Record {
 	var base *url.URL
 	if pg.URL != "" {
@@ -601,7 +602,7 @@ func pageRecords(s *sample, pg Page, sel *selection) []Record {
 	}
 	elems, extra := sel.records(s)
 	recs := segment(s.p, elems, extra, base)
-	return slices.DeleteFunc(recs, func(r Record) bool { return len(r.Leaves) == 0 })
+	return dropSeparators(slices.DeleteFunc(recs, func(r Record) bool { return len(r.Leaves) == 0 }))
 }
 
 // tryOrder returns the templates a page tries, own first (-1: none), then the others

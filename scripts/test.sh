@@ -14,12 +14,13 @@ calibre_log="$(mktemp)"
 calibre_pid=$!
 ./scripts/lint.sh
 # The other real sites (README "Test sites"): WordPress (the article tests and a search form),
-# DokuWiki, gitweb and Xapian Omega (internal/realsites). Each installs its Debian
-# packages and data on first use and starts on 127.0.0.1.
+# DokuWiki, gitweb, Xapian Omega and Fossil's timeline filter form (internal/realsites).
+# Each installs its Debian packages and data on first use and starts on 127.0.0.1.
 ./scripts/sites/wordpress.sh
 ./scripts/sites/dokuwiki.sh
 ./scripts/sites/gitweb.sh
 ./scripts/sites/omega.sh
+./scripts/sites/fossil.sh
 # Debian's nats-server, the external server of the work-queue tests (issue 17).
 ./scripts/sites/nats.sh
 # Debian's Virtuoso 7.2 with the demo KB, rapper and rdflib: the interoperability tests (issue 16).
