@@ -129,6 +129,22 @@ func keywordFields(f Form) []Field {
 	return out
 }
 
+// queryWordBoxes returns the text fields that can take query words (keywordCapable),
+// or every text field when none can: a letter typed into a row-count box or an SQL box
+// is not a query, and the site answers it with its form page or an error.
+func queryWordBoxes(texts []Field) []Field {
+	var out []Field
+	for _, fd := range texts {
+		if keywordCapable(fd) {
+			out = append(out, fd)
+		}
+	}
+	if len(out) == 0 {
+		return texts
+	}
+	return out
+}
+
 // choiceFields returns the selects, radio groups and checkbox groups that filter
 // records (presentation controls such as sort order and page size are left out).
 func choiceFields(f Form) []Field {
@@ -209,9 +225,9 @@ func NonsenseWord(seed uint64) string {
 
 // AgnosticPlan plans domain-agnostic probes for a search form (thesis §3.1, after
 // Barbosa & Freire 2004 and Madhavan et al. 2008): a nonsense word in each text box
-// (the error / no-result page), the empty submission, stop words of the page's language
-// in the keyword box and single letters in every text box (a generous index answers
-// them), each option of the selects, radio and checkbox groups alone, terms taken from
+// that takes query words (the error / no-result page), the empty submission, stop words
+// of the page's language in the keyword box and single letters in every box that takes
+// query words (a generous index answers them; queryWordBoxes), each option of the selects, radio and checkbox groups alone, terms taken from
 // the option texts and the text around the form, and pairs of options of two fields. The kinds
 // are interleaved so that a small MaxProbes still covers each. Values respect the
 // fields' types and constraints; a required box left out of an assignment gets a stop
@@ -234,9 +250,14 @@ func AgnosticPlan(f Form, o PlanOptions) Plan {
 	pl := &planner{f: f, filler: firstFitting(stops, kws), seen: map[string]bool{}}
 	nonsense := NonsenseWord(o.Seed)
 
+	// Words (the nonsense word, letters) go into the boxes that take query words; a
+	// code box or a count of a few characters gets none unless the form has no other
+	// text box.
+	wordBoxes := queryWordBoxes(texts)
+
 	// The nonsense word goes first: it tells the error page apart.
 	var head []Assignment
-	for i, fd := range texts {
+	for i, fd := range wordBoxes {
 		if i >= 3 {
 			break
 		}
@@ -262,7 +283,7 @@ func AgnosticPlan(f Form, o PlanOptions) Plan {
 		}
 	}
 	for _, l := range o.Letters {
-		for _, fd := range texts {
+		for _, fd := range wordBoxes {
 			if v, ok := fitText(fd, l); ok {
 				pl.add(&letterQ, KindLetter, map[string]string{fd.Name: v})
 			}

@@ -341,3 +341,37 @@ func TestCheckValueTypes(t *testing.T) {
 		t.Errorf("fillSpecs with a word for a hidden field: %v", err)
 	}
 }
+
+// TestPlanWordsOnlyInQueryBoxes: the nonsense word and the letters go into the boxes
+// that take query words, not into a row-count box of four characters or an SQL box
+// (Fossil's timeline typed "s" into its "Max" rows box and got its form page back),
+// unless the form has no other text box.
+func TestPlanWordsOnlyInQueryBoxes(t *testing.T) {
+	form := Form{Fields: []Field{
+		{Name: "q", Type: "text", Label: "Search"},
+		{Name: "n", Type: "text", MaxLength: 4, Label: "Max"},
+		{Name: "where", Type: "textarea", Label: "SQL WHERE clause"},
+		{Name: "go", Type: "submit", Submit: true},
+	}}
+	plan := AgnosticPlan(form, DefaultPlanOptions())
+	for _, a := range plan {
+		if a.Kind != KindNonsense && a.Kind != KindLetter {
+			continue
+		}
+		for name := range a.Values {
+			if name != "q" {
+				t.Errorf("%s probe types into %q: %v", a.Kind, name, a.Values)
+			}
+		}
+	}
+	only := Form{Fields: []Field{{Name: "n", Type: "text", MaxLength: 4}}}
+	letters := 0
+	for _, a := range AgnosticPlan(only, DefaultPlanOptions()) {
+		if a.Kind == KindLetter {
+			letters++
+		}
+	}
+	if letters == 0 {
+		t.Error("a form whose only box is short gets no letter probe; want the old behaviour (every text box) when no box takes query words")
+	}
+}
