@@ -1,10 +1,14 @@
+//go:build unix
+
 package probe
 
 import (
 	"fmt"
 	"net"
+	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -23,13 +27,36 @@ func TestConnectRemote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The profile directory is removed by the test itself, after the browser's whole
+	// process group is gone: Chromium's helper processes outlive a kill of the main
+	// one for a moment and keep writing into it (t.TempDir's cleanup then fails).
+	profile, err := os.MkdirTemp("", "trawl-remote-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	cmd := exec.Command(bin, "--headless", "--no-sandbox", "--disable-background-networking",
 		fmt.Sprintf("--remote-debugging-port=%d", remotePort), "--remote-debugging-address=127.0.0.1",
-		"--user-data-dir="+t.TempDir(), "about:blank")
+		"--user-data-dir="+profile, "about:blank")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	killGroup := func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	t.Cleanup(func() {
+		killGroup()
+		_ = cmd.Wait()
+		for i := 0; ; i++ {
+			err := os.RemoveAll(profile)
+			if err == nil {
+				return
+			}
+			if i >= 50 {
+				t.Errorf("remove the remote browser's profile: %v", err)
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
 	addr := fmt.Sprintf("127.0.0.1:%d", remotePort)
 	for i := 0; ; i++ {
 		if c, err := net.Dial("tcp", addr); err == nil {
@@ -65,7 +92,7 @@ func TestConnectRemote(t *testing.T) {
 	if b.Lost() {
 		t.Fatal("Lost before the browser died")
 	}
-	_ = cmd.Process.Kill()
+	killGroup()
 	deadline := time.Now().Add(10 * time.Second)
 	for !b.Lost() {
 		if time.Now().After(deadline) {
