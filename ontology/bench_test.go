@@ -190,12 +190,7 @@ func benchKB(b *testing.B, n int) string {
 // of queries taken from the KB: labels as they are (exact), labels with one letter
 // changed (approximate) and years (dates). It reports the 50th and 99th percentile.
 func BenchmarkCandidates(b *testing.B) {
-	n := benchTriples()
-	st, err := ontology.Open(benchKB(b, n), ontology.DefaultOptions())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
+	st := openBenchKB(b)
 	ctx := b.Context()
 	labels, err := st.Sample(ctx, ontology.RDFSLabel, 1000)
 	if err != nil || len(labels) == 0 {
@@ -250,12 +245,7 @@ func BenchmarkCandidates(b *testing.B) {
 // (Term and Edges, as the aligner does), 2,000 entities spread over the KB in turn, and
 // reports the 50th and 99th percentile of one entity's term and edges.
 func BenchmarkNodeLookup(b *testing.B) {
-	n := benchTriples()
-	st, err := ontology.Open(benchKB(b, n), ontology.DefaultOptions())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
+	st := openBenchKB(b)
 	ctx := b.Context()
 	var ids []graph.ID
 	i := 0
@@ -295,4 +285,15 @@ func BenchmarkNodeLookup(b *testing.B) {
 	b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds())/1e3, "p50-µs")
 	b.ReportMetric(float64(lat[len(lat)*99/100].Nanoseconds())/1e3, "p99-µs")
 	b.ReportMetric(float64(edges)/float64(len(lat)), "edges/op")
+}
+
+// openBenchKB opens the KB of BenchmarkLoad (built once per size), closed when b ends.
+func openBenchKB(b *testing.B) *ontology.Store {
+	b.Helper()
+	st, err := ontology.Open(benchKB(b, benchTriples()), ontology.DefaultOptions())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
+	return st
 }
