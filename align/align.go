@@ -76,8 +76,8 @@ type aligner struct {
 	// the KBs share (sharedfun.go).
 	sharedFun map[relPair]sharedFun
 
-	lit1   [][]anchor // literal anchors of KB1 nodes, by KB1 local index
-	lit2   [][]anchor // literal anchors of KB2 nodes, by KB2 local index
+	lit1   anchorTable // literal anchors of KB1 nodes, by KB1 local index
+	lit2   anchorTable // literal anchors of KB2 nodes, by KB2 local index
 	eq1    []match    // kept 1:1 partner of each KB1 node
 	eq2    []match    // the same, by KB2 local index (shorter than the view: no partner)
 	eqAnc1 []anchor   // eq1 as anchors, so anchors1 does not allocate
@@ -139,7 +139,6 @@ func Align(ctx context.Context, kb1 Source, kb2 Reference, opts Options) (*Resul
 	if err := a.copyAwareFun1(ctx); err != nil {
 		return nil, err
 	}
-	a.lit1 = make([][]anchor, a.v1.size())
 	a.eq1 = make([]match, a.v1.size())
 	for i := range a.eq1 {
 		a.eq1[i] = match{node: -1}
@@ -233,7 +232,7 @@ func Align(ctx context.Context, kb1 Source, kb2 Reference, opts Options) (*Resul
 //
 // The local indices follow the order in which the passes read the nodes: KB1's entities
 // a window at a time (kb1Window, in the KB's order), each window followed by the nodes
-// they reach in one and two steps, so that an entity, its neighbours (an address) and
+// they reach in a few steps (kb1Steps) through nodes with few edges, so that an entity, its neighbours (an address) and
 // their values lie together in every per-node table and in the edge arena. A pass over
 // the entities then reads the tables nearly in order instead of at random; at a few
 // hundred thousand nodes the tables outgrow the processor's caches and a random read
@@ -262,21 +261,29 @@ func (a *aligner) loadKB1(ctx context.Context) error {
 				ns = append(ns, i)
 			}
 		}
-		for step := 0; step < 2 && len(ns) > 0; step++ {
+		for step := 0; step < kb1Steps && len(ns) > 0; step++ {
 			from := int32(v.size())
 			if err := v.fetch(ctx, ns); err != nil {
 				return err
 			}
-			ns = ns[:0]
-			for i := from; i < int32(v.size()); i++ {
-				if !v.lit[i] {
-					ns = append(ns, i)
+			// The entities first reached in this step through nodes with few edges: a
+			// node with many (a country, a class-like value) would bring in entities
+			// of every part of the KB, and so would their neighbours.
+			next := ns[len(ns):]
+			for _, n := range ns {
+				if v.span[n].n > byNodeMin {
+					continue
+				}
+				for _, e := range v.nodeEdges(n) {
+					if e.node >= from && !v.lit[e.node] {
+						next = append(next, e.node)
+					}
 				}
 			}
+			ns = append(ns[:0], next...)
 		}
 	}
-	// Everything not read yet: the literals, and the entities' neighbours of the second
-	// step. Reading a node gives local indices to its neighbours, which are read in turn.
+	// Everything not read yet: the literals, and the entities further away. Reading a node gives local indices to its neighbours, which are read in turn.
 	for done := 0; done < v.size(); {
 		n := v.size()
 		ns := make([]int32, 0, n-done)
@@ -296,6 +303,10 @@ func (a *aligner) loadKB1(ctx context.Context) error {
 	return nil
 }
 
+// kb1Steps is how far from a window's entities loadKB1 reads before the next window:
+// a person, its address, the address's city and the city's country.
+const kb1Steps = 4
+
 // kb1Window is the number of KB1 entities numbered together with the nodes near them
 // (loadKB1): enough for one read of the KB per window to cost little per node, few
 // enough for a window's nodes to fit in a processor's cache.
@@ -305,7 +316,7 @@ const kb1Window = 256
 // matches, or its kept partner if that scores at least θ.
 func (a *aligner) anchors1(i int32) []anchor {
 	if a.v1.lit[i] {
-		return a.lit1[i]
+		return a.lit1.of(i)
 	}
 	if m := a.eq1[i]; m.node >= 0 && m.score >= a.opts.Theta {
 		return a.eqAnc1[i : i+1]
@@ -316,10 +327,7 @@ func (a *aligner) anchors1(i int32) []anchor {
 // anchors2 is anchors1 seen from KB2.
 func (a *aligner) anchors2(j int32) []anchor {
 	if a.v2.lit[j] {
-		if int(j) < len(a.lit2) {
-			return a.lit2[j]
-		}
-		return nil
+		return a.lit2.of(j)
 	}
 	if int(j) < len(a.eq2) {
 		if m := a.eq2[j]; m.node >= 0 && m.score >= a.opts.Theta {
