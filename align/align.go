@@ -78,9 +78,9 @@ type aligner struct {
 
 	lit1   anchorTable // literal anchors of KB1 nodes, by KB1 local index
 	lit2   anchorTable // literal anchors of KB2 nodes, by KB2 local index
-	eq1    []match    // kept 1:1 partner of each KB1 node
-	eq2    []match    // the same, by KB2 local index (shorter than the view: no partner)
-	eqAnc1 []anchor   // eq1 as anchors, so anchors1 does not allocate
+	eq1    []match     // kept 1:1 partner of each KB1 node
+	eq2    []match     // the same, by KB2 local index (shorter than the view: no partner)
+	eqAnc1 []anchor    // eq1 as anchors, so anchors1 does not allocate
 	eqAnc2 []anchor
 	rels   *relTable  // relation scores of the previous relation pass
 	types  *typeModel // nil without TypeEvidence or a taxonomy on both sides
