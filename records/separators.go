@@ -1,6 +1,7 @@
 package records
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -23,18 +24,27 @@ const (
 	minFieldsOfRecords = 3
 )
 
-// dropSeparators returns recs without the separator rows of each list (the records
-// with the same parent element).
+// Blank items. A list item with no text at all (a picture alone, a grey loading
+// placeholder) among items that have text is an item the page has not filled in, or
+// a decoration: it names nothing, and a record is what its text says. A list whose
+// items are all pictures keeps them (a gallery).
+
+// dropSeparators returns recs without the separator rows and the blank items of each
+// list (the records with the same parent element).
 func dropSeparators(recs []Record) []Record {
-	if len(recs) < minSeparatedList {
-		return recs
-	}
 	lists := map[string][]int{}
 	for i, r := range recs {
 		lists[parentXPath(r.XPath)] = append(lists[parentXPath(r.XPath)], i)
 	}
 	drop := map[int]bool{}
 	for _, idx := range lists {
+		if slices.ContainsFunc(idx, func(i int) bool { return hasText(recs[i]) }) {
+			for _, i := range idx {
+				if !hasText(recs[i]) {
+					drop[i] = true
+				}
+			}
+		}
 		if len(idx) < minSeparatedList {
 			continue
 		}
@@ -69,6 +79,11 @@ func dropSeparators(recs []Record) []Record {
 		}
 	}
 	return out
+}
+
+// hasText reports whether r has a leaf with text.
+func hasText(r Record) bool {
+	return slices.ContainsFunc(r.Leaves, func(l Leaf) bool { return l.Text != "" })
 }
 
 // separator reports whether r is a heading row among records whose leaves sit at
