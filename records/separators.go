@@ -24,10 +24,11 @@ const (
 	minFieldsOfRecords = 3
 )
 
-// Blank items. A list item with no text at all (a picture alone, a grey loading
-// placeholder) among items that have text is an item the page has not filled in, or
-// a decoration: it names nothing, and a record is what its text says. A list whose
-// items are all pictures keeps them (a gallery).
+// Blank items. A list item that names nothing and links nowhere (no text, no
+// alternative text, no link: a grey loading placeholder, a bare picture) among items
+// that have text is an item the page has not filled in, or a decoration. A picture
+// with a link or an alternative text stays (an image result without a caption), and
+// a list whose items are all blank keeps them.
 
 // dropSeparators returns recs without the separator rows and the blank items of each
 // list (the records with the same parent element).
@@ -38,9 +39,9 @@ func dropSeparators(recs []Record) []Record {
 	}
 	drop := map[int]bool{}
 	for _, idx := range lists {
-		if slices.ContainsFunc(idx, func(i int) bool { return hasText(recs[i]) }) {
+		if slices.ContainsFunc(idx, func(i int) bool { return !blankItem(recs[i]) }) {
 			for _, i := range idx {
-				if !hasText(recs[i]) {
+				if blankItem(recs[i]) {
 					drop[i] = true
 				}
 			}
@@ -81,9 +82,9 @@ func dropSeparators(recs []Record) []Record {
 	return out
 }
 
-// hasText reports whether r has a leaf with text.
-func hasText(r Record) bool {
-	return slices.ContainsFunc(r.Leaves, func(l Leaf) bool { return l.Text != "" })
+// blankItem reports whether r has no leaf with text, alternative text or a link.
+func blankItem(r Record) bool {
+	return !slices.ContainsFunc(r.Leaves, func(l Leaf) bool { return l.Text != "" || l.Alt != "" || l.Href != "" })
 }
 
 // separator reports whether r is a heading row among records whose leaves sit at

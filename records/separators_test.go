@@ -43,9 +43,9 @@ func TestDropSeparators(t *testing.T) {
 	}
 }
 
-// TestDropBlankItems: items with no text (a grey placeholder picture) among items with
-// text are dropped, even in a short list; a gallery whose items are all pictures is
-// kept whole.
+// TestDropBlankItems: items with no text, alternative text or link (a grey
+// placeholder picture) among items with text are dropped, even in a short list; a
+// linked picture without a caption stays, and so does a list of blank items.
 func TestDropBlankItems(t *testing.T) {
 	item := func(list string, i int, leaves ...Leaf) Record {
 		return Record{Page: "p", XPath: fmt.Sprintf("%s/li[%d]", list, i), Leaves: leaves}
@@ -56,12 +56,13 @@ func TestDropBlankItems(t *testing.T) {
 		item(cards, 1, Leaf{Path: "li/a/img", Src: "/h1.jpg", Href: "/h/1"}, Leaf{Path: "li/span.price", Text: "$750,000"}),
 		item(cards, 2, Leaf{Path: "li/span.price", Text: "$420,000"}),
 		item(cards, 3, pic),
-		item(gallery, 1, Leaf{Path: "li/a/img", Src: "/p1.jpg", Href: "/p/1"}),
-		item(gallery, 2, Leaf{Path: "li/a/img", Src: "/p2.jpg", Href: "/p/2"}),
+		item(cards, 4, Leaf{Path: "li/a/img", Src: "/h4.jpg", Href: "/h/4"}),
+		item(gallery, 1, pic),
+		item(gallery, 2, pic),
 	}
 	got := dropSeparators(recs)
-	if len(got) != 4 {
-		t.Fatalf("%d records kept of 5, want all but the blank card", len(got))
+	if len(got) != 5 {
+		t.Fatalf("%d records kept of 6, want all but the blank card", len(got))
 	}
 	for _, r := range got {
 		if r.XPath == cards+"/li[3]" {
