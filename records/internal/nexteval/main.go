@@ -7,6 +7,12 @@
 //	                                                    fitted on four folds, scored on the fifth
 //	go run ./records/internal/nexteval -out FILE DIR... train the list model on every page and
 //	                                                    write it (go generate ./records)
+//	go run ./records/internal/nexteval -cv 5 -losses 25 DIR...
+//	                                                    and where the loss is: the 25 worst pages'
+//	                                                    loss shared among records cut wrongly,
+//	                                                    lists missed, lists taken wrongly and
+//	                                                    annotation the policy does not meet
+//	                                                    (losses.go; -v lists them)
 //
 // The list model's L2 penalty is chosen among -lambdas by an inner cross-validation
 // (-inner folds) on the pages it is trained on, scored as the mean of the inner folds'
