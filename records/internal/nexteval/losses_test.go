@@ -18,7 +18,9 @@ func TestAnalyseLoss(t *testing.T) {
 <div><p>Sponsored one</p><p>Sponsored two</p></div>
 <section><div><p>Only child</p></div></section>
 </body></html>`
-	li := func(list string, i int) []string { return []string{"/html[1]/body[1]/" + list + "/li[" + string(rune('0'+i)) + "]"} }
+	li := func(list string, i int) []string {
+		return []string{"/html[1]/body[1]/" + list + "/li[" + string(rune('0'+i)) + "]"}
+	}
 	truth := [][]string{
 		li("nav[1]/ul[1]", 1), li("nav[1]/ul[1]", 2), // d: page chrome
 		li("ul[1]", 1), li("ul[1]", 2), li("ul[1]", 3), // a: cut wrongly below
@@ -26,7 +28,7 @@ func TestAnalyseLoss(t *testing.T) {
 		{"/html[1]/body[1]/section[1]/div[1]"}, {"/html[1]/body[1]/section[1]/div[1]/p[1]"}, // d: wrapper and its only child
 	}
 	pred := [][]string{
-		li("ul[1]", 1), // exact
+		li("ul[1]", 1),                                                                     // exact
 		{"/html[1]/body[1]/ul[1]/li[2]/span[1]"}, {"/html[1]/body[1]/ul[1]/li[2]/span[2]"}, // li[2] split in two
 		li("ul[1]", 3),
 		{"/html[1]/body[1]/div[1]/p[1]"}, {"/html[1]/body[1]/div[1]/p[2]"}, // c: taken wrongly
