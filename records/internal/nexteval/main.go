@@ -66,7 +66,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	inner := fs.Int("inner", 4, "folds of the inner cross-validation that chooses the L2 penalty")
 	alone := fs.Bool("alone", false, "extract every page alone (as a user with one page does)")
 	predFile := fs.String("predictions", "", "write the scored predictions (page name to records, each a list of XPaths) to this JSON file")
-	verbose := fs.Bool("v", false, "with -losses, list the predicted records of kind a that match no true record exactly")
+	verbose := fs.Bool("v", false, "with -losses, list the predicted records of kind a that match no true record exactly and the lists of kinds b and c")
 	losses := fs.Int("losses", 0, "after scoring, classify the loss of this many worst pages in records (cut, missed, wrong, annotation) and total it over all pages")
 	fs.Float64Var(&to.Threshold, "threshold", to.Threshold, "probability at which the list model takes a pattern for records")
 	if err := fs.Parse(args); err != nil {
