@@ -18,8 +18,8 @@ type viewKB interface {
 }
 
 // view caches what the aligner reads from one KB. Every node it touches gets a local
-// index (int32, in order of first touch, so a run is deterministic); the edges of a node
-// are read once. KB1 is read completely at the start; of KB2 only the neighbourhood that
+// index (int32, in an order that depends only on the KB and the order of the reads, so
+// a run is deterministic; see fetch and loadKB1); the edges of a node are read once. KB1 is read completely at the start; of KB2 only the neighbourhood that
 // literal candidates and equalities reach is ever read.
 //
 // A view changes only in fetch, which the aligner calls between its parallel phases;
@@ -144,8 +144,9 @@ func (v *view) size() int { return len(v.ids) }
 
 // fetch reads the edges of the nodes of ns that have not been read, through the KB's
 // BatchFactReader if it has one, otherwise with Edges on several goroutines. Local
-// indices are given to new neighbours in the order of ns and of each node's edges, so
-// the result does not depend on the order in which the reads finish. A hub (more than
+// indices are given to new neighbours in the order of ns and of each node's edges,
+// those of the nodes with at most byNodeMin edges first, so the result does not depend
+// on the order in which the reads finish. A hub (more than
 // maxDegree edges) gets no edges.
 func (v *view) fetch(ctx context.Context, ns []int32) error {
 	var todo []int32
@@ -198,7 +199,7 @@ func (v *view) fetch(ctx context.Context, ns []int32) error {
 	}
 	for _, small := range []bool{true, false} {
 		for k, es := range got {
-			if len(es) <= byNodeMin != small {
+			if (len(es) <= byNodeMin) != small {
 				continue
 			}
 			for j, e := range es {
