@@ -116,7 +116,7 @@ func TestKB1Numbering(t *testing.T) {
 			pairs++
 			if d := e.node - y; d > 16*kb1Window || -d > 16*kb1Window {
 				if far < 5 {
-					t.Logf("%d %d %v %v", y, e.node, v.ids[y], v.ids[e.node])
+					t.Logf("entity %d (KB node %d) and its neighbour %d (KB node %d) are far apart", y, v.ids[y], e.node, v.ids[e.node])
 				}
 				far++
 			}
