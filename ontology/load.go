@@ -85,6 +85,7 @@ type loader struct {
 	setBytes   int64 // memory of the workers' term sets
 	mergeBytes int64 // read buffers of the final merge, all run files together
 	readBlock  int   // read buffer of one run file in the final merge
+	tableBytes int64 // size of Badger's tables, and of the writers' batches
 
 	read, parsed, bad atomic.Int64
 	errMu             sync.Mutex
@@ -132,8 +133,9 @@ func (t *predTable) index(pid uint64, iri string) (uint64, error) {
 func newLoader(ctx context.Context, opts LoadOptions, tmp string) *loader {
 	l := &loader{ctx: ctx, opts: opts, log: opts.logger(), salt: opts.IDSalt, tmp: tmp}
 	// The memory budget (SortMemoryMB) is shared out once: each sorter's buffers and
-	// in-memory runs, the pairs of the 'P' index, the workers' term sets.
-	mem := opts.SortMemoryMB << 20
+	// in-memory runs, the pairs of the 'P' index, the workers' term sets. The Go
+	// runtime's fixed part (goFixedMemory) is set aside first.
+	mem := sortableMemory(opts.SortMemoryMB << 20)
 	share := func(percent int64) int64 { return mem * percent / 100 }
 	l.triples = newFixedSorter("triples", tmp, share(shareTriples), 2, permuteTriple,
 		func(_ int, rs, tmp []rec3) { sortWords(rs, tmp) }, cmp3)
@@ -146,8 +148,33 @@ func newLoader(ctx context.Context, opts LoadOptions, tmp string) *loader {
 	l.pairBytes = share(sharePairs)
 	l.setBytes = share(shareSets)
 	l.mergeBytes = share(shareMerge)
+	l.tableBytes = loadTableSize(opts.SortMemoryMB << 20)
 	l.file.Store("")
 	return l
+}
+
+// goFixedMemory is the part of the budget set aside for the Go runtime whatever the
+// budget: the parsers' chunks and batches, Badger's memtable, the collector's room
+// (measured: 33 MiB of live heap while parsing, docs/benchmarks.md). The shares below
+// divide the rest.
+const goFixedMemory = 48 << 20
+
+// sortableMemory is the part of a budget of mem bytes that the shares divide.
+func sortableMemory(mem int64) int64 { return max(mem-goFixedMemory, mem/4) }
+
+// loadTableSize is the size of the tables a load writes for a budget of mem bytes:
+// 1/512 of the budget, a power of two between 128 KiB and 2 MiB. Badger's
+// StreamWriter builds up to 16 tables at once plus one per open stream, each
+// builder holding up to a few times the table size, and every stream queues up to
+// four write batches of the same size (kvWriter): about 128 tables' worth, a quarter
+// of the budget, which the Go heap finds in what the sort buffers leave once parsing
+// ends.
+func loadTableSize(mem int64) int64 {
+	t := int64(128 << 10)
+	for t < 2<<20 && 2*t <= mem/512 {
+		t *= 2
+	}
+	return t
 }
 
 // Shares of the memory budget, in percent. The triples are sorted in two orders and
