@@ -125,7 +125,7 @@ func Load(ctx context.Context, dir string, sources []Source, opts LoadOptions) (
 			return nil, fmt.Errorf("ontology: open %s: %w", bdir, err)
 		}
 	}
-	l := newLoader(ctx, opts, tmp)
+	l := newLoader(ctx, opts, tmp, true)
 	rep, err := l.run(sources, db)
 	if cerr := db.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("ontology: close %s: %w", bdir, cerr)
@@ -256,7 +256,7 @@ func LoadMemory(ctx context.Context, sources []Source, opts LoadOptions) (*Store
 	}
 	// Parse first, so that bad input fails before a database is made.
 	start := time.Now()
-	l := newLoader(ctx, opts, tmp)
+	l := newLoader(ctx, opts, tmp, false)
 	defer l.release()
 	if err := l.parse(sources); err != nil {
 		return nil, l.finalReport(), err

@@ -35,6 +35,8 @@
 // limit set by the program stays, and the previous limit comes back when the load
 // ends. Small budgets cost CPU time (the collector runs more often: +30 % at 128 MiB),
 // and below about 128 MiB the fixed part no longer fits (docs/benchmarks.md).
+// LoadMemory keeps the KB itself on the Go heap; its budget covers the sort buffers
+// alone.
 //
 // A malformed line is reported with file:line(:col) and skipped, up to
 // LoadOptions.MaxErrors. A directory is marked complete only when its load finished;

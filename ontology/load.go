@@ -130,12 +130,18 @@ func (t *predTable) index(pid uint64, iri string) (uint64, error) {
 	return i, nil
 }
 
-func newLoader(ctx context.Context, opts LoadOptions, tmp string) *loader {
+// newLoader makes the loader of a load into tmp. bounded says that the budget bounds
+// the whole process (Load): the Go runtime's fixed part (goFixedMemory) is then set
+// aside before the shares. An in-memory load (LoadMemory) holds the KB on the Go heap
+// anyway, and its budget is the sort memory alone.
+func newLoader(ctx context.Context, opts LoadOptions, tmp string, bounded bool) *loader {
 	l := &loader{ctx: ctx, opts: opts, log: opts.logger(), salt: opts.IDSalt, tmp: tmp}
 	// The memory budget (SortMemoryMB) is shared out once: each sorter's buffers and
-	// in-memory runs, the pairs of the 'P' index, the workers' term sets. The Go
-	// runtime's fixed part (goFixedMemory) is set aside first.
-	mem := sortableMemory(opts.SortMemoryMB << 20)
+	// in-memory runs, the pairs of the 'P' index, the workers' term sets.
+	mem := opts.SortMemoryMB << 20
+	if bounded {
+		mem = sortableMemory(mem)
+	}
 	share := func(percent int64) int64 { return mem * percent / 100 }
 	l.triples = newFixedSorter("triples", tmp, share(shareTriples), 2, permuteTriple,
 		func(_ int, rs, tmp []rec3) { sortWords(rs, tmp) }, cmp3)
