@@ -22,8 +22,9 @@
 // Memory is bounded by LoadOptions.SortMemoryMB (1 GiB by default): the budget bounds
 // the peak of the process's anonymous memory (Go heap, stacks and the loader's
 // buffers outside the heap; not the table files Badger writes through memory maps,
-// which are page cache). 48 MiB of it are set aside for the Go runtime (the parsers'
-// chunks and batches, Badger's memtable); the rest is shared out among the sort
+// which are page cache). 32 MiB and 8 MiB per parsing worker are set aside for the Go
+// runtime (Badger's memtable, the parsers' chunks and batches: 48 MiB with two
+// workers); the rest is shared out among the sort
 // buffers, the in-memory runs, the relation pairs, the parsers' term sets and the read
 // buffers of the final merge, all but the pairs outside the Go heap. Whatever does not
 // fit goes to sorted runs in DIR/.load-tmp; a load that fits writes no run. The final

@@ -140,7 +140,7 @@ func newLoader(ctx context.Context, opts LoadOptions, tmp string, bounded bool) 
 	// in-memory runs, the pairs of the 'P' index, the workers' term sets.
 	mem := opts.SortMemoryMB << 20
 	if bounded {
-		mem = sortableMemory(mem)
+		mem = sortableMemory(mem, opts.Workers)
 	}
 	share := func(percent int64) int64 { return mem * percent / 100 }
 	l.triples = newFixedSorter("triples", tmp, share(shareTriples), 2, permuteTriple,
@@ -160,13 +160,16 @@ func newLoader(ctx context.Context, opts LoadOptions, tmp string, bounded bool) 
 }
 
 // goFixedMemory is the part of the budget set aside for the Go runtime whatever the
-// budget: the parsers' chunks and batches, Badger's memtable, the collector's room
-// (measured: 33 MiB of live heap while parsing, docs/benchmarks.md). The shares below
-// divide the rest.
-const goFixedMemory = 48 << 20
+// budget, for a load with the given number of parsing workers: Badger's memtable and
+// the runtime (32 MiB), and each worker's chunks and batches (8 MiB); with two
+// workers, 33 MiB were live while parsing (docs/benchmarks.md). The shares divide the
+// rest (sortableMemory).
+func goFixedMemory(workers int) int64 { return 32<<20 + int64(workers)*8<<20 }
 
 // sortableMemory is the part of a budget of mem bytes that the shares divide.
-func sortableMemory(mem int64) int64 { return max(mem-goFixedMemory, mem/4) }
+func sortableMemory(mem int64, workers int) int64 {
+	return max(mem-goFixedMemory(workers), mem/4)
+}
 
 // loadTableSize is the size of the tables a load writes for a budget of mem bytes:
 // 1/512 of the budget, a power of two between 128 KiB and 2 MiB. Badger's
