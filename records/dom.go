@@ -108,6 +108,11 @@ func parsePage(name string, raw []byte, skipHidden bool) (*page, error) {
 // which costs a copy and saves the garbage collector from marking the parser's many
 // objects on every cycle.
 func parseKeptPage(name string, raw []byte, skipHidden bool) (*page, error) {
+	if bytes.IndexByte(raw, 0) < 0 {
+		if doc, nelems, nleaves, ok := buildTree(raw); ok {
+			return indexPage(name, doc, skipHidden, nelems, nleaves), nil
+		}
+	}
 	doc, err := parseHTML(name, raw)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,153 @@
+package records
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/trawl-dev/trawl/internal/testutil"
+)
+
+// sameTree returns the first difference between the trees below x and y (node type,
+// tag, data, namespace, attributes, children, parent links), or "".
+func sameTree(x, y *html.Node, path string) string {
+	if x.Type != y.Type || x.DataAtom != y.DataAtom || x.Data != y.Data || x.Namespace != y.Namespace {
+		return fmt.Sprintf("%s: node %d %q %q, html.Parse %d %q %q", path, x.Type, x.Data, x.Namespace, y.Type, y.Data, y.Namespace)
+	}
+	if len(x.Attr) != len(y.Attr) {
+		return fmt.Sprintf("%s: %d attributes, html.Parse %d (%v / %v)", path, len(x.Attr), len(y.Attr), x.Attr, y.Attr)
+	}
+	for i := range x.Attr {
+		if x.Attr[i] != y.Attr[i] {
+			return fmt.Sprintf("%s: attribute %d %v, html.Parse %v", path, i, x.Attr[i], y.Attr[i])
+		}
+	}
+	xc, yc := x.FirstChild, y.FirstChild
+	var xp *html.Node
+	for k := 0; xc != nil || yc != nil; k++ {
+		p := fmt.Sprintf("%s/%d:%s", path, k, strings.TrimSpace(firstN(xOr(xc, yc).Data, 20)))
+		if xc == nil || yc == nil {
+			return p + ": missing child (" + fmt.Sprint(xc == nil, yc == nil) + ")"
+		}
+		if xc.Parent != x || xc.PrevSibling != xp {
+			return p + ": broken links"
+		}
+		if d := sameTree(xc, yc, p); d != "" {
+			return d
+		}
+		xp = xc
+		xc, yc = xc.NextSibling, yc.NextSibling
+	}
+	if x.LastChild != xp {
+		return path + ": broken last child"
+	}
+	return ""
+}
+
+func xOr(x, y *html.Node) *html.Node {
+	if x != nil {
+		return x
+	}
+	return y
+}
+
+func firstN(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+// checkTreeBuilder compares buildTree with html.Parse on raw: the same tree, or
+// buildTree gives up. It reports whether buildTree built the tree.
+func checkTreeBuilder(t *testing.T, name string, raw []byte) bool {
+	t.Helper()
+	want, err := html.Parse(bytes.NewReader(raw))
+	doc, elems, leaves, ok := buildTree(raw)
+	if !ok {
+		return false
+	}
+	if err != nil {
+		t.Errorf("%s: built a tree, html.Parse failed: %v", name, err)
+		return true
+	}
+	if d := sameTree(doc, want, ""); d != "" {
+		t.Errorf("%s: %s", name, d)
+	}
+	we, wl := countTree(want)
+	if elems != we || leaves != wl {
+		t.Errorf("%s: %d elements and %d leaves, html.Parse %d and %d", name, elems, leaves, we, wl)
+	}
+	return true
+}
+
+// TestTreeBuilderSameTree checks FOREST's tree builder node by node against
+// html.Parse on the 123 NEXT-EVAL pages, the record pages and the synthetic pages of
+// the tests, and counts the pages it leaves to html.Parse.
+func TestTreeBuilderSameTree(t *testing.T) {
+	type pg struct {
+		name string
+		raw  []byte
+	}
+	var pages []pg
+	for _, set := range []string{"next-eval-sample", "next-eval-train"} {
+		for _, p := range loadNextEvalSet(t, set) {
+			pages = append(pages, pg{set + "/" + p.Name(), p.HTML})
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(testutil.SharedData(t, "record-pages"), "*", "*.html"))
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages = append(pages, pg{f, raw})
+	}
+	for _, p := range templatePages(3, 20<<10) {
+		pages = append(pages, pg{"template/" + p.Name, p.HTML})
+	}
+	h, _ := resultPage("middlemarch", true)
+	pages = append(pages, pg{"result", []byte(h)})
+	built := 0
+	for _, p := range pages {
+		if checkTreeBuilder(t, p.name, p.raw) {
+			built++
+		} else {
+			t.Logf("%s: left to html.Parse", p.name)
+		}
+	}
+	t.Logf("built %d of %d pages, %d left to html.Parse", built, len(pages), len(pages)-built)
+}
+
+// TestTreeBuilderMarkup checks the builder on markup that exercises the tree
+// construction's repairs: the same tree as html.Parse, or html.Parse does it.
+func TestTreeBuilderMarkup(t *testing.T) {
+	for _, s := range []string{
+		``, `text`, `<!DOCTYPE html>`, `<!doctype html><p>x<table><tr><td>a</table>`,
+		`<p>x<table><tr><td>a</table>`, `<!-- c --><html><!-- d --><head><title>t</title></head><!-- e --><body>x</body></html><!-- f -->`,
+		`<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01//EN" "http://www.w3.org/TR/html4/strict.dtd"><p>x<table>`,
+		`<ul><li>a<li>b</ul><dl><dt>x<dd>y<dt>z</dl>`, `<p>a<div>b</div>c</p>`, `</p>`, `<br></br>`,
+		`<b>x<i>y</b>z</i>`, `<a href=1>x<a href=2>y</a>`, `<b><p>x</b>y</p>`, `<b>1<b>2<b>3<b>4</b></b></b></b>x`,
+		`<b class=x id=y>1</b><b id=y class=x>2`, `<table><td>x</td></table>`, `<table>x<tr><td>y</table>`,
+		`<table><tr><td><b>x</td><td>y</table>z`, `<table><form><tr><td>x</td></tr></form></table>`,
+		`<table><input type=hidden><tr><td></table>`, `<table><caption>c</caption></table>`,
+		`<select><option>a<option>b<optgroup><option>c</select>`, `<svg viewbox="0 0 1 1"><path d="M0"/><lineargradient/><title>t</title></svg>x`,
+		`<svg><foreignObject><p>x</p></foreignObject></svg>`, `<svg><p>x</svg>`, `<math><mi>x</mi></math>`,
+		`<pre>\nx</pre><textarea>\ny</textarea><listing>\n\nz</listing>`, `<script>a<b</script><style>p{}</style>`,
+		`<head><script>x</script></head>  <script>y</script><body>`, `<html lang=en><body class=a><body id=b><html id=c>`,
+		`<form><form><input></form></form>`, `<h1>a<h2>b</h1>`, `<image src=x>`, `<p>a</body> <!-- x --> b</html> c`,
+		`<template><p>x</template>`, `<frameset></frameset>`, `<nobr>a<nobr>b`, `<object><b>x</object>y`,
+		`<ruby>a<rt>b<rp>c</ruby>`, `<button><button>x`, `<hr><p>x<hr>`, `<div><li>a<div><li>b</div></div>`,
+		"a\x00b<table>\x00</table>", `<iframe><b>x</b></iframe><noscript><p>y</p></noscript><xmp><i>z</i></xmp>`,
+		`<custom-tag data-x=1><other-tag></custom-tag>`, `<table><tbody><tr><th>a<td>b<tr><td>c</tbody><tfoot><tr><td>d</table>`,
+		`<a><div>x</a>y</div>`, `<p><b><i>x</p>y`, `<table><tr><td><table><tr><td>x</table></td></tr></table>`,
+		`<svg><desc>d</desc><g><rect/></g></svg><svg/>`, `<svg><![CDATA[x]]></svg>`, `<p><svg><circle></p>`,
+	} {
+		checkTreeBuilder(t, fmt.Sprintf("%q", s), []byte(s))
+	}
+}
