@@ -2,7 +2,10 @@ package records
 
 import (
 	"bytes"
+	"fmt"
 	"io"
+	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -119,6 +122,9 @@ const (
 	tbInCell
 	tbAfterBody
 	tbAfterAfterBody
+	tbInCaption
+	tbInColumnGroup
+	tbInTemplate
 )
 
 // tbToken is the token being processed. Its text aliases the tokenizer's buffer; its
@@ -140,9 +146,11 @@ type treeBuilder struct {
 	oe, afe            []*html.Node
 	head, form         *html.Node
 	mode, orig         tbMode
+	templates          []tbMode // the stack of template insertion modes
 	hasOrig            bool
 	quirks, framesetOK bool
 	fail               bool
+	why                string // where it gave up (file:line), for the tests
 	names              map[string]string
 }
 
@@ -155,6 +163,12 @@ const tbWhitespace = " \t\r\n\f"
 // and a bound of the leaves (as compactTree); ok is false when the page holds
 // something the builder leaves to html.Parse.
 func buildTree(raw []byte) (doc *html.Node, elems, leaves int, ok bool) {
+	doc, elems, leaves, why := buildTreeWhy(raw)
+	return doc, elems, leaves, why == ""
+}
+
+// buildTreeWhy is buildTree, saying where it gave up ("" when it built the tree).
+func buildTreeWhy(raw []byte) (doc *html.Node, elems, leaves int, why string) {
 	b := &treeBuilder{z: html.NewTokenizer(bytes.NewReader(raw)), m: newArena(len(raw)),
 		framesetOK: true, names: map[string]string{}}
 	b.doc = b.m.node(html.DocumentNode, 0, "", "")
@@ -163,7 +177,7 @@ func buildTree(raw []byte) (doc *html.Node, elems, leaves int, ok bool) {
 		b.z.AllowCDATA(top != nil && top.Namespace != "")
 		tt := b.z.Next()
 		if tt == html.ErrorToken && b.z.Err() != io.EOF {
-			return nil, 0, 0, false
+			return nil, 0, 0, b.z.Err().Error()
 		}
 		b.read(tt)
 		b.process()
@@ -172,10 +186,19 @@ func buildTree(raw []byte) (doc *html.Node, elems, leaves int, ok bool) {
 		}
 	}
 	if b.fail {
-		return nil, 0, 0, false
+		return nil, 0, 0, b.why
 	}
 	elems, leaves = countTree(b.doc)
-	return b.doc, elems, leaves, true
+	return b.doc, elems, leaves, ""
+}
+
+// giveUp stops the builder: the page is left to html.Parse.
+func (b *treeBuilder) giveUp() {
+	if !b.fail {
+		_, file, line, _ := runtime.Caller(1)
+		b.why = fmt.Sprintf("%s:%d (%s %q)", filepath.Base(file), line, b.tok.typ, b.tok.name)
+	}
+	b.fail = true
 }
 
 // read fills b.tok from the tokenizer's current token.
@@ -235,7 +258,7 @@ func (b *treeBuilder) top() *html.Node {
 func (b *treeBuilder) process() {
 	for i := 0; !b.fail; i++ {
 		if i > 16 {
-			b.fail = true // a loop the builder does not expect
+			b.giveUp() // a loop the builder does not expect
 			return
 		}
 		var done bool
@@ -278,8 +301,14 @@ func (b *treeBuilder) step() bool {
 		return b.afterBody()
 	case tbAfterAfterBody:
 		return b.afterAfterBody()
+	case tbInCaption:
+		return b.inCaption()
+	case tbInColumnGroup:
+		return b.inColumnGroup()
+	case tbInTemplate:
+		return b.inTemplate()
 	}
-	b.fail = true
+	b.giveUp()
 	return true
 }
 
@@ -317,7 +346,7 @@ func (b *treeBuilder) addChild(n *html.Node) {
 func (b *treeBuilder) push(n *html.Node) {
 	b.oe = append(b.oe, n)
 	if len(b.oe) > 512 {
-		b.fail = true // html.Parse rejects the page; let it say so
+		b.giveUp() // html.Parse rejects the page; let it say so
 	}
 }
 
@@ -508,7 +537,7 @@ func (b *treeBuilder) inScope(s tbScope, tags ...atom.Atom) int {
 					return -1
 				}
 			default:
-				b.fail = true
+				b.giveUp()
 				return -1
 			}
 		}
@@ -597,7 +626,7 @@ func (b *treeBuilder) initial() bool {
 	case html.DoctypeToken:
 		d, ok := probeDoctype(string(b.tok.text))
 		if !ok {
-			b.fail = true
+			b.giveUp()
 			return true
 		}
 		n := b.m.node(html.DoctypeNode, 0, d.name, "")
@@ -702,7 +731,7 @@ func (b *treeBuilder) inHead() bool {
 			return true
 		case atom.Noscript, atom.Script, atom.Title, atom.Noframes, atom.Style:
 			if b.hasOrig {
-				b.fail = true
+				b.giveUp()
 				return true
 			}
 			b.rawText()
@@ -710,7 +739,17 @@ func (b *treeBuilder) inHead() bool {
 		case atom.Head:
 			return true
 		case atom.Template:
-			b.fail = true
+			for _, e := range b.oe {
+				if e.Namespace != "" {
+					b.giveUp() // html.Parse ignores the rest of the page
+					return true
+				}
+			}
+			b.addElement()
+			b.afe = append(b.afe, tbMarker)
+			b.framesetOK = false
+			b.mode = tbInTemplate
+			b.templates = append(b.templates, tbInTemplate)
 			return true
 		}
 	case html.EndTagToken:
@@ -723,7 +762,9 @@ func (b *treeBuilder) inHead() bool {
 			b.implied(html.EndTagToken, atom.Head)
 			return false
 		case atom.Template:
-			b.fail = true
+			if b.containsTag(atom.Template) {
+				b.closeTemplate()
+			}
 			return true
 		}
 		return true
@@ -757,12 +798,12 @@ func (b *treeBuilder) afterHead() bool {
 			b.framesetOK = false
 			b.mode = tbInBody
 			return true
-		case atom.Frameset, atom.Template:
-			b.fail = true
+		case atom.Frameset:
+			b.giveUp()
 			return true
-		case atom.Base, atom.Basefont, atom.Bgsound, atom.Link, atom.Meta, atom.Noframes, atom.Script, atom.Style, atom.Title:
+		case atom.Base, atom.Basefont, atom.Bgsound, atom.Link, atom.Meta, atom.Noframes, atom.Script, atom.Style, atom.Template, atom.Title:
 			if b.head == nil {
-				b.fail = true
+				b.giveUp()
 				return true
 			}
 			b.push(b.head)
@@ -776,8 +817,7 @@ func (b *treeBuilder) afterHead() bool {
 		switch b.tok.atom {
 		case atom.Body, atom.Html, atom.Br:
 		case atom.Template:
-			b.fail = true
-			return true
+			return b.inHead()
 		default:
 			return true
 		}
@@ -850,7 +890,7 @@ func (b *treeBuilder) inBody() bool {
 				}
 			}
 		case atom.Frameset, atom.Plaintext, atom.Math, atom.Nobr:
-			b.fail = true // left to html.Parse
+			b.giveUp() // left to html.Parse
 		case atom.Caption, atom.Col, atom.Colgroup, atom.Frame, atom.Head, atom.Tbody, atom.Td, atom.Tfoot, atom.Th, atom.Thead, atom.Tr:
 			// ignored
 		case atom.Address, atom.Article, atom.Aside, atom.Blockquote, atom.Center, atom.Details, atom.Dialog, atom.Dir, atom.Div, atom.Dl, atom.Fieldset, atom.Figcaption, atom.Figure, atom.Footer, atom.Header, atom.Hgroup, atom.Main, atom.Menu, atom.Nav, atom.Ol, atom.P, atom.Search, atom.Section, atom.Summary, atom.Ul:
@@ -957,14 +997,14 @@ func (b *treeBuilder) inBody() bool {
 			return false
 		case atom.Textarea:
 			if b.hasOrig {
-				b.fail = true
+				b.giveUp()
 				return true
 			}
 			b.rawText()
 			b.framesetOK = false
 		case atom.Xmp:
 			if b.hasOrig {
-				b.fail = true
+				b.giveUp()
 				return true
 			}
 			b.popUntil(tbButtonScope, atom.P)
@@ -973,7 +1013,7 @@ func (b *treeBuilder) inBody() bool {
 			b.rawText()
 		case atom.Iframe, atom.Noembed, atom.Noscript:
 			if b.hasOrig {
-				b.fail = true
+				b.giveUp()
 				return true
 			}
 			if t.atom == atom.Iframe {
@@ -1050,7 +1090,15 @@ func (b *treeBuilder) inBody() bool {
 			b.popUntil(tbDefaultScope, t.atom)
 		case atom.Form:
 			if b.containsTag(atom.Template) {
-				b.fail = true
+				i := b.inScope(tbDefaultScope, atom.Form)
+				if i < 0 {
+					return true
+				}
+				b.impliedEnd(0)
+				if b.oe[i].DataAtom != atom.Form {
+					return true
+				}
+				b.popUntil(tbDefaultScope, atom.Form)
 				return true
 			}
 			node := b.form
@@ -1082,13 +1130,17 @@ func (b *treeBuilder) inBody() bool {
 			t.typ = html.StartTagToken
 			return false
 		case atom.Template:
-			b.fail = true
+			return b.inHead()
 		default:
 			b.endOther(t.atom, t.name)
 		}
 	case html.CommentToken:
 		b.comment(nil)
 	case html.ErrorToken:
+		if len(b.templates) > 0 {
+			b.mode = tbInTemplate
+			return false
+		}
 	}
 	return true
 }
@@ -1125,7 +1177,7 @@ func (b *treeBuilder) endFormatting(a atom.Atom, name string) {
 	}
 	for _, e := range b.oe[i:] {
 		if special(e) {
-			b.fail = true
+			b.giveUp()
 			return
 		}
 	}
@@ -1193,8 +1245,21 @@ func (b *treeBuilder) resetMode() {
 			} else {
 				b.mode = tbAfterHead
 			}
-		case atom.Caption, atom.Colgroup, atom.Template, atom.Frameset:
-			b.fail = true
+		case atom.Caption:
+			b.mode = tbInCaption
+		case atom.Colgroup:
+			b.mode = tbInColumnGroup
+		case atom.Template:
+			if n.Namespace != "" {
+				continue
+			}
+			if len(b.templates) == 0 {
+				b.giveUp()
+				return
+			}
+			b.mode = b.templates[len(b.templates)-1]
+		case atom.Frameset:
+			b.giveUp()
 		default:
 			if i == 0 {
 				b.mode = tbInBody
@@ -1222,6 +1287,20 @@ func (b *treeBuilder) inTable() bool {
 		}
 	case html.StartTagToken:
 		switch t.atom {
+		case atom.Caption:
+			b.clearToContext(atom.Table)
+			b.afe = append(b.afe, tbMarker)
+			b.addElement()
+			b.mode = tbInCaption
+			return true
+		case atom.Colgroup:
+			b.clearToContext(atom.Table)
+			b.addElement()
+			b.mode = tbInColumnGroup
+			return true
+		case atom.Col:
+			b.implied(html.StartTagToken, atom.Colgroup)
+			return false
 		case atom.Tbody, atom.Tfoot, atom.Thead:
 			b.clearToContext(atom.Table)
 			b.addElement()
@@ -1236,7 +1315,7 @@ func (b *treeBuilder) inTable() bool {
 				return false
 			}
 			return true
-		case atom.Style, atom.Script:
+		case atom.Style, atom.Script, atom.Template:
 			return b.inHead()
 		case atom.Input:
 			for _, a := range t.attr {
@@ -1263,6 +1342,8 @@ func (b *treeBuilder) inTable() bool {
 			return true
 		case atom.Body, atom.Caption, atom.Col, atom.Colgroup, atom.Html, atom.Tbody, atom.Td, atom.Tfoot, atom.Th, atom.Thead, atom.Tr:
 			return true
+		case atom.Template:
+			return b.inHead()
 		}
 	case html.CommentToken:
 		b.comment(nil)
@@ -1273,7 +1354,7 @@ func (b *treeBuilder) inTable() bool {
 		return b.inBody()
 	}
 	// misplaced content: foster parenting, left to html.Parse
-	b.fail = true
+	b.giveUp()
 	return true
 }
 
@@ -1405,6 +1486,143 @@ func (b *treeBuilder) inCell() bool {
 	return b.inBody()
 }
 
+func (b *treeBuilder) inCaption() bool {
+	t := &b.tok
+	switch t.typ {
+	case html.StartTagToken:
+		switch t.atom {
+		case atom.Caption, atom.Col, atom.Colgroup, atom.Tbody, atom.Td, atom.Tfoot, atom.Thead, atom.Tr:
+			if !b.popUntil(tbTableScope, atom.Caption) {
+				return true
+			}
+			b.clearFormattingToMarker()
+			b.mode = tbInTable
+			return false
+		}
+	case html.EndTagToken:
+		switch t.atom {
+		case atom.Caption, atom.Table:
+			if !b.popUntil(tbTableScope, atom.Caption) {
+				return true
+			}
+			b.clearFormattingToMarker()
+			b.mode = tbInTable
+			return t.atom == atom.Caption
+		case atom.Body, atom.Col, atom.Colgroup, atom.Html, atom.Tbody, atom.Td, atom.Tfoot, atom.Th, atom.Thead, atom.Tr:
+			return true
+		}
+	}
+	return b.inBody()
+}
+
+func (b *treeBuilder) inColumnGroup() bool {
+	t := &b.tok
+	switch t.typ {
+	case html.TextToken:
+		s := trimLeftSpace(t.text)
+		if len(s) < len(t.text) {
+			b.addText(t.text[:len(t.text)-len(s)])
+			if len(s) == 0 {
+				return true
+			}
+			t.text = s
+		}
+	case html.CommentToken:
+		b.comment(nil)
+		return true
+	case html.DoctypeToken:
+		return true
+	case html.StartTagToken:
+		switch t.atom {
+		case atom.Html:
+			return b.inBody()
+		case atom.Col:
+			b.addVoid()
+			return true
+		case atom.Template:
+			return b.inHead()
+		}
+	case html.EndTagToken:
+		switch t.atom {
+		case atom.Colgroup:
+			if b.top().DataAtom == atom.Colgroup {
+				b.pop()
+				b.mode = tbInTable
+			}
+			return true
+		case atom.Col:
+			return true
+		case atom.Template:
+			return b.inHead()
+		}
+	case html.ErrorToken:
+		return b.inBody()
+	}
+	if b.top().DataAtom != atom.Colgroup {
+		return true
+	}
+	b.pop()
+	b.mode = tbInTable
+	return false
+}
+
+// closeTemplate closes the innermost template element.
+func (b *treeBuilder) closeTemplate() {
+	b.impliedEnd(0)
+	for i := len(b.oe) - 1; i >= 0; i-- {
+		if n := b.oe[i]; n.Namespace == "" && n.DataAtom == atom.Template {
+			b.oe = b.oe[:i]
+			break
+		}
+	}
+	b.clearFormattingToMarker()
+	if len(b.templates) > 0 {
+		b.templates = b.templates[:len(b.templates)-1]
+	}
+	b.resetMode()
+}
+
+func (b *treeBuilder) inTemplate() bool {
+	t := &b.tok
+	switch t.typ {
+	case html.TextToken, html.CommentToken, html.DoctypeToken:
+		return b.inBody()
+	case html.StartTagToken:
+		m := tbInBody
+		switch t.atom {
+		case atom.Base, atom.Basefont, atom.Bgsound, atom.Link, atom.Meta, atom.Noframes, atom.Script, atom.Style, atom.Template, atom.Title:
+			return b.inHead()
+		case atom.Caption, atom.Colgroup, atom.Tbody, atom.Tfoot, atom.Thead:
+			m = tbInTable
+		case atom.Col:
+			m = tbInColumnGroup
+		case atom.Tr:
+			m = tbInTableBody
+		case atom.Td, atom.Th:
+			m = tbInRow
+		}
+		if len(b.templates) == 0 {
+			b.giveUp()
+			return true
+		}
+		b.templates[len(b.templates)-1] = m
+		b.mode = m
+		return false
+	case html.EndTagToken:
+		if t.atom == atom.Template {
+			return b.inHead()
+		}
+		return true
+	case html.ErrorToken:
+		if !b.containsTag(atom.Template) {
+			return true
+		}
+		b.closeTemplate()
+		return false
+	}
+	return false
+}
+
 func (b *treeBuilder) afterBody() bool {
 	switch b.tok.typ {
 	case html.ErrorToken:
@@ -1424,7 +1642,7 @@ func (b *treeBuilder) afterBody() bool {
 		}
 	case html.CommentToken:
 		if len(b.oe) < 1 || b.oe[0].DataAtom != atom.Html {
-			b.fail = true
+			b.giveUp()
 			return true
 		}
 		b.comment(b.oe[0])
@@ -1463,13 +1681,13 @@ func (b *treeBuilder) inForeign() bool {
 		return false
 	}
 	if n.Namespace != "svg" {
-		b.fail = true
+		b.giveUp()
 		return false
 	}
 	if (n.Data == "foreignObject" || n.Data == "desc" || n.Data == "title") &&
 		(b.tok.typ == html.StartTagToken || b.tok.typ == html.TextToken) {
 		if b.tok.typ == html.StartTagToken {
-			b.fail = true // HTML inside SVG: left to html.Parse
+			b.giveUp() // HTML inside SVG: left to html.Parse
 		}
 		return false
 	}
@@ -1493,7 +1711,7 @@ func (b *treeBuilder) foreign() bool {
 	case html.StartTagToken:
 		e, ok := probeSVGTag(t.name)
 		if !ok || t.atom == atom.Font {
-			b.fail = true // breaks out of SVG: left to html.Parse
+			b.giveUp() // breaks out of SVG: left to html.Parse
 			return true
 		}
 		t.atom, t.name = e.atom, e.name
@@ -1531,7 +1749,7 @@ func (b *treeBuilder) foreignAttrs() bool {
 	for i, a := range b.tok.attr {
 		x, ok := probeSVGAttr(a.Key)
 		if !ok {
-			b.fail = true
+			b.giveUp()
 			return false
 		}
 		b.tok.attr[i].Namespace, b.tok.attr[i].Key = x.Namespace, x.Key
