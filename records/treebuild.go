@@ -152,6 +152,8 @@ type treeBuilder struct {
 	fail               bool
 	why                string // where it gave up (file:line), for the tests
 	names              map[string]string
+	spans              [][2]int32 // attribute spans of scanTag
+	low                []byte     // lower's buffer
 }
 
 // tbMarker is the scope marker of the list of active formatting elements.
@@ -212,6 +214,10 @@ func (b *treeBuilder) read(tt html.TokenType) {
 		if tt == html.SelfClosingTagToken {
 			t.typ, t.selfClosing = html.StartTagToken, true
 		}
+		if b.scanTag(b.z.Raw(), tt == html.EndTagToken) {
+			return
+		}
+		t.attr = t.attr[:0]
 		name, more := b.z.TagName()
 		for more {
 			var k, v []byte
@@ -225,6 +231,152 @@ func (b *treeBuilder) read(tt html.TokenType) {
 			t.name = b.name(name)
 		}
 	}
+}
+
+// scanTag reads the name and attributes of a start or end tag from its markup raw
+// when the tag has the plain form most tags have: a name and attributes of bytes
+// that need no repair (no NUL, no upper case in a value, no character reference, no
+// carriage return, no duplicate name, no quote or < in an unquoted value). That
+// spares the tokenizer's TagName and TagAttr, which copy every name and value. For
+// any other tag it returns false and leaves the token to them.
+func (b *treeBuilder) scanTag(raw []byte, end bool) bool {
+	n := len(raw)
+	if n < 3 || raw[0] != '<' || raw[n-1] != '>' {
+		return false
+	}
+	i := 1
+	if end {
+		if raw[1] != '/' {
+			return false
+		}
+		i = 2
+	}
+	j := i
+	for j < n && !tagSpace(raw[j]) && raw[j] != '/' && raw[j] != '>' {
+		if c := raw[j]; c == 0 || c >= 0x80 {
+			return false
+		}
+		j++
+	}
+	if j == i {
+		return false
+	}
+	name := b.lower(raw[i:j])
+	spans := b.spans[:0]
+	for {
+		for j < n && tagSpace(raw[j]) {
+			j++
+		}
+		if j == n-1 {
+			break // the closing >
+		}
+		if end {
+			return false // an end tag with attributes
+		}
+		if raw[j] == '/' {
+			if j == n-2 {
+				break // self-closing
+			}
+			return false
+		}
+		k := j
+		for j < n && !tagSpace(raw[j]) && !tagKeyStop[raw[j]] {
+			j++
+		}
+		if j == k || j == n {
+			return false
+		}
+		key := [2]int32{int32(k), int32(j)}
+		for j < n && tagSpace(raw[j]) {
+			j++
+		}
+		val := [2]int32{int32(j), int32(j)}
+		if raw[j] == '=' {
+			j++
+			for j < n && tagSpace(raw[j]) {
+				j++
+			}
+			switch q := raw[j]; q {
+			case '"', '\'':
+				v := j + 1
+				e := bytes.IndexByte(raw[v:], q)
+				if e < 0 {
+					return false
+				}
+				val = [2]int32{int32(v), int32(v + e)}
+				j = v + e + 1
+				if j < n && !tagSpace(raw[j]) && raw[j] != '/' && raw[j] != '>' {
+					return false
+				}
+			default:
+				v := j
+				for j < n && !tagSpace(raw[j]) && raw[j] != '>' {
+					if tagUnquotedStop[raw[j]] {
+						return false
+					}
+					j++
+				}
+				if j == v {
+					return false
+				}
+				val = [2]int32{int32(v), int32(j)}
+			}
+			for _, c := range raw[val[0]:val[1]] {
+				if c == 0 || c == '&' || c == '\r' {
+					return false
+				}
+			}
+		}
+		spans = append(spans, key, val)
+	}
+	b.spans = spans
+	t := &b.tok
+	t.atom = atom.Lookup(name)
+	if t.atom != 0 {
+		t.name = t.atom.String()
+	} else {
+		t.name = b.name(name)
+	}
+	for a := 0; a < len(spans); a += 2 {
+		k := raw[spans[a][0]:spans[a][1]]
+		for c := 0; c < a; c += 2 {
+			if bytes.EqualFold(raw[spans[c][0]:spans[c][1]], k) {
+				t.attr, t.atom, t.name = t.attr[:0], 0, ""
+				return false // a duplicate: the tokenizer keeps the first
+			}
+		}
+		t.attr = append(t.attr, html.Attribute{Key: b.name(b.lower(k)), Val: b.m.bytes(raw[spans[a+1][0]:spans[a+1][1]])})
+	}
+	return true
+}
+
+func tagSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
+}
+
+// Bytes that end an attribute name (or make the tag not plain), and bytes not taken
+// in an unquoted value.
+var tagKeyStop, tagUnquotedStop [256]bool
+
+func init() {
+	for _, c := range []byte("/>=\"'<\x00") {
+		tagKeyStop[c] = true
+	}
+	for _, c := range []byte("\"'<=`\x00") {
+		tagUnquotedStop[c] = true
+	}
+}
+
+// lower returns s in lower case (ASCII), in a buffer reused for the next call.
+func (b *treeBuilder) lower(s []byte) []byte {
+	b.low = b.low[:0]
+	for _, c := range s {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b.low = append(b.low, c)
+	}
+	return b.low
 }
 
 // name returns the string of a tag or attribute name, interned per page.

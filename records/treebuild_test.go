@@ -121,6 +121,9 @@ func TestTreeBuilderSameTree(t *testing.T) {
 		}
 	}
 	t.Logf("built %d of %d pages, %d left to html.Parse", built, len(pages), len(pages)-built)
+	if built < len(pages)*9/10 {
+		t.Errorf("built %d of %d pages: the builder gives up on more than a tenth (138 of 139 when it was written)", built, len(pages))
+	}
 }
 
 // TestTreeBuilderMarkup checks the builder on markup that exercises the tree
@@ -150,6 +153,10 @@ func TestTreeBuilderMarkup(t *testing.T) {
 		`<a><div>x</a>y</div>`, `<p><b><i>x</p>y`, `<table><tr><td><table><tr><td>x</table></td></tr></table>`,
 		`<table><caption><b>c</caption><col><colgroup><col></colgroup><tr><td>x</table>`,
 		`<table><colgroup> <col> x</table>`, `<table><caption>c<td>x</table>`, `<table><caption>c</table>y`,
+		`<a href="x"title=y>z</a><a b=c/>d<a href=/x/>e</a><A HREF="X" Class='Y'>f</A><a b c=d e>g</a>`,
+		`<a b="1" B="2" b=3>h</a><a b='&amp;' c="&copy=" d=&lt>i</a><a  =x>j</a><br/><br /><img src=x/ ><p a=/>k`,
+		"</br x><div a=b\"c>l</div><p\tclass=x\n>m<a b= \"c\">n</a><a b =c>o</a><a \u00fc=1>p</a><x-y:z a.b-c_d=1>q</x-y:z>",
+		"<a b=\"x\r\ny\">r</a><a b=\"x\x00y\">s</a><a @click=\"f()\" :x=\"y\" [z]=w (e)=v #r *ngIf=\"c\">t</a><a b=''c=d>u</a><a b=\"\"/>",
 		`<svg><desc>d</desc><g><rect/></g></svg><svg/>`, `<svg><![CDATA[x]]></svg>`, `<p><svg><circle></p>`,
 	} {
 		checkTreeBuilder(t, fmt.Sprintf("%q", s), []byte(s))
