@@ -154,6 +154,7 @@ type treeBuilder struct {
 	names              map[string]string
 	spans              [][2]int32 // attribute spans of scanTag
 	low                []byte     // lower's buffer
+	unesc              []byte     // unescapeCommon's buffer
 }
 
 // tbMarker is the scope marker of the list of active formatting elements.
@@ -322,7 +323,7 @@ func (b *treeBuilder) scanTag(raw []byte, end bool) bool {
 				val = [2]int32{int32(v), int32(j)}
 			}
 			for _, c := range raw[val[0]:val[1]] {
-				if c == 0 || c == '&' || c == '\r' {
+				if c == 0 || c == '\r' {
 					return false
 				}
 			}
@@ -345,9 +346,52 @@ func (b *treeBuilder) scanTag(raw []byte, end bool) bool {
 				return false // a duplicate: the tokenizer keeps the first
 			}
 		}
-		t.attr = append(t.attr, html.Attribute{Key: b.name(b.lower(k)), Val: b.m.bytes(raw[spans[a+1][0]:spans[a+1][1]])})
+		v := raw[spans[a+1][0]:spans[a+1][1]]
+		if bytes.IndexByte(v, '&') >= 0 {
+			var ok bool
+			if v, ok = b.unescapeCommon(v); !ok {
+				t.attr, t.atom, t.name = t.attr[:0], 0, ""
+				return false
+			}
+		}
+		t.attr = append(t.attr, html.Attribute{Key: b.name(b.lower(k)), Val: b.m.bytes(v)})
 	}
 	return true
+}
+
+// commonRefs are the character references unescapeCommon replaces: with their
+// semicolon, they mean the same in an attribute value and in text.
+var commonRefs = [...]struct{ ref, char string }{
+	{"&quot;", `"`}, {"&amp;", "&"}, {"&lt;", "<"}, {"&gt;", ">"}, {"&#39;", "'"}, {"&#34;", `"`}, {"&apos;", "'"},
+}
+
+// unescapeCommon replaces the common character references in v (in a reused buffer);
+// ok is false when v holds any other &.
+func (b *treeBuilder) unescapeCommon(v []byte) ([]byte, bool) {
+	out := b.unesc[:0]
+	for {
+		i := bytes.IndexByte(v, '&')
+		if i < 0 {
+			break
+		}
+		out = append(out, v[:i]...)
+		v = v[i:]
+		found := false
+		for _, r := range commonRefs {
+			if len(v) >= len(r.ref) && string(v[:len(r.ref)]) == r.ref {
+				out = append(out, r.char...)
+				v = v[len(r.ref):]
+				found = true
+				break
+			}
+		}
+		if !found {
+			return nil, false
+		}
+	}
+	out = append(out, v...)
+	b.unesc = out
+	return out, true
 }
 
 func tagSpace(c byte) bool {

@@ -157,6 +157,7 @@ func TestTreeBuilderMarkup(t *testing.T) {
 		`<a b="1" B="2" b=3>h</a><a b='&amp;' c="&copy=" d=&lt>i</a><a  =x>j</a><br/><br /><img src=x/ ><p a=/>k`,
 		"</br x><div a=b\"c>l</div><p\tclass=x\n>m<a b= \"c\">n</a><a b =c>o</a><a \u00fc=1>p</a><x-y:z a.b-c_d=1>q</x-y:z>",
 		"<a b=\"x\r\ny\">r</a><a b=\"x\x00y\">s</a><a @click=\"f()\" :x=\"y\" [z]=w (e)=v #r *ngIf=\"c\">t</a><a b=''c=d>u</a><a b=\"\"/>",
+		`<a x="&quot;a&quot;:&amp;&lt;&gt;&#39;&#34;&apos;" y='&amp' z="&ampx;" w="&amp;&copy;" v=&quot;q&quot;>x</a>`,
 		`<svg><desc>d</desc><g><rect/></g></svg><svg/>`, `<svg><![CDATA[x]]></svg>`, `<p><svg><circle></p>`,
 	} {
 		checkTreeBuilder(t, fmt.Sprintf("%q", s), []byte(s))
