@@ -411,8 +411,16 @@ func init() {
 	}
 }
 
-// lower returns s in lower case (ASCII), in a buffer reused for the next call.
+// lower returns s in lower case (ASCII): s itself when it has no upper case, else a
+// copy in a buffer reused for the next call.
 func (b *treeBuilder) lower(s []byte) []byte {
+	i := 0
+	for i < len(s) && (s[i] < 'A' || s[i] > 'Z') {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
 	b.low = b.low[:0]
 	for _, c := range s {
 		if 'A' <= c && c <= 'Z' {
