@@ -172,6 +172,11 @@ func buildTree(raw []byte) (doc *html.Node, elems, leaves int, ok bool) {
 
 // buildTreeWhy is buildTree, saying where it gave up ("" when it built the tree).
 func buildTreeWhy(raw []byte) (doc *html.Node, elems, leaves int, why string) {
+	defer func() {
+		if r := recover(); r != nil {
+			doc, elems, leaves, why = nil, 0, 0, fmt.Sprintf("panic: %v", r) // a bug: html.Parse does it
+		}
+	}()
 	b := &treeBuilder{z: html.NewTokenizer(bytes.NewReader(raw)), m: newArena(len(raw)),
 		framesetOK: true, names: map[string]string{}}
 	b.doc = b.m.node(html.DocumentNode, 0, "", "")

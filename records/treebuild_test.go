@@ -126,40 +126,62 @@ func TestTreeBuilderSameTree(t *testing.T) {
 	}
 }
 
+// FuzzTreeBuilder compares the builder with html.Parse on any markup: the same tree,
+// or the page left to html.Parse, and never a panic (buildTreeWhy reports one):
+//
+//	go test ./records -run '^$' -fuzz FuzzTreeBuilder -fuzztime 60s
+func FuzzTreeBuilder(f *testing.F) {
+	for _, s := range treeBuilderMarkup {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if strings.IndexByte(s, 0) >= 0 {
+			return // parseKeptPage never gives the builder a NUL
+		}
+		_, _, _, why := buildTreeWhy([]byte(s))
+		if strings.HasPrefix(why, "panic") {
+			t.Fatalf("%q: %s", s, why)
+		}
+		checkTreeBuilder(t, fmt.Sprintf("%q", s), []byte(s))
+	})
+}
+
 // TestTreeBuilderMarkup checks the builder on markup that exercises the tree
 // construction's repairs: the same tree as html.Parse, or html.Parse does it.
 func TestTreeBuilderMarkup(t *testing.T) {
-	for _, s := range []string{
-		``, `text`, `<!DOCTYPE html>`, `<!doctype html><p>x<table><tr><td>a</table>`,
-		`<p>x<table><tr><td>a</table>`, `<!-- c --><html><!-- d --><head><title>t</title></head><!-- e --><body>x</body></html><!-- f -->`,
-		`<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01//EN" "http://www.w3.org/TR/html4/strict.dtd"><p>x<table>`,
-		`<ul><li>a<li>b</ul><dl><dt>x<dd>y<dt>z</dl>`, `<p>a<div>b</div>c</p>`, `</p>`, `<br></br>`,
-		`<b>x<i>y</b>z</i>`, `<a href=1>x<a href=2>y</a>`, `<b><p>x</b>y</p>`, `<b>1<b>2<b>3<b>4</b></b></b></b>x`,
-		`<b class=x id=y>1</b><b id=y class=x>2`, `<table><td>x</td></table>`, `<table>x<tr><td>y</table>`,
-		`<table><tr><td><b>x</td><td>y</table>z`, `<table><form><tr><td>x</td></tr></form></table>`,
-		`<table><input type=hidden><tr><td></table>`, `<table><caption>c</caption></table>`,
-		`<select><option>a<option>b<optgroup><option>c</select>`, `<svg viewbox="0 0 1 1"><path d="M0"/><lineargradient/><title>t</title></svg>x`,
-		`<svg><foreignObject><p>x</p></foreignObject></svg>`, `<svg><p>x</svg>`, `<math><mi>x</mi></math>`,
-		`<pre>\nx</pre><textarea>\ny</textarea><listing>\n\nz</listing>`, `<script>a<b</script><style>p{}</style>`,
-		`<head><script>x</script></head>  <script>y</script><body>`, `<html lang=en><body class=a><body id=b><html id=c>`,
-		`<form><form><input></form></form>`, `<h1>a<h2>b</h1>`, `<image src=x>`, `<p>a</body> <!-- x --> b</html> c`,
-		`<template><p>x</template>`, `<head><template><meta></template></head><body><template id=a><div><b>x</template>y</b>`,
-		`<table><template><tr><td>x</td></tr></template><tr><td>y</table>`, `<template><td>x</td></template><template><col></template>`,
-		`<template><form><input></form></template><form><template></template></form>`, `<div><template><p>x`,
-		`<html><head></head><template>x</template><body>`, `<table><colgroup><template><col></template></colgroup></table>`, `<frameset></frameset>`, `<nobr>a<nobr>b`, `<object><b>x</object>y`,
-		`<ruby>a<rt>b<rp>c</ruby>`, `<button><button>x`, `<hr><p>x<hr>`, `<div><li>a<div><li>b</div></div>`,
-		"a\x00b<table>\x00</table>", `<iframe><b>x</b></iframe><noscript><p>y</p></noscript><xmp><i>z</i></xmp>`,
-		`<custom-tag data-x=1><other-tag></custom-tag>`, `<table><tbody><tr><th>a<td>b<tr><td>c</tbody><tfoot><tr><td>d</table>`,
-		`<a><div>x</a>y</div>`, `<p><b><i>x</p>y`, `<table><tr><td><table><tr><td>x</table></td></tr></table>`,
-		`<table><caption><b>c</caption><col><colgroup><col></colgroup><tr><td>x</table>`,
-		`<table><colgroup> <col> x</table>`, `<table><caption>c<td>x</table>`, `<table><caption>c</table>y`,
-		`<a href="x"title=y>z</a><a b=c/>d<a href=/x/>e</a><A HREF="X" Class='Y'>f</A><a b c=d e>g</a>`,
-		`<a b="1" B="2" b=3>h</a><a b='&amp;' c="&copy=" d=&lt>i</a><a  =x>j</a><br/><br /><img src=x/ ><p a=/>k`,
-		"</br x><div a=b\"c>l</div><p\tclass=x\n>m<a b= \"c\">n</a><a b =c>o</a><a \u00fc=1>p</a><x-y:z a.b-c_d=1>q</x-y:z>",
-		"<a b=\"x\r\ny\">r</a><a b=\"x\x00y\">s</a><a @click=\"f()\" :x=\"y\" [z]=w (e)=v #r *ngIf=\"c\">t</a><a b=''c=d>u</a><a b=\"\"/>",
-		`<a x="&quot;a&quot;:&amp;&lt;&gt;&#39;&#34;&apos;" y='&amp' z="&ampx;" w="&amp;&copy;" v=&quot;q&quot;>x</a>`,
-		`<svg><desc>d</desc><g><rect/></g></svg><svg/>`, `<svg><![CDATA[x]]></svg>`, `<p><svg><circle></p>`,
-	} {
+	for _, s := range treeBuilderMarkup {
 		checkTreeBuilder(t, fmt.Sprintf("%q", s), []byte(s))
 	}
+}
+
+var treeBuilderMarkup = []string{
+	``, `text`, `<!DOCTYPE html>`, `<!doctype html><p>x<table><tr><td>a</table>`,
+	`<p>x<table><tr><td>a</table>`, `<!-- c --><html><!-- d --><head><title>t</title></head><!-- e --><body>x</body></html><!-- f -->`,
+	`<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01//EN" "http://www.w3.org/TR/html4/strict.dtd"><p>x<table>`,
+	`<ul><li>a<li>b</ul><dl><dt>x<dd>y<dt>z</dl>`, `<p>a<div>b</div>c</p>`, `</p>`, `<br></br>`,
+	`<b>x<i>y</b>z</i>`, `<a href=1>x<a href=2>y</a>`, `<b><p>x</b>y</p>`, `<b>1<b>2<b>3<b>4</b></b></b></b>x`,
+	`<b class=x id=y>1</b><b id=y class=x>2`, `<table><td>x</td></table>`, `<table>x<tr><td>y</table>`,
+	`<table><tr><td><b>x</td><td>y</table>z`, `<table><form><tr><td>x</td></tr></form></table>`,
+	`<table><input type=hidden><tr><td></table>`, `<table><caption>c</caption></table>`,
+	`<select><option>a<option>b<optgroup><option>c</select>`, `<svg viewbox="0 0 1 1"><path d="M0"/><lineargradient/><title>t</title></svg>x`,
+	`<svg><foreignObject><p>x</p></foreignObject></svg>`, `<svg><p>x</svg>`, `<math><mi>x</mi></math>`,
+	`<pre>\nx</pre><textarea>\ny</textarea><listing>\n\nz</listing>`, `<script>a<b</script><style>p{}</style>`,
+	`<head><script>x</script></head>  <script>y</script><body>`, `<html lang=en><body class=a><body id=b><html id=c>`,
+	`<form><form><input></form></form>`, `<h1>a<h2>b</h1>`, `<image src=x>`, `<p>a</body> <!-- x --> b</html> c`,
+	`<template><p>x</template>`, `<head><template><meta></template></head><body><template id=a><div><b>x</template>y</b>`,
+	`<table><template><tr><td>x</td></tr></template><tr><td>y</table>`, `<template><td>x</td></template><template><col></template>`,
+	`<template><form><input></form></template><form><template></template></form>`, `<div><template><p>x`,
+	`<html><head></head><template>x</template><body>`, `<table><colgroup><template><col></template></colgroup></table>`, `<frameset></frameset>`, `<nobr>a<nobr>b`, `<object><b>x</object>y`,
+	`<ruby>a<rt>b<rp>c</ruby>`, `<button><button>x`, `<hr><p>x<hr>`, `<div><li>a<div><li>b</div></div>`,
+	"a\x00b<table>\x00</table>", `<iframe><b>x</b></iframe><noscript><p>y</p></noscript><xmp><i>z</i></xmp>`,
+	`<custom-tag data-x=1><other-tag></custom-tag>`, `<table><tbody><tr><th>a<td>b<tr><td>c</tbody><tfoot><tr><td>d</table>`,
+	`<a><div>x</a>y</div>`, `<p><b><i>x</p>y`, `<table><tr><td><table><tr><td>x</table></td></tr></table>`,
+	`<table><caption><b>c</caption><col><colgroup><col></colgroup><tr><td>x</table>`,
+	`<table><colgroup> <col> x</table>`, `<table><caption>c<td>x</table>`, `<table><caption>c</table>y`,
+	`<a href="x"title=y>z</a><a b=c/>d<a href=/x/>e</a><A HREF="X" Class='Y'>f</A><a b c=d e>g</a>`,
+	`<a b="1" B="2" b=3>h</a><a b='&amp;' c="&copy=" d=&lt>i</a><a  =x>j</a><br/><br /><img src=x/ ><p a=/>k`,
+	"</br x><div a=b\"c>l</div><p\tclass=x\n>m<a b= \"c\">n</a><a b =c>o</a><a \u00fc=1>p</a><x-y:z a.b-c_d=1>q</x-y:z>",
+	"<a b=\"x\r\ny\">r</a><a b=\"x\x00y\">s</a><a @click=\"f()\" :x=\"y\" [z]=w (e)=v #r *ngIf=\"c\">t</a><a b=''c=d>u</a><a b=\"\"/>",
+	`<a x="&quot;a&quot;:&amp;&lt;&gt;&#39;&#34;&apos;" y='&amp' z="&ampx;" w="&amp;&copy;" v=&quot;q&quot;>x</a>`,
+	`<svg><desc>d</desc><g><rect/></g></svg><svg/>`, `<svg><![CDATA[x]]></svg>`, `<p><svg><circle></p>`,
 }
