@@ -139,7 +139,8 @@ type tbToken struct {
 }
 
 type treeBuilder struct {
-	z                  *html.Tokenizer
+	z                  tokenSource
+	fast               *fastTokenizer // z when it is one
 	m                  *arena
 	tok                tbToken
 	doc                *html.Node
@@ -177,8 +178,18 @@ func buildTreeWhy(raw []byte) (doc *html.Node, elems, leaves int, why string) {
 			doc, elems, leaves, why = nil, 0, 0, fmt.Sprintf("panic: %v", r) // a bug: html.Parse does it
 		}
 	}()
-	b := &treeBuilder{z: html.NewTokenizer(bytes.NewReader(raw)), m: newArena(len(raw)),
-		framesetOK: true, names: map[string]string{}}
+	fast := newFastTokenizer(raw)
+	doc, elems, leaves, why = build(fast, fast, len(raw))
+	if fast.Failed() {
+		doc, elems, leaves, why = build(html.NewTokenizer(bytes.NewReader(raw)), nil, len(raw))
+	}
+	return doc, elems, leaves, why
+}
+
+// build builds the tree of the page of size bytes from the tokens of z (fast when it
+// is the fast tokenizer).
+func build(z tokenSource, fast *fastTokenizer, size int) (doc *html.Node, elems, leaves int, why string) {
+	b := &treeBuilder{z: z, fast: fast, m: newArena(size), framesetOK: true, names: map[string]string{}}
 	b.doc = b.m.node(html.DocumentNode, 0, "", "")
 	for !b.fail {
 		top := b.current()
@@ -186,6 +197,9 @@ func buildTreeWhy(raw []byte) (doc *html.Node, elems, leaves int, why string) {
 		tt := b.z.Next()
 		if tt == html.ErrorToken && b.z.Err() != io.EOF {
 			return nil, 0, 0, b.z.Err().Error()
+		}
+		if fast != nil && fast.Failed() {
+			return nil, 0, 0, "the fast tokenizer: html.Tokenizer reads the page"
 		}
 		b.read(tt)
 		b.process()
@@ -221,6 +235,11 @@ func (b *treeBuilder) read(tt html.TokenType) {
 			t.typ, t.selfClosing = html.StartTagToken, true
 		}
 		if b.scanTag(b.z.Raw(), tt == html.EndTagToken) {
+			return
+		}
+		if b.fast != nil {
+			b.fast.failed = true // not a plain tag: html.Tokenizer reads the page
+			b.giveUp()
 			return
 		}
 		t.attr = t.attr[:0]
@@ -269,6 +288,7 @@ func (b *treeBuilder) scanTag(raw []byte, end bool) bool {
 	}
 	name := b.lower(raw[i:j])
 	spans := b.spans[:0]
+	selfClosing := false
 	for {
 		for j < n && tagSpace(raw[j]) {
 			j++
@@ -281,7 +301,8 @@ func (b *treeBuilder) scanTag(raw []byte, end bool) bool {
 		}
 		if raw[j] == '/' {
 			if j == n-2 {
-				break // self-closing
+				selfClosing = true
+				break
 			}
 			return false
 		}
@@ -360,6 +381,9 @@ func (b *treeBuilder) scanTag(raw []byte, end bool) bool {
 			}
 		}
 		t.attr = append(t.attr, html.Attribute{Key: b.name(b.lower(k)), Val: b.m.bytes(v)})
+	}
+	if selfClosing {
+		t.selfClosing = true
 	}
 	return true
 }

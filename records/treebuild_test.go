@@ -114,11 +114,21 @@ func TestTreeBuilderSameTree(t *testing.T) {
 	}
 	h, _ := resultPage("middlemarch", true)
 	pages = append(pages, pg{"result", []byte(h)})
-	built := 0
+	built, fast := 0, 0
 	for _, p := range pages {
 		if checkTreeBuilder(t, p.name, p.raw) {
 			built++
 		}
+		z := newFastTokenizer(p.raw)
+		if _, _, _, why := build(z, z, len(p.raw)); why == "" {
+			fast++
+		} else if z.Failed() {
+			t.Logf("%s: the fast tokenizer gave up at %d: %.60q", p.name, z.pos, p.raw[z.pos:])
+		}
+	}
+	t.Logf("the fast tokenizer read %d of %d pages", fast, len(pages))
+	if fast < len(pages)*2/3 {
+		t.Errorf("the fast tokenizer read %d of %d pages (122 of 139 when it was written)", fast, len(pages))
 	}
 	t.Logf("built %d of %d pages, %d left to html.Parse", built, len(pages), len(pages)-built)
 	if built < len(pages)*9/10 {
