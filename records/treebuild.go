@@ -392,6 +392,44 @@ func (b *treeBuilder) scanTag(raw []byte, end bool) bool {
 // semicolon, they mean the same in an attribute value and in text.
 var commonRefs = [...]struct{ ref, char string }{
 	{"&quot;", `"`}, {"&amp;", "&"}, {"&lt;", "<"}, {"&gt;", ">"}, {"&#39;", "'"}, {"&#34;", `"`}, {"&apos;", "'"},
+	{"&nbsp;", "\u00a0"},
+}
+
+// numericRefs reports whether every & in v starts a numeric character reference
+// ended by a semicolon or one of commonRefs.
+func numericRefs(v []byte) bool {
+	for {
+		i := bytes.IndexByte(v, '&')
+		if i < 0 {
+			return true
+		}
+		v = v[i:]
+		n := 0
+		for _, r := range commonRefs {
+			if len(v) >= len(r.ref) && string(v[:len(r.ref)]) == r.ref {
+				n = len(r.ref)
+				break
+			}
+		}
+		if n == 0 {
+			if len(v) < 4 || v[1] != '#' {
+				return false
+			}
+			j, hex := 2, false
+			if v[2] == 'x' || v[2] == 'X' {
+				j, hex = 3, true
+			}
+			k := j
+			for k < len(v) && k-j < 6 && ('0' <= v[k] && v[k] <= '9' || hex && ('a' <= v[k]|0x20 && v[k]|0x20 <= 'f')) {
+				k++
+			}
+			if k == j || k >= len(v) || v[k] != ';' {
+				return false
+			}
+			n = k + 1
+		}
+		v = v[n:]
+	}
 }
 
 // unescapeCommon replaces the common character references in v (in a reused buffer);
@@ -415,7 +453,13 @@ func (b *treeBuilder) unescapeCommon(v []byte) ([]byte, bool) {
 			}
 		}
 		if !found {
-			return nil, false
+			if !numericRefs(v) {
+				return nil, false
+			}
+			// numeric references decode alike in values and in text
+			out = append(out, html.UnescapeString(string(v))...)
+			v = nil
+			break
 		}
 	}
 	out = append(out, v...)
