@@ -82,6 +82,10 @@ type page struct {
 	docs int
 	// noise flags the tokens of navigation lists, left out of tf-idf (record mode).
 	noise []bool
+	// spec is the specificity of every token (tokenSpecificity), for p.df and
+	// specDocs pages; nil until asked for, reset when p.df is set.
+	spec     []float64
+	specDocs int
 }
 
 // skipTags are elements whose subtree holds no content.
