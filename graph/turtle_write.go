@@ -32,11 +32,7 @@ var WellKnownPrefixes = map[string]string{
 // a full IRI, where knakk/rdf's encoder writes invalid Turtle. The output parses back
 // with ReadTurtle into the same triples.
 func WriteTurtle(w io.Writer, triples []Triple, prefixes map[string]string) error {
-	ts := slices.Clone(triples)
-	slices.SortFunc(ts, func(a, b Triple) int {
-		return cmp.Or(strings.Compare(a.S.String(), b.S.String()), strings.Compare(a.P.String(), b.P.String()), strings.Compare(a.O.String(), b.O.String()))
-	})
-	ts = slices.CompactFunc(ts, func(a, b Triple) bool { return a == b })
+	ts := canonicalOrder(triples)
 	pw := newPrefixer(ts, prefixes)
 	var body strings.Builder
 	for i := 0; i < len(ts); {
@@ -172,4 +168,30 @@ func (p *prefixer) term(t Term) string {
 		}
 	}
 	return t.String()
+}
+
+// canonicalOrder returns the distinct triples sorted by the N-Triples forms of subject,
+// predicate and object. Each term is written once, not on every comparison: a sort
+// makes n·log n comparisons and a comparison that built its six strings made the sort,
+// not the writing, the cost of a large graph.
+func canonicalOrder(triples []Triple) []Triple {
+	type keyed struct {
+		s, p, o string
+		t       Triple
+	}
+	ks := make([]keyed, len(triples))
+	for i, t := range triples {
+		ks[i] = keyed{t.S.String(), t.P.String(), t.O.String(), t}
+	}
+	slices.SortFunc(ks, func(a, b keyed) int {
+		return cmp.Or(strings.Compare(a.s, b.s), strings.Compare(a.p, b.p), strings.Compare(a.o, b.o))
+	})
+	ts := make([]Triple, 0, len(ks))
+	for i, k := range ks {
+		if i > 0 && k.t == ks[i-1].t {
+			continue
+		}
+		ts = append(ts, k.t)
+	}
+	return ts
 }

@@ -1,6 +1,7 @@
 package records
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -23,18 +24,28 @@ const (
 	minFieldsOfRecords = 3
 )
 
-// dropSeparators returns recs without the separator rows of each list (the records
-// with the same parent element).
+// Blank items. A list item that names nothing and links nowhere (no text, no
+// alternative text, no link: a grey loading placeholder, a bare picture) among items
+// that have text is an item the page has not filled in, or a decoration. A picture
+// with a link or an alternative text stays (an image result without a caption), and
+// a list whose items are all blank keeps them.
+
+// dropSeparators returns recs without the separator rows and the blank items of each
+// list (the records with the same parent element).
 func dropSeparators(recs []Record) []Record {
-	if len(recs) < minSeparatedList {
-		return recs
-	}
 	lists := map[string][]int{}
 	for i, r := range recs {
 		lists[parentXPath(r.XPath)] = append(lists[parentXPath(r.XPath)], i)
 	}
 	drop := map[int]bool{}
 	for _, idx := range lists {
+		if slices.ContainsFunc(idx, func(i int) bool { return !blankItem(recs[i]) }) {
+			for _, i := range idx {
+				if blankItem(recs[i]) {
+					drop[i] = true
+				}
+			}
+		}
 		if len(idx) < minSeparatedList {
 			continue
 		}
@@ -69,6 +80,11 @@ func dropSeparators(recs []Record) []Record {
 		}
 	}
 	return out
+}
+
+// blankItem reports whether r has no leaf with text, alternative text or a link.
+func blankItem(r Record) bool {
+	return !slices.ContainsFunc(r.Leaves, func(l Leaf) bool { return l.Text != "" || l.Alt != "" || l.Href != "" })
 }
 
 // separator reports whether r is a heading row among records whose leaves sit at

@@ -42,3 +42,31 @@ func TestDropSeparators(t *testing.T) {
 		t.Errorf("a list of 3 records lost %d", 3-len(small))
 	}
 }
+
+// TestDropBlankItems: items with no text, alternative text or link (a grey
+// placeholder picture) among items with text are dropped, even in a short list; a
+// linked picture without a caption stays, and so does a list of blank items.
+func TestDropBlankItems(t *testing.T) {
+	item := func(list string, i int, leaves ...Leaf) Record {
+		return Record{Page: "p", XPath: fmt.Sprintf("%s/li[%d]", list, i), Leaves: leaves}
+	}
+	pic := Leaf{Path: "li/div.shimmer/img", Src: "data:image/svg+xml,%3Csvg%3E"}
+	const cards, gallery = "/html/body/ul[1]", "/html/body/ul[2]"
+	recs := []Record{
+		item(cards, 1, Leaf{Path: "li/a/img", Src: "/h1.jpg", Href: "/h/1"}, Leaf{Path: "li/span.price", Text: "$750,000"}),
+		item(cards, 2, Leaf{Path: "li/span.price", Text: "$420,000"}),
+		item(cards, 3, pic),
+		item(cards, 4, Leaf{Path: "li/a/img", Src: "/h4.jpg", Href: "/h/4"}),
+		item(gallery, 1, pic),
+		item(gallery, 2, pic),
+	}
+	got := dropSeparators(recs)
+	if len(got) != 5 {
+		t.Fatalf("%d records kept of 6, want all but the blank card", len(got))
+	}
+	for _, r := range got {
+		if r.XPath == cards+"/li[3]" {
+			t.Errorf("the blank item %s is kept", r.XPath)
+		}
+	}
+}

@@ -7,6 +7,12 @@
 //	                                                    fitted on four folds, scored on the fifth
 //	go run ./records/internal/nexteval -out FILE DIR... train the list model on every page and
 //	                                                    write it (go generate ./records)
+//	go run ./records/internal/nexteval -cv 5 -losses 25 DIR...
+//	                                                    and where the loss is: the 25 worst pages'
+//	                                                    loss shared among records cut wrongly,
+//	                                                    lists missed, lists taken wrongly and
+//	                                                    annotation the policy does not meet
+//	                                                    (losses.go; -v lists them)
 //
 // The list model's L2 penalty is chosen among -lambdas by an inner cross-validation
 // (-inner folds) on the pages it is trained on, scored as the mean of the inner folds'
@@ -20,6 +26,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -58,6 +65,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	lambdas := fs.String("lambdas", "1,3,10", "L2 penalties of the list model to choose among by an inner cross-validation (one value: no choice)")
 	inner := fs.Int("inner", 4, "folds of the inner cross-validation that chooses the L2 penalty")
 	alone := fs.Bool("alone", false, "extract every page alone (as a user with one page does)")
+	predFile := fs.String("predictions", "", "write the scored predictions (page name to records, each a list of XPaths) to this JSON file")
+	verbose := fs.Bool("v", false, "with -losses, list the predicted records of kind a that match no true record exactly and the lists of kinds b and c")
+	losses := fs.Int("losses", 0, "after scoring, classify the loss of this many worst pages in records (cut, missed, wrong, annotation) and total it over all pages")
 	fs.Float64Var(&to.Threshold, "threshold", to.Threshold, "probability at which the list model takes a pattern for records")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -100,16 +110,64 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	var rep *benchmark.Report
 	var err error
+	if *losses > 0 || *predFile != "" {
+		ch.pred = map[string][][]string{}
+	}
 	if *cv > 0 {
 		rep, err = ch.crossValidate(ctx, pages, *cv, *alone)
 	} else {
-		rep, err = benchmark.Evaluate(ctx, pages, extractor(opts, *alone))
+		rep, err = benchmark.Evaluate(ctx, pages, ch.keep(extractor(opts, *alone)))
 	}
 	if err != nil {
 		return err
 	}
 	rep.Print(out)
+	if *predFile != "" {
+		b, err := json.MarshalIndent(ch.pred, "", " ")
+		if err != nil {
+			return err
+		}
+		if err := renameio.WriteFile(*predFile, b, 0o644); err != nil {
+			return err
+		}
+	}
+	if *losses > 0 {
+		folds := map[string]int{}
+		for _, r := range rep.Rows {
+			folds[r.Page] = r.Fold
+		}
+		var all []pageLoss
+		for i := range pages {
+			p := &pages[i]
+			if !p.Scorable() {
+				continue
+			}
+			l, err := analyseLoss(p, folds[p.Name()], ch.pred[p.Name()])
+			if err != nil {
+				return err
+			}
+			all = append(all, l)
+		}
+		printLosses(out, all, *losses, *verbose)
+	}
 	return nil
+}
+
+// keep returns ex, keeping its predictions in c.pred when the loss analysis asks for
+// them.
+func (c *chooser) keep(ex benchmark.Extractor) benchmark.Extractor {
+	if c.pred == nil {
+		return ex
+	}
+	return func(ctx context.Context, pages []benchmark.Page) ([][][]string, error) {
+		pred, err := ex(ctx, pages)
+		if err == nil {
+			for i := range pages {
+				c.pred[pages[i].Name()] = pred[i]
+			}
+		}
+		return pred, err
+	}
 }
 
 // chooser trains list models, choosing the L2 penalty among grid by an inner
@@ -120,6 +178,9 @@ type chooser struct {
 	opts  records.Options
 	to    records.TrainOptions
 	log   *slog.Logger
+	// pred keeps the scored predictions by page name for the loss analysis (nil: not
+	// kept).
+	pred map[string][][]string
 }
 
 // fit trains the list model on the examples of pages tr, with the penalty of grid
@@ -189,7 +250,7 @@ func (c *chooser) crossValidate(ctx context.Context, pages []benchmark.Page, k i
 		}
 		opts := c.opts
 		opts.ListModel = m
-		return extractor(opts, alone), nil
+		return c.keep(extractor(opts, alone)), nil
 	})
 }
 

@@ -38,14 +38,7 @@ func TestReport(t *testing.T) {
 	if keep := os.Getenv("TRAWL_REPORT_KEEP"); keep != "" {
 		defer func() { _ = os.CopyFS(keep, os.DirFS(dir)) }()
 	}
-	if _, err := report.Write(t.Context(), dir, report.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	raw, err := os.ReadFile(filepath.Join(dir, rundir.ReportFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := runtest.CheckHTML(t, raw)
+	raw, doc := writeReport(t, dir)
 	text := runtest.Text(doc)
 
 	t.Run("self-contained", func(t *testing.T) {
@@ -370,6 +363,19 @@ func TestReportCaps(t *testing.T) {
 	}
 }
 
+// writeReport writes the report of the run in dir and returns it, checked as HTML.
+func writeReport(t *testing.T, dir string) ([]byte, *html.Node) {
+	t.Helper()
+	if _, err := report.Write(t.Context(), dir, report.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, rundir.ReportFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw, runtest.CheckHTML(t, raw)
+}
+
 func countLines(t *testing.T, path string) int {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -516,5 +522,47 @@ func TestReportUnansweredProbe(t *testing.T) {
 	}
 	if strings.Contains(html, "failed</span>") {
 		t.Errorf("the report counts a failed probe")
+	}
+}
+
+// TestReportTrialsCountRecords checks that the trials behind a mapping show the records
+// holding the typed value, the count the mapping is judged on: at the feature for a
+// re-submission trial, at the mapping's feature for a keyword box's joint trial, and
+// in any text feature for a joint trial that established no mapping.
+func TestReportTrialsCountRecords(t *testing.T) {
+	dir := bookshopRun(t)
+	path := filepath.Join(dir, schema.SchemaFile)
+	s, err := schema.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Mapping = []schema.Mapping{
+		{Field: "q", FieldType: "text", Feature: "title", Method: schema.MethodJoint, Relation: "contains", Score: 1, Evidence: 1},
+		{Field: "year", FieldType: "text", Feature: "date", Method: "resubmission", Relation: "contains", Score: 1, Evidence: 1},
+	}
+	s.Trials = []schema.Trial{
+		{Field: "q", Value: "gatsby", Probe: 3, Records: 7, Held: 7, Passed: true,
+			Having: map[string]int{"title": 6, "author": 7}, Holding: map[string]int{"title": 5, "author": 1}},
+		{Field: "year", Feature: "date", Value: "1925", Records: 9, Instances: 12, Matched: 11, Holders: 8, Passed: true, Relation: "contains"},
+		{Field: "lang", Value: "zebra", Probe: 4, Records: 3, Held: 2},
+	}
+	if err := s.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	_, doc := writeReport(t, dir)
+	var rows []string
+	for _, tr := range runtest.FindAll(doc, atom.Tr) {
+		if row := strings.Join(strings.Fields(runtest.Text(tr)), " "); strings.Contains(row, "←") {
+			rows = append(rows, row)
+		}
+	}
+	for _, want := range []string{
+		"q ← “gatsby” title joint 3 7 5 / 6 – passed",            // Holding / Having at the mapped feature
+		"year ← “1925” date new 9 8 / 9 11 / 12 passed contains", // Holders / Records, then values
+		"lang ← “zebra” any text feature 4 3 2 / 3 – not passed", // Held / Records
+	} {
+		if !slices.Contains(rows, want) {
+			t.Errorf("no trial row %q; rows:\n%s", want, strings.Join(rows, "\n"))
+		}
 	}
 }

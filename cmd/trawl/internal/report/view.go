@@ -196,7 +196,10 @@ type mappingRow struct {
 type trialRow struct {
 	Field, Feature, Value, Relation, Error string
 	Probe, Records, Instances, Matched     int
-	Passed, Baseline                       bool
+	// Holding of Of records hold the value (see the mapping section); Joint marks a
+	// keyword box's trial over all the text features.
+	Holding, Of             int
+	Passed, Baseline, Joint bool
 }
 
 type alignView struct {
