@@ -91,21 +91,6 @@ func (m *arena) bytes(b []byte) string {
 	return unsafe.String(unsafe.SliceData(s), len(s))
 }
 
-// concat returns x+y in the current byte block.
-func (m *arena) concat(x string, y []byte) string {
-	n := len(x) + len(y)
-	if n > longString {
-		return x + string(y)
-	}
-	if cap(m.buf)-len(m.buf) < n {
-		m.buf = make([]byte, 0, m.byteCap)
-	}
-	m.buf = append(m.buf, x...)
-	m.buf = append(m.buf, y...)
-	s := m.buf[len(m.buf)-n:]
-	return unsafe.String(unsafe.SliceData(s), n)
-}
-
 type tbMode uint8
 
 const (
@@ -153,6 +138,8 @@ type treeBuilder struct {
 	fail               bool
 	why                string // where it gave up (file:line), for the tests
 	names              map[string]string
+	merged             *html.Node // the text node mergeBuf holds the data of
+	mergeBuf           []byte
 	spans              [][2]int32 // attribute spans of scanTag
 	low                []byte     // lower's buffer
 	unesc              []byte     // unescapeCommon's buffer
@@ -649,7 +636,14 @@ func (b *treeBuilder) addText(text []byte) {
 	}
 	t := b.top()
 	if n := t.LastChild; n != nil && n.Type == html.TextNode {
-		n.Data = b.m.concat(n.Data, text)
+		// text after text (around an ignored tag): appended in a buffer of the node's
+		// own that grows by doubling, so that a run of pieces costs linear time
+		if n != b.merged {
+			b.merged = n
+			b.mergeBuf = append(make([]byte, 0, 2*(len(n.Data)+len(text))), n.Data...)
+		}
+		b.mergeBuf = append(b.mergeBuf, text...)
+		n.Data = unsafe.String(unsafe.SliceData(b.mergeBuf), len(b.mergeBuf))
 		return
 	}
 	var s string

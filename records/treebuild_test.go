@@ -156,6 +156,20 @@ func FuzzTreeBuilder(f *testing.F) {
 	})
 }
 
+// TestTreeBuilderMergedText checks that text split by many ignored tags is merged
+// into one node in linear time (200,000 pieces).
+func TestTreeBuilderMergedText(t *testing.T) {
+	raw := []byte("<p>" + strings.Repeat("ab</x>", 200000))
+	doc, _, _, why := buildTreeWhy(raw)
+	if why != "" {
+		t.Fatalf("left to html.Parse: %s", why)
+	}
+	want, _ := html.Parse(bytes.NewReader(raw))
+	if d := sameTree(doc, want, ""); d != "" {
+		t.Error(d)
+	}
+}
+
 // TestTreeBuilderMarkup checks the builder on markup that exercises the tree
 // construction's repairs: the same tree as html.Parse, or html.Parse does it.
 func TestTreeBuilderMarkup(t *testing.T) {
