@@ -2,7 +2,6 @@ package records
 
 import (
 	"strings"
-	"unsafe"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -32,29 +31,10 @@ const (
 // size is the length of the raw page: the blocks of a small page are smaller (about
 // one node and one attribute per 50 bytes of markup on the NEXT-EVAL pages).
 func compactTree(doc *html.Node, size int) (root *html.Node, elems, leaves int) {
-	nodeCap := min(nodeBlock, max(size/50, 16))
-	attrCap := min(attrBlock, max(size/50, 16))
-	byteCap := min(byteBlock, max(size/4, 256))
-	var ns []html.Node
-	var as []html.Attribute
-	var buf []byte
-	str := func(s string) string {
-		if len(s) == 0 || len(s) > longString {
-			return s
-		}
-		if cap(buf)-len(buf) < len(s) {
-			buf = make([]byte, 0, byteCap)
-		}
-		buf = append(buf, s...)
-		b := buf[len(buf)-len(s):]
-		return unsafe.String(unsafe.SliceData(b), len(b))
-	}
+	m := newArena(size)
 	var copyNode func(n, parent *html.Node) *html.Node
 	copyNode = func(n, parent *html.Node) *html.Node {
 		countNode(n, &elems, &leaves)
-		if len(ns) == cap(ns) {
-			ns = make([]html.Node, 0, nodeCap)
-		}
 		data := n.Data
 		switch {
 		case n.Type == html.ElementNode && n.DataAtom != 0:
@@ -63,18 +43,15 @@ func compactTree(doc *html.Node, size int) (root *html.Node, elems, leaves int) 
 			// the code of a script or a style sheet, never read but often long:
 			// one object per element, not worth the copy
 		default:
-			data = str(data)
+			data = m.str(data)
 		}
-		ns = append(ns, html.Node{Parent: parent, Type: n.Type, DataAtom: n.DataAtom, Data: data, Namespace: n.Namespace})
-		c := &ns[len(ns)-1]
-		if k := len(n.Attr); k > 0 {
-			if cap(as)-len(as) < k {
-				as = make([]html.Attribute, 0, max(attrCap, k))
+		c := m.node(n.Type, n.DataAtom, data, n.Namespace)
+		c.Parent = parent
+		if len(n.Attr) > 0 {
+			c.Attr = m.attrs(n.Attr)
+			for i := range c.Attr {
+				c.Attr[i].Val = m.str(c.Attr[i].Val)
 			}
-			for _, a := range n.Attr {
-				as = append(as, html.Attribute{Namespace: a.Namespace, Key: a.Key, Val: str(a.Val)})
-			}
-			c.Attr = as[len(as)-k : len(as) : len(as)]
 		}
 		var prev *html.Node
 		for k := n.FirstChild; k != nil; k = k.NextSibling {

@@ -82,6 +82,10 @@ type page struct {
 	docs int
 	// noise flags the tokens of navigation lists, left out of tf-idf (record mode).
 	noise []bool
+	// spec is the specificity of every token (tokenSpecificity), for p.df and
+	// specDocs pages; nil until asked for, reset when p.df is set.
+	spec     []float64
+	specDocs int
 }
 
 // skipTags are elements whose subtree holds no content.
@@ -108,6 +112,11 @@ func parsePage(name string, raw []byte, skipHidden bool) (*page, error) {
 // which costs a copy and saves the garbage collector from marking the parser's many
 // objects on every cycle.
 func parseKeptPage(name string, raw []byte, skipHidden bool) (*page, error) {
+	if bytes.IndexByte(raw, 0) < 0 {
+		if doc, nelems, nleaves, ok := buildTree(raw); ok {
+			return indexPage(name, doc, skipHidden, nelems, nleaves), nil
+		}
+	}
 	doc, err := parseHTML(name, raw)
 	if err != nil {
 		return nil, err

@@ -521,7 +521,7 @@ func (x *extraction) prepareSamples(idx []int, tpl *Template) []*sample {
 		s.echo = echoLeaves(s, pg.Terms, x.vocab)
 		var tf []string
 		if x.opts.Signifiers != SignifiersQuery {
-			s.p.df, s.p.docs = x.df, x.docs
+			s.p.df, s.p.docs, s.p.spec = x.df, x.docs, nil
 			tf = topTerms(s.p, x.df, x.docs, x.opts.TopK)
 		}
 		sigs, src := chooseSignifiers(s, pg.Terms, tf, x.opts)

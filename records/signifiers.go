@@ -240,17 +240,39 @@ func (p *page) specificity(e int32) (float64, int) {
 	if p.docs < 2 {
 		return 0, 0
 	}
-	ln := math.Log(float64(p.docs))
+	if p.spec == nil || p.specDocs != p.docs {
+		p.tokenSpecificity()
+	}
 	var sum float64
 	n := 0
-	for _, t := range p.toks[p.elems[e].tokStart:p.elems[e].tokEnd] {
-		if weakToken(t) {
-			continue
+	for _, w := range p.spec[p.elems[e].tokStart:p.elems[e].tokEnd] {
+		if math.IsInf(w, -1) {
+			continue // weak
 		}
 		n++
-		if d := p.df[t]; d > 0 {
-			sum += math.Log(float64(p.docs)/float64(d)) / ln
+		if !math.IsNaN(w) {
+			sum += w
 		}
 	}
 	return sum, n
+}
+
+// tokenSpecificity computes the specificity of every token of p once (-Inf for a
+// weak token, NaN for one never counted): the lists' features ask for it of nested
+// elements over and over. The terms are the same and are added in the same order as
+// when each was looked up, so the sums are the same to the bit.
+func (p *page) tokenSpecificity() {
+	ln := math.Log(float64(p.docs))
+	p.spec = make([]float64, len(p.toks))
+	p.specDocs = p.docs
+	for i, t := range p.toks {
+		switch d := p.df[t]; {
+		case weakToken(t):
+			p.spec[i] = math.Inf(-1)
+		case d > 0:
+			p.spec[i] = math.Log(float64(p.docs)/float64(d)) / ln
+		default:
+			p.spec[i] = math.NaN()
+		}
+	}
 }
