@@ -390,9 +390,7 @@ func approxLiterals(ctx context.Context, ix LiteralIndex, norm string, minScore 
 // sorted in place. A form's count is the number of bands it shares with the text, at
 // most the number of band keys asked, so the counts are bucketed rather than sorted.
 func selectForms(hashes []uint64, self uint64, limit int) []uint64 {
-	if !slices.IsSorted(hashes) { // graph.Memory returns them merged in order
-		slices.Sort(hashes)
-	}
+	slices.Sort(hashes)
 	// Run-length encode in place: forms[i] is a distinct hash, counts[i] its count.
 	forms := hashes[:0]
 	var counts []int32

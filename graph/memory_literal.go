@@ -2,9 +2,7 @@ package graph
 
 import (
 	"context"
-	"math/bits"
 	"slices"
-	"sync"
 )
 
 // The literal index of a Memory: the LiteralIndex of MatchLiterals, in maps built on
@@ -93,78 +91,16 @@ func (ix *literalIndex) DatedLiterals(_ context.Context, d Date) ([]DatedLiteral
 	return append(out, ix.wild...), nil
 }
 
-// FormsInBands returns the hashes under the keys merged in increasing order: each
-// band's postings are sorted when the index is built, so the ⌈log₂ bands⌉ passes of
-// pairwise merging cost a few operations per posting, where a sort of the
-// concatenation (up to numBands·MaxBandPostings hashes) costs log₂ of their number.
 func (ix *literalIndex) FormsInBands(_ context.Context, keys []uint64) ([]uint64, error) {
-	runs := make([][]uint64, 0, len(keys))
 	n := 0
 	for _, k := range keys {
-		if hs := ix.bands[k]; len(hs) > 0 {
-			runs = append(runs, hs)
-			n += len(hs)
-		}
+		n += len(ix.bands[k])
 	}
-	return mergeRuns(runs, n), nil
-}
-
-// mergeRuns returns the n values of the sorted runs in one sorted slice. The runs are
-// read, never written; the passes alternate between the result and a pooled scratch
-// buffer so that the last one writes the result.
-func mergeRuns(runs [][]uint64, n int) []uint64 {
-	out := make([]uint64, n)
-	if len(runs) <= 1 {
-		for _, r := range runs {
-			copy(out, r)
-		}
-		return out
+	out := make([]uint64, 0, n)
+	for _, k := range keys {
+		out = append(out, ix.bands[k]...)
 	}
-	passes := bits.Len(uint(len(runs) - 1)) // ⌈log₂ len(runs)⌉
-	sp := mergeScratch.Get().(*[]uint64)
-	if cap(*sp) < n {
-		*sp = make([]uint64, n)
-	}
-	scratch := (*sp)[:n]
-	for p := range passes {
-		dst := out
-		if (passes-1-p)%2 == 1 {
-			dst = scratch
-		}
-		next, off := runs[:0], 0 // runs are read ahead of the writes
-		for i := 0; i < len(runs); i += 2 {
-			var m []uint64
-			if i+1 < len(runs) {
-				m = mergeTwo(dst[off:off], runs[i], runs[i+1])
-			} else {
-				m = append(dst[off:off], runs[i]...)
-			}
-			next = append(next, m)
-			off += len(m)
-		}
-		runs = next
-	}
-	mergeScratch.Put(sp)
-	return out
-}
-
-// mergeScratch holds the scratch buffers of mergeRuns.
-var mergeScratch = sync.Pool{New: func() any { return new([]uint64) }}
-
-// mergeTwo appends the merge of the sorted a and b to dst, which has room for both.
-func mergeTwo(dst, a, b []uint64) []uint64 {
-	i, j := 0, 0
-	for i < len(a) && j < len(b) {
-		if b[j] < a[i] {
-			dst = append(dst, b[j])
-			j++
-		} else {
-			dst = append(dst, a[i])
-			i++
-		}
-	}
-	dst = append(dst, a[i:]...)
-	return append(dst, b[j:]...)
+	return out, nil
 }
 
 func (ix *literalIndex) FormsWithHash(_ context.Context, h uint64) ([]IndexedForm, error) {
