@@ -2,6 +2,7 @@ package records
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -206,4 +207,39 @@ func TestCompactTree(t *testing.T) {
 	if cp.Parent != nil || cp == doc {
 		t.Fatal("the copy is not a new root")
 	}
+}
+
+// TestModelBytes checks the page store's estimate of a kept page's memory
+// (modelBytes, the measure of ParsedCacheBytes) against the heap the kept pages of
+// the NEXT-EVAL sample hold: within a fifth below or a tenth above in all.
+func TestModelBytes(t *testing.T) {
+	var pages []Page
+	for _, p := range loadNextEvalSet(t, "next-eval-sample") {
+		pages = append(pages, Page{Name: fmt.Sprint(p.N), HTML: p.HTML})
+	}
+	opts := nextEvalOptions()
+	st := newPageStore(pages, &opts)
+	kept := make([]*sample, len(pages))
+	var m0, m1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	est := 0
+	for i, pg := range pages {
+		s, err := st.get(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept[i] = s
+		est += modelBytes(len(pg.HTML), s)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&m1)
+	held := float64(m1.HeapAlloc) - float64(m0.HeapAlloc)
+	r := float64(est) / held
+	t.Logf("%d pages: estimated %.1f MB, heap %.1f MB (%.2f)", len(pages), float64(est)/1e6, held/1e6, r)
+	if r < 0.8 || r > 1.1 {
+		t.Errorf("modelBytes estimates %.1f MB for pages that hold %.1f MB of heap (ratio %.2f, want 0.8-1.1)", float64(est)/1e6, held/1e6, r)
+	}
+	runtime.KeepAlive(kept)
+	runtime.KeepAlive(st)
 }
