@@ -243,3 +243,48 @@ func TestModelBytes(t *testing.T) {
 	runtime.KeepAlive(kept)
 	runtime.KeepAlive(st)
 }
+
+// TestMayContainFold checks the one-pass mayContainFold against its definition: true
+// on any byte past ASCII, else whether some case variant of w occurs (each byte folded
+// with |0x20).
+func TestMayContainFold(t *testing.T) {
+	ref := func(s, w string) bool {
+		for i := 0; i < len(s); i++ {
+			if s[i] >= 0x80 {
+				return true
+			}
+		}
+		for i := 0; i+len(w) <= len(s); i++ {
+			if k := 0; func() bool {
+				for k < len(w) && s[i+k]|0x20 == w[k] {
+					k++
+				}
+				return k == len(w)
+			}() {
+				return true
+			}
+		}
+		return false
+	}
+	alphabet := []string{"s", "S", "k", "e", "l", "t", "o", "n", "K", "E", " ", "-", "é", "\x80"}
+	r := uint32(7)
+	for n := range 20000 {
+		var b strings.Builder
+		for range n % 23 {
+			r = r*1664525 + 1013904223
+			b.WriteString(alphabet[int(r>>16)%len(alphabet)])
+		}
+		s := b.String()
+		if n%5 == 0 {
+			s += "SkeLeton"[:n%9]
+		}
+		if got, want := mayContainFold(s, "skeleton"), ref(s, "skeleton"); got != want {
+			t.Fatalf("mayContainFold(%q) = %v, want %v", s, got, want)
+		}
+	}
+	for _, s := range []string{"", "skeleton", "card SKELETON-x", "skeleto", "xskeletonx", "é"} {
+		if got, want := mayContainFold(s, "skeleton"), ref(s, "skeleton"); got != want {
+			t.Errorf("mayContainFold(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
