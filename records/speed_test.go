@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode"
@@ -285,6 +286,41 @@ func TestMayContainFold(t *testing.T) {
 	for _, s := range []string{"", "skeleton", "card SKELETON-x", "skeleto", "xskeletonx", "é"} {
 		if got, want := mayContainFold(s, "skeleton"), ref(s, "skeleton"); got != want {
 			t.Errorf("mayContainFold(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// TestPagerTextShortcut checks pagerText, which decides long ASCII texts with a letter
+// without normalising them, against its definition on the text leaves of the NEXT-EVAL
+// sample pages and on edge cases.
+func TestPagerTextShortcut(t *testing.T) {
+	ref := func(s string) bool {
+		s = strings.ToLower(strings.Join(strings.Fields(s), " "))
+		if s == "" {
+			return false
+		}
+		if _, err := strconv.Atoi(s); err == nil {
+			return true
+		}
+		if pagerWords[s] {
+			return true
+		}
+		return !strings.ContainsFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
+	}
+	texts := []string{"", " ", "Next", " next   page ", "Previous Page", "PREVIOUS  PAGE\t", "previous pages",
+		"12", " 3 ", "« ‹ … › »", "→", "older posts", "Older\nPosts", "a very long title of a record", "\u212Aelvin", "1234567890123456"}
+	for _, p := range loadNextEvalSet(t, "next-eval-sample") {
+		pg, err := parseKeptPage(fmt.Sprint(p.N), p.HTML, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range pg.leaves {
+			texts = append(texts, l.text)
+		}
+	}
+	for _, s := range texts {
+		if got, want := pagerText(s), ref(s); got != want {
+			t.Errorf("pagerText(%q) = %v, want %v", s, got, want)
 		}
 	}
 }
