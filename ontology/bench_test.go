@@ -92,7 +92,7 @@ func BenchmarkLoad(b *testing.B) {
 			for b.Loop() {
 				dir := filepath.Join(b.TempDir(), "kb")
 				stop := make(chan struct{})
-				anon := anonRSS(stop)
+				anon := anonRSS(stop, 50*time.Millisecond)
 				cpu0 := cpuTime()
 				start := time.Now()
 				opts := ontology.DefaultLoadOptions()
@@ -119,14 +119,15 @@ func BenchmarkLoad(b *testing.B) {
 }
 
 // anonRSS samples the process's anonymous resident memory (heap and stacks, without
-// the memory-mapped table files) until stop is closed, and returns the peak in bytes.
-func anonRSS(stop <-chan struct{}) <-chan int64 {
+// the memory-mapped table files) every period until stop is closed, and returns the
+// peak in bytes.
+func anonRSS(stop <-chan struct{}, every time.Duration) <-chan int64 {
 	out := make(chan int64, 1)
 	go func() {
 		var peak, profiled int64
 		var last time.Time
 		prof := os.Getenv("TRAWL_BENCH_HEAPPROFILE")
-		t := time.NewTicker(50 * time.Millisecond)
+		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
 			if data, err := os.ReadFile("/proc/self/status"); err == nil {

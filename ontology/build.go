@@ -45,21 +45,21 @@ type relStats struct {
 
 // kvWriter batches key-value pairs for Badger's StreamWriter.
 type kvWriter struct {
-	sw  *badger.StreamWriter
-	buf *z.Buffer
-	kv  pb.KV
+	sw    *badger.StreamWriter
+	buf   *z.Buffer
+	kv    pb.KV
+	flush int // batch size: the table size (loader.tableBytes)
 }
 
-const kvFlushBytes = 2 << 20
-
-func newKVWriter(sw *badger.StreamWriter) *kvWriter {
-	return &kvWriter{sw: sw, buf: z.NewBuffer(256<<10, "trawl.kv")} // grows up to the flush size
+func (l *loader) newKVWriter(sw *badger.StreamWriter) *kvWriter {
+	n := int(l.tableBytes)
+	return &kvWriter{sw: sw, buf: z.NewBuffer(min(n, 256<<10), "trawl.kv"), flush: n} // grows up to the flush size
 }
 
 func (w *kvWriter) put(stream uint32, key, value []byte) error {
 	appendKV(w.buf, key, value, stream)
-	if w.buf.LenNoPadding() >= kvFlushBytes {
-		return w.flush()
+	if w.buf.LenNoPadding() >= w.flush {
+		return w.flushBatch()
 	}
 	return nil
 }
@@ -101,7 +101,7 @@ func (w *kvWriter) done(stream uint32) error {
 	return nil
 }
 
-func (w *kvWriter) flush() error {
+func (w *kvWriter) flushBatch() error {
 	if w.buf.LenNoPadding() == 0 {
 		return nil
 	}
@@ -111,7 +111,7 @@ func (w *kvWriter) flush() error {
 }
 
 func (w *kvWriter) close() error {
-	err := w.flush()
+	err := w.flushBatch()
 	_ = w.buf.Release()
 	return err
 }
@@ -271,7 +271,7 @@ func writeMetadata(db *badger.DB, preds []predEntry, relOf []graph.Rel, st *relS
 // ('E'). It also counts facts, distinct subjects and distinct objects per predicate.
 // It handles the nodes of one half of the identifier space (literals or not).
 func (l *loader) buildNodes(ctx contextLike, sw *badger.StreamWriter, half int, relOf []graph.Rel, typeIdx, subIdx int, st *relStats, info *kbInfo, spool *pairSpool) (err error) {
-	nw := &nodeWriter{w: newKVWriter(sw), stream: streamNode, relOf: relOf, typeIdx: typeIdx, subIdx: subIdx, st: st, info: info, spool: spool}
+	nw := &nodeWriter{w: l.newKVWriter(sw), stream: streamNode, relOf: relOf, typeIdx: typeIdx, subIdx: subIdx, st: st, info: info, spool: spool}
 	defer func() {
 		if cerr := nw.w.close(); err == nil {
 			err = cerr
@@ -574,7 +574,7 @@ type contextLike interface{ Err() error }
 // buildPairs writes the (subject, object) pairs of each relation in blocks ('P'), one
 // stream per relation, from the spool that buildNodes filled.
 func (l *loader) buildPairs(ctx contextLike, sw *badger.StreamWriter, relOf []graph.Rel, st *relStats, spool *pairSpool) (err error) {
-	w := newKVWriter(sw)
+	w := l.newKVWriter(sw)
 	defer func() {
 		if cerr := w.close(); err == nil {
 			err = cerr
@@ -628,7 +628,7 @@ func (l *loader) buildPairs(ctx contextLike, sw *badger.StreamWriter, relOf []gr
 // buildLiterals writes the exact literal index ('L'): buckets of normal forms with the
 // literal nodes that have them.
 func (l *loader) buildLiterals(ctx contextLike, sw *badger.StreamWriter, bits uint) (err error) {
-	w := newKVWriter(sw)
+	w := l.newKVWriter(sw)
 	defer func() {
 		if cerr := w.close(); err == nil {
 			err = cerr
@@ -714,7 +714,7 @@ func (l *loader) buildLiterals(ctx contextLike, sw *badger.StreamWriter, bits ui
 
 // buildBands writes the MinHash band buckets ('K').
 func (l *loader) buildBands(ctx contextLike, sw *badger.StreamWriter, bits uint) (err error) {
-	w := newKVWriter(sw)
+	w := l.newKVWriter(sw)
 	defer func() {
 		if cerr := w.close(); err == nil {
 			err = cerr
@@ -785,7 +785,7 @@ func (l *loader) buildBands(ctx contextLike, sw *badger.StreamWriter, bits uint)
 
 // buildDates writes the date index ('A'): per year pattern, chunks of (literal, date).
 func (l *loader) buildDates(ctx contextLike, sw *badger.StreamWriter) (err error) {
-	w := newKVWriter(sw)
+	w := l.newKVWriter(sw)
 	defer func() {
 		if cerr := w.close(); err == nil {
 			err = cerr

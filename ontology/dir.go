@@ -109,9 +109,11 @@ func Load(ctx context.Context, dir string, sources []Source, opts LoadOptions) (
 	}
 	defer func() { _ = os.RemoveAll(tmp) }()
 
+	// From here the budget bounds the process's memory (memlimit.go).
+	defer startBudget(opts.SortMemoryMB << 20)()
 	log := opts.logger()
 	bdir := filepath.Join(dir, badgerDir)
-	bopts := loadBadgerOptions(bdir, log)
+	bopts := loadBadgerOptions(bdir, log, loadTableSize(opts.SortMemoryMB<<20))
 	db, err := badger.Open(bopts)
 	if err != nil {
 		// Our own unfinished load may have left a database Badger cannot open.
@@ -123,7 +125,7 @@ func Load(ctx context.Context, dir string, sources []Source, opts LoadOptions) (
 			return nil, fmt.Errorf("ontology: open %s: %w", bdir, err)
 		}
 	}
-	l := newLoader(ctx, opts, tmp)
+	l := newLoader(ctx, opts, tmp, true)
 	rep, err := l.run(sources, db)
 	if cerr := db.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("ontology: close %s: %w", bdir, cerr)
@@ -221,8 +223,11 @@ func (l *loader) finalReport() *LoadReport {
 }
 
 // loadBadgerOptions are the Badger options for a bulk load: no conflict detection, small
-// memtables (the StreamWriter writes tables directly), small caches.
-func loadBadgerOptions(dir string, log *slog.Logger) badger.Options {
+// memtables (the StreamWriter writes tables directly), small caches, tables of
+// tableBytes (loadTableSize: Badger's StreamWriter builds up to 16 at once). The
+// StreamWriter writes at the last of Badger's seven levels, whose tables are 32 times
+// the base table size.
+func loadBadgerOptions(dir string, log *slog.Logger, tableBytes int64) badger.Options {
 	return badger.DefaultOptions(dir).
 		WithLogger(badgerLogger{log}).
 		WithDetectConflicts(false).
@@ -231,7 +236,8 @@ func loadBadgerOptions(dir string, log *slog.Logger) badger.Options {
 		WithNumMemtables(2).
 		WithBlockCacheSize(16 << 20).
 		WithValueLogFileSize(64 << 20).
-		WithBaseTableSize(64 << 10) // 2 MiB tables: Badger's StreamWriter builds up to 16 at once
+		WithMaxLevels(7).
+		WithBaseTableSize(tableBytes / 32)
 }
 
 // LoadMemory loads sources into an in-memory KB and opens it. It suits small KBs
@@ -250,7 +256,7 @@ func LoadMemory(ctx context.Context, sources []Source, opts LoadOptions) (*Store
 	}
 	// Parse first, so that bad input fails before a database is made.
 	start := time.Now()
-	l := newLoader(ctx, opts, tmp)
+	l := newLoader(ctx, opts, tmp, false)
 	defer l.release()
 	if err := l.parse(sources); err != nil {
 		return nil, l.finalReport(), err

@@ -19,22 +19,31 @@
 // and by object (radix-sorted runs, k-way merge; the pairs of each relation come out
 // of the subject order), and write packed per-node records with Badger's StreamWriter.
 //
-// Memory is bounded by LoadOptions.SortMemoryMB (1 GiB by default), shared out among
-// the sort buffers, the in-memory runs, the relation pairs, the parsers' term sets and
-// the read buffers of the final merge; all but the pairs live outside the Go heap, so
-// the collector's headroom does not double them. Whatever does not fit goes to sorted
-// runs in DIR/.load-tmp; a load that fits writes no run. The final merge reads the
-// run files through buffers of one share of the budget, however many runs there are.
-// On top of the budget comes a part that depends neither on it nor on the size of the
-// data: Badger's table builders (a table of 2 MiB per open stream and up to 16 being
-// written) and the Go heap around them, up to about 300 MiB of anonymous memory; plus the
-// table files Badger maps while it writes them (clean page cache; docs/benchmarks.md).
+// Memory is bounded by LoadOptions.SortMemoryMB (1 GiB by default): the budget bounds
+// the peak of the process's anonymous memory (Go heap, stacks and the loader's
+// buffers outside the heap; not the table files Badger writes through memory maps,
+// which are page cache). 32 MiB and 8 MiB per parsing worker are set aside for the Go
+// runtime (Badger's memtable, the parsers' chunks and batches: 48 MiB with two
+// workers); the rest is shared out among the sort
+// buffers, the in-memory runs, the relation pairs, the parsers' term sets and the read
+// buffers of the final merge, all but the pairs outside the Go heap. Whatever does not
+// fit goes to sorted runs in DIR/.load-tmp; a load that fits writes no run. The final
+// merge reads the run files through buffers of one share of the budget, however many
+// runs there are. While Load runs, the Go runtime's soft memory limit
+// (runtime/debug.SetMemoryLimit) is kept at what the buffers outside the heap leave of
+// the budget, so that Badger's table builders and write batches (tables of 1/512 of
+// the budget, 128 KiB to 2 MiB) and the collector's garbage fit in the rest; a lower
+// limit set by the program stays, and the previous limit comes back when the load
+// ends. Small budgets cost CPU time (the collector runs more often: +30 % at 128 MiB),
+// and below about 128 MiB the fixed part no longer fits (docs/benchmarks.md).
+// LoadMemory keeps the KB itself on the Go heap; its budget covers the sort buffers
+// alone.
 //
 // A malformed line is reported with file:line(:col) and skipped, up to
 // LoadOptions.MaxErrors. A directory is marked complete only when its load finished;
 // Open refuses unfinished loads (ErrIncomplete), foreign directories (ErrNotKB) and
 // other key layouts (LayoutError). See docs/decisions/2026-11-22-ontology-*.md and
-// 2026-11-27-kb-load-budget.md.
+// 2026-11-27-kb-load-budget.md and 2026-11-27-kb-load-merge-memory.md.
 //
 // # Reading
 //

@@ -85,6 +85,7 @@ type loader struct {
 	setBytes   int64 // memory of the workers' term sets
 	mergeBytes int64 // read buffers of the final merge, all run files together
 	readBlock  int   // read buffer of one run file in the final merge
+	tableBytes int64 // size of Badger's tables, and of the writers' batches
 
 	read, parsed, bad atomic.Int64
 	errMu             sync.Mutex
@@ -129,11 +130,18 @@ func (t *predTable) index(pid uint64, iri string) (uint64, error) {
 	return i, nil
 }
 
-func newLoader(ctx context.Context, opts LoadOptions, tmp string) *loader {
+// newLoader makes the loader of a load into tmp. bounded says that the budget bounds
+// the whole process (Load): the Go runtime's fixed part (goFixedMemory) is then set
+// aside before the shares. An in-memory load (LoadMemory) holds the KB on the Go heap
+// anyway, and its budget is the sort memory alone.
+func newLoader(ctx context.Context, opts LoadOptions, tmp string, bounded bool) *loader {
 	l := &loader{ctx: ctx, opts: opts, log: opts.logger(), salt: opts.IDSalt, tmp: tmp}
 	// The memory budget (SortMemoryMB) is shared out once: each sorter's buffers and
 	// in-memory runs, the pairs of the 'P' index, the workers' term sets.
 	mem := opts.SortMemoryMB << 20
+	if bounded {
+		mem = sortableMemory(mem, opts.Workers)
+	}
 	share := func(percent int64) int64 { return mem * percent / 100 }
 	l.triples = newFixedSorter("triples", tmp, share(shareTriples), 2, permuteTriple,
 		func(_ int, rs, tmp []rec3) { sortWords(rs, tmp) }, cmp3)
@@ -146,8 +154,36 @@ func newLoader(ctx context.Context, opts LoadOptions, tmp string) *loader {
 	l.pairBytes = share(sharePairs)
 	l.setBytes = share(shareSets)
 	l.mergeBytes = share(shareMerge)
+	l.tableBytes = loadTableSize(opts.SortMemoryMB << 20)
 	l.file.Store("")
 	return l
+}
+
+// goFixedMemory is the part of the budget set aside for the Go runtime whatever the
+// budget, for a load with the given number of parsing workers: Badger's memtable and
+// the runtime (32 MiB), and each worker's chunks and batches (8 MiB); with two
+// workers, 33 MiB were live while parsing (docs/benchmarks.md). The shares divide the
+// rest (sortableMemory).
+func goFixedMemory(workers int) int64 { return 32<<20 + int64(workers)*8<<20 }
+
+// sortableMemory is the part of a budget of mem bytes that the shares divide.
+func sortableMemory(mem int64, workers int) int64 {
+	return max(mem-goFixedMemory(workers), mem/4)
+}
+
+// loadTableSize is the size of the tables a load writes for a budget of mem bytes:
+// 1/512 of the budget, a power of two between 128 KiB and 2 MiB. Badger's
+// StreamWriter builds up to 16 tables at once plus one per open stream, each
+// builder holding up to a few times the table size, and every stream queues up to
+// four write batches of the same size (kvWriter): about 128 tables' worth, a quarter
+// of the budget, which the Go heap finds in what the sort buffers leave once parsing
+// ends.
+func loadTableSize(mem int64) int64 {
+	t := int64(128 << 10)
+	for t < 2<<20 && 2*t <= mem/512 {
+		t *= 2
+	}
+	return t
 }
 
 // Shares of the memory budget, in percent. The triples are sorted in two orders and

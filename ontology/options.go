@@ -78,11 +78,13 @@ type LoadOptions struct {
 	MaxErrors int
 	// Replace lets Load overwrite a directory that holds a complete KB.
 	Replace bool
-	// SortMemoryMB is the memory budget of the load, in MiB: the sort buffers, the
-	// in-memory runs, the pairs of each relation, the parsers' term sets and the
-	// read buffers of the final merge share it. Beyond it, sorted runs go to
-	// temporary files (TempDir). Badger's table builders come on top, up to about 300 MiB
-	// whatever the budget (see the package documentation).
+	// SortMemoryMB is the memory budget of the load, in MiB, which bounds the peak of
+	// the process's anonymous memory: the sort buffers, the in-memory runs, the pairs
+	// of each relation, the parsers' term sets, the read buffers of the final merge,
+	// and the Go runtime with Badger's table builders. Beyond it, sorted runs go to
+	// temporary files (TempDir). Load lowers the Go runtime's soft memory limit while
+	// it runs; below about 128 MiB the budget is exceeded (see the package
+	// documentation).
 	SortMemoryMB int64
 	// Workers is the number of parsing goroutines (default: GOMAXPROCS).
 	Workers int

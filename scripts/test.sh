@@ -36,3 +36,6 @@ go test -race -timeout 25m -count=1 ./...
 # The evaluations that take minutes under the race detector and skip there (the
 # aligner's concurrency is covered under -race by the OAEI and determinism tests).
 go test -count=1 -timeout 15m -run 'TestLinking|TestDeepWebBooksBadger' ./align
+# The load's memory budget, checked on the peak of a child process: the race
+# detector's shadow memory would count in it, so it runs without -race (about 10 s).
+go test -count=1 -timeout 5m -run 'TestLoadBudgetBoundsPeak' ./ontology

@@ -78,7 +78,7 @@ refuses to open until a new load finishes. The exit code is 3 when lines were sk
 	f.StringVar(&o.Format, "format", "auto", "input format: auto, ntriples, turtle, tsv or rdfxml (.rdf, .owl)")
 	f.IntVar(&o.MaxErrors, "max-errors", def.MaxErrors, "bad lines to skip before the load stops")
 	f.BoolVar(&o.Replace, "replace", false, "replace the KB if DIR already holds one")
-	f.Int64Var(&o.SortMemoryMB, "sort-memory", def.SortMemoryMB, "MiB for the sort buffers, runs and merge before spilling to disk (Badger adds up to about 300 MiB on top; see ontology/doc.go)")
+	f.Int64Var(&o.SortMemoryMB, "sort-memory", def.SortMemoryMB, "memory budget in MiB: bounds the anonymous memory of the load (sort buffers, runs, merge, Badger's table builders); beyond it, sorted runs spill to disk (at least 128 to be honoured; see ontology/doc.go)")
 	f.IntVar(&o.Workers, "workers", def.Workers, "parsing goroutines")
 	f.Uint64Var(&o.IDSalt, "id-salt", 0, "seed of the node identifier hash (change only after an identifier collision)")
 	f.BoolVar(&o.NoLabels, "no-derived-labels", false, "do not derive rdfs:label from the names of bare YAGO3-10 TSV files")
