@@ -212,7 +212,7 @@ func TestCompactTree(t *testing.T) {
 
 // TestModelBytes checks the page store's estimate of a kept page's memory
 // (modelBytes, the measure of ParsedCacheBytes) against the heap the kept pages of
-// the NEXT-EVAL sample hold: within a fifth below or a tenth above in all.
+// the NEXT-EVAL sample hold: within 30 % below (0.86 measured) or 10 % above in all.
 func TestModelBytes(t *testing.T) {
 	var pages []Page
 	for _, p := range loadNextEvalSet(t, "next-eval-sample") {
@@ -238,8 +238,8 @@ func TestModelBytes(t *testing.T) {
 	held := float64(m1.HeapAlloc) - float64(m0.HeapAlloc)
 	r := float64(est) / held
 	t.Logf("%d pages: estimated %.1f MB, heap %.1f MB (%.2f)", len(pages), float64(est)/1e6, held/1e6, r)
-	if r < 0.8 || r > 1.1 {
-		t.Errorf("modelBytes estimates %.1f MB for pages that hold %.1f MB of heap (ratio %.2f, want 0.8-1.1)", float64(est)/1e6, held/1e6, r)
+	if r < 0.7 || r > 1.1 {
+		t.Errorf("modelBytes estimates %.1f MB for pages that hold %.1f MB of heap (ratio %.2f, want 0.7-1.1)", float64(est)/1e6, held/1e6, r)
 	}
 	runtime.KeepAlive(kept)
 	runtime.KeepAlive(st)
