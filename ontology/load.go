@@ -663,11 +663,14 @@ type pendingLine struct {
 // overlap. The second pass then finds the slots in the cache.
 func (e *encoder) encodePending() error {
 	salt := e.l.salt
-	var x uint64
 	for i := range e.pending {
 		p := &e.pending[i]
 		p.sid = graph.HashTermKey(e.keys[p.start:p.ends[0]], salt)
 		p.oid = graph.HashTermKey(e.keys[p.ends[1]:p.ends[2]], salt)
+	}
+	// A loop of little else than the reads, so that many are in flight at once.
+	var x uint64
+	for _, p := range e.pending {
 		if e.recent[uint64(p.sid)%recentSlots] != p.sid {
 			x ^= e.seen.peek(uint64(p.sid))
 		}
