@@ -76,11 +76,11 @@ type aligner struct {
 	// the KBs share (sharedfun.go).
 	sharedFun map[relPair]sharedFun
 
-	lit1   [][]anchor // literal anchors of KB1 nodes, by KB1 local index
-	lit2   [][]anchor // literal anchors of KB2 nodes, by KB2 local index
-	eq1    []match    // kept 1:1 partner of each KB1 node
-	eq2    []match    // the same, by KB2 local index (shorter than the view: no partner)
-	eqAnc1 []anchor   // eq1 as anchors, so anchors1 does not allocate
+	lit1   anchorTable // literal anchors of KB1 nodes, by KB1 local index
+	lit2   anchorTable // literal anchors of KB2 nodes, by KB2 local index
+	eq1    []match     // kept 1:1 partner of each KB1 node
+	eq2    []match     // the same, by KB2 local index (shorter than the view: no partner)
+	eqAnc1 []anchor    // eq1 as anchors, so anchors1 does not allocate
 	eqAnc2 []anchor
 	rels   *relTable  // relation scores of the previous relation pass
 	types  *typeModel // nil without TypeEvidence or a taxonomy on both sides
@@ -139,7 +139,6 @@ func Align(ctx context.Context, kb1 Source, kb2 Reference, opts Options) (*Resul
 	if err := a.copyAwareFun1(ctx); err != nil {
 		return nil, err
 	}
-	a.lit1 = make([][]anchor, a.v1.size())
 	a.eq1 = make([]match, a.v1.size())
 	for i := range a.eq1 {
 		a.eq1[i] = match{node: -1}
@@ -230,43 +229,94 @@ func Align(ctx context.Context, kb1 Source, kb2 Reference, opts Options) (*Resul
 }
 
 // loadKB1 reads every node of KB1 and its edges.
+//
+// The local indices follow the order in which the passes read the nodes: KB1's entities
+// a window at a time (kb1Window, in the KB's order), each window followed by the nodes
+// they reach in a few steps (kb1Steps) through nodes with few edges, so that an entity, its neighbours (an address) and
+// their values lie together in every per-node table and in the edge arena. A pass over
+// the entities then reads the tables nearly in order instead of at random; at a few
+// hundred thousand nodes the tables outgrow the processor's caches and a random read
+// costs a memory access. The literals are read last: their edges lead back to entities
+// already numbered, except those of a value shared by many entities, which would
+// otherwise number entities of every part of the KB at once.
 func (a *aligner) loadKB1(ctx context.Context) error {
+	v := a.v1
 	var ents []graph.ID
-	for id, err := range a.v1.kb.(EntityLister).Entities(ctx) {
+	for id, err := range v.kb.(EntityLister).Entities(ctx) {
 		if err != nil {
 			return fmt.Errorf("align: read the entities of KB1: %w", err)
 		}
 		ents = append(ents, id)
 	}
-	a.v1.reserve(3 * len(ents)) // entities, their literals and neighbours: a guess
-	for _, id := range ents {
-		a.v1.local(id)
+	v.reserve(3 * len(ents)) // entities, their literals and neighbours: a guess
+	var ns []int32
+	for start := 0; start < len(ents); start += kb1Window {
+		ns = ns[:0]
+		for _, id := range ents[start:min(start+kb1Window, len(ents))] {
+			i, ok := v.idx[id]
+			if !ok {
+				i = v.local(id)
+			}
+			if !v.fetched[i] { // numbered as another window's neighbour, not read yet
+				ns = append(ns, i)
+			}
+		}
+		for step := 0; step < kb1Steps && len(ns) > 0; step++ {
+			from := int32(v.size())
+			if err := v.fetch(ctx, ns); err != nil {
+				return err
+			}
+			// The entities first reached in this step through nodes with few edges: a
+			// node with many (a country, a class-like value) would bring in entities
+			// of every part of the KB, and so would their neighbours.
+			next := ns[len(ns):]
+			for _, n := range ns {
+				if v.span[n].n > byNodeMin {
+					continue
+				}
+				for _, e := range v.nodeEdges(n) {
+					if e.node >= from && !v.lit[e.node] {
+						next = append(next, e.node)
+					}
+				}
+			}
+			ns = append(ns[:0], next...)
+		}
 	}
-	// Reading a node gives local indices to its neighbours, which are read in turn.
-	for done := 0; done < a.v1.size(); {
-		n := a.v1.size()
+	// Everything not read yet: the literals, and the entities further away. Reading a node gives local indices to its neighbours, which are read in turn.
+	for done := 0; done < v.size(); {
+		n := v.size()
 		ns := make([]int32, 0, n-done)
 		for i := int32(done); i < int32(n); i++ {
 			ns = append(ns, i)
 		}
-		if err := a.v1.fetch(ctx, ns); err != nil {
+		if err := v.fetch(ctx, ns); err != nil {
 			return err
 		}
 		done = n
 	}
-	for i := int32(0); i < int32(a.v1.size()); i++ {
-		if !a.v1.lit[i] && len(a.v1.nodeEdges(i)) > 0 {
+	for i := int32(0); i < int32(v.size()); i++ {
+		if !v.lit[i] && len(v.nodeEdges(i)) > 0 {
 			a.tgt = append(a.tgt, i)
 		}
 	}
 	return nil
 }
 
+// kb1Steps is how far from a window's entities loadKB1 reads before the next window:
+// a person, its address, the address's city and the city's country.
+const kb1Steps = 4
+
+// kb1Window is the number of KB1 entities numbered together with the nodes near them
+// (loadKB1): enough for one read of the KB per window to cost little per node, few
+// enough for a window's nodes to fit in a processor's cache.
+const kb1Window = 256
+
 // anchors1 returns the counterparts of KB1 node i that propagate evidence: its literal
 // matches, or its kept partner if that scores at least θ.
 func (a *aligner) anchors1(i int32) []anchor {
 	if a.v1.lit[i] {
-		return a.lit1[i]
+		return a.lit1.of(i)
 	}
 	if m := a.eq1[i]; m.node >= 0 && m.score >= a.opts.Theta {
 		return a.eqAnc1[i : i+1]
@@ -277,10 +327,7 @@ func (a *aligner) anchors1(i int32) []anchor {
 // anchors2 is anchors1 seen from KB2.
 func (a *aligner) anchors2(j int32) []anchor {
 	if a.v2.lit[j] {
-		if int(j) < len(a.lit2) {
-			return a.lit2[j]
-		}
-		return nil
+		return a.lit2.of(j)
 	}
 	if int(j) < len(a.eq2) {
 		if m := a.eq2[j]; m.node >= 0 && m.score >= a.opts.Theta {

@@ -3,6 +3,7 @@ package align
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/trawl-dev/trawl/graph"
@@ -25,6 +26,22 @@ func ApproxScore(dice, minDice, penalty float64) float64 {
 	}
 	s := dice / penalty
 	return s * s
+}
+
+// anchorTable holds the anchors of the nodes of one view: node i's are
+// an[off[i]:off[i+1]]; a node at or past len(off)-1 (numbered after the table was
+// built) has none.
+type anchorTable struct {
+	off []int32
+	an  []anchor
+}
+
+// of returns the anchors of node i.
+func (t *anchorTable) of(i int32) []anchor {
+	if int(i)+1 >= len(t.off) {
+		return nil
+	}
+	return t.an[t.off[i]:t.off[i+1]:t.off[i+1]]
 }
 
 // litMatch is a KB2 literal that matches a KB1 literal, with its equality score.
@@ -79,25 +96,44 @@ func (a *aligner) matchLiterals(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	a.lit2 = make([][]anchor, a.v2.size())
+	// Both tables are flat (anchorTable): the anchors of the literals read one after
+	// the other lie one after the other, with no pointer for the collector to follow.
+	a.lit1 = anchorTable{off: make([]int32, a.v1.size()+1)}
+	var pairs []anchor // (KB1 literal, score) for each KB2 anchor, in KB1 order
+	var to2 []int32    // the KB2 literal of each element of pairs
 	matched := 0
+	next := 0 // lit1's offsets are filled up to node next
 	for k, i := range lits {
+		for ; next <= int(i); next++ {
+			a.lit1.off[next] = int32(len(a.lit1.an))
+		}
 		if len(found[k]) == 0 {
 			continue
 		}
 		matched++
 		a.work.litCands += int64(len(found[k]))
-		anchors := make([]anchor, len(found[k]))
-		for j, m := range found[k] {
-			anchors[j] = anchor{node: a.v2.local(m.node), score: m.score}
+		for _, m := range found[k] {
+			an := anchor{node: a.v2.local(m.node), score: m.score}
+			a.lit1.an = append(a.lit1.an, an)
+			pairs = append(pairs, anchor{node: i, score: an.score})
+			to2 = append(to2, an.node)
 		}
-		a.lit1[i] = anchors
-		for len(a.lit2) < a.v2.size() {
-			a.lit2 = append(a.lit2, nil)
-		}
-		for _, an := range anchors {
-			a.lit2[an.node] = append(a.lit2[an.node], anchor{node: i, score: an.score})
-		}
+	}
+	for ; next <= a.v1.size(); next++ {
+		a.lit1.off[next] = int32(len(a.lit1.an))
+	}
+	// lit2 lists the KB1 literals of each KB2 literal in KB1 order, as pairs has them.
+	a.lit2 = anchorTable{off: make([]int32, a.v2.size()+1), an: make([]anchor, len(pairs))}
+	for _, j := range to2 {
+		a.lit2.off[j+1]++
+	}
+	for j := 1; j < len(a.lit2.off); j++ {
+		a.lit2.off[j] += a.lit2.off[j-1]
+	}
+	fill := slices.Clone(a.lit2.off[:len(a.lit2.off)-1])
+	for k, j := range to2 {
+		a.lit2.an[fill[j]] = pairs[k]
+		fill[j]++
 	}
 	return matched, nil
 }

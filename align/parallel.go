@@ -48,7 +48,9 @@ type worker struct {
 	frontNodes [][]int32 // the nodes of fronts, for binary search
 	items      []pairItem
 	runS       []pathScore
-	skipSeen   []Path // paths factsToAnchored left out for the current node
+	skipSeen   []Path       // paths factsToAnchored left out for the current node
+	keys       []uint64     // sort keys of factsToAnchored and frontier
+	frontTmp   []frontEntry // scratch of frontier
 
 	unitWork workCounts // the work of the current unit, kept in work if it is not redone
 	work     workCounts // the work of the units done, summed over the run

@@ -177,12 +177,10 @@ func (a *aligner) relationPass(ctx context.Context, fromR *reader, anchFrom func
 	scores := map[relKey]float64{}
 	norm := map[Path]float64{}
 
-	// mid lists, for each middle node m, the steps from m to an anchored node of `from`.
-	var mid midIndex
-	if o.JoinLength >= 2 {
-		mid = buildMidIndex(fromR, nodes)
-		fromR.miss = fromR.miss[:0] // the anchored nodes of KB2 were fetched before
-	}
+	// mid marks the anchored nodes of `from` and lists, for each middle node m, the
+	// steps from m to an anchored node.
+	mid := buildMidIndex(fromR, nodes, o.JoinLength >= 2)
+	fromR.miss = fromR.miss[:0] // the anchored nodes of KB2 were fetched before
 
 	const unit = 256
 	// The maps of combined units are cleared and reused: they keep their size.
@@ -249,7 +247,7 @@ func (w *worker) relationFacts(from, to *reader, x int32, mid midIndex, anchFrom
 	if len(ax) == 0 {
 		return
 	}
-	w.facts = w.factsToAnchored(from, x, mid, anchFrom, mode, only, acc.skipped, w.facts[:0])
+	w.facts = w.factsToAnchored(from, x, mid, mode, only, acc.skipped, w.facts[:0])
 	if len(w.facts) == 0 {
 		return
 	}
@@ -424,17 +422,34 @@ type midEdgeT struct {
 	node int32
 }
 
-// midIndex is the reverse index of the anchored nodes of a KB: the steps of node m are
-// steps[off[m]:off[m+1]].
+// midIndex is the index of the anchored nodes of a KB: anchored[n] says whether node
+// n has a counterpart (a dense table: a pass asks it for every edge of the nodes it
+// reads), and the steps from node m to anchored nodes are steps[off[m]:off[m+1]] (with
+// joins only).
 type midIndex struct {
-	off   []int32
-	steps []midEdgeT
+	anchored []bool
+	off      []int32
+	steps    []midEdgeT
 }
 
-// buildMidIndex indexes the edges from the non-literal neighbours of nodes back to them.
-func buildMidIndex(r *reader, nodes []int32) midIndex {
+// isAnchored reports whether n is one of the anchored nodes; nodes numbered after the
+// index was built have no counterpart.
+func (ix midIndex) isAnchored(n int32) bool {
+	return int(n) < len(ix.anchored) && ix.anchored[n]
+}
+
+// buildMidIndex marks nodes and, with joins, indexes the edges from the non-literal
+// neighbours of nodes back to them.
+func buildMidIndex(r *reader, nodes []int32, joins bool) midIndex {
 	v := r.v
-	ix := midIndex{off: make([]int32, v.size()+1)}
+	ix := midIndex{anchored: make([]bool, v.size())}
+	for _, y := range nodes {
+		ix.anchored[y] = true
+	}
+	if !joins {
+		return ix
+	}
+	ix.off = make([]int32, v.size()+1)
 	for _, y := range nodes {
 		for _, e := range r.edges(y) {
 			if !v.lit[e.node] && e.node != y {
@@ -473,20 +488,25 @@ func (ix midIndex) of(m int32) []midEdgeT {
 // the reverse index of the anchored nodes. Joins from a literal to a literal that leave
 // one step for the other KB are left out and their paths added to skipped (litSkip), or
 // are the only facts listed, for the paths of only (litOnly).
-func (w *worker) factsToAnchored(r *reader, x int32, mid midIndex, anch func(int32) []anchor, mode litFacts, only, skipped map[Path]bool, out []pathEnd) []pathEnd {
+func (w *worker) factsToAnchored(r *reader, x int32, mid midIndex, mode litFacts, only, skipped map[Path]bool, out []pathEnd) []pathEnd {
 	o := w.a.opts
 	L := o.JoinLength
 	v := r.v
 	es := r.edges(x)
 	if mode == litSkip {
-		start := len(out)
+		// Edges are sorted by relation, then by KB node id: sort by local index instead,
+		// on keys packing both (a value shared by thousands of entities has as many).
+		keys := w.keys[:0]
 		for _, e := range es {
-			if e.node != x && len(anch(e.node)) > 0 {
-				out = append(out, pathEnd{p: NewPath(e.rel), end: e.node})
+			if e.node != x && mid.isAnchored(e.node) {
+				keys = append(keys, uint64(e.rel)<<32|uint64(uint32(e.node)))
 			}
 		}
-		// Edges are sorted by relation, then by KB node id: sort by local index instead.
-		slices.SortFunc(out[start:], func(u, w pathEnd) int { return cmp.Or(cmp.Compare(u.p.r[0], w.p.r[0]), cmp.Compare(u.end, w.end)) })
+		slices.Sort(keys)
+		for _, k := range keys {
+			out = append(out, pathEnd{p: NewPath(graph.Rel(k >> 32)), end: int32(uint32(k))})
+		}
+		w.keys = keys
 	}
 	if L < 2 {
 		return out
@@ -582,6 +602,19 @@ func (w *worker) frontier(r *reader, x int32, f []frontEntry) []frontEntry {
 			f = append(f, frontEntry{node: m2, p: NewPath(e.rel, e2.rel), mid: m})
 		}
 	}
-	slices.SortStableFunc(f, func(a, b frontEntry) int { return cmp.Compare(a.node, b.node) })
+	// Sort stably by node: on keys packing the node and the position (a literal's
+	// frontier lists every entity that shares it), then permute.
+	if len(f) > 1 {
+		keys := w.keys[:0]
+		for k, fe := range f {
+			keys = append(keys, uint64(uint32(fe.node))<<32|uint64(k))
+		}
+		slices.Sort(keys)
+		w.frontTmp = append(w.frontTmp[:0], f...)
+		for k, key := range keys {
+			f[k] = w.frontTmp[uint32(key)]
+		}
+		w.keys = keys
+	}
 	return f
 }

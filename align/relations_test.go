@@ -2,6 +2,7 @@ package align
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -53,5 +54,75 @@ func TestMixedRangeNormaliser(t *testing.T) {
 	}
 	if want < float64(len(names)) || !near(got.N, want) {
 		t.Errorf("N = %.4f, want %.4f (literal-to-literal facts counted)", got.N, want)
+	}
+}
+
+// TestBetweenBothEnds checks reader.between against its definition (the edges of i
+// whose other end is m, sorted by relation) for every pair of neighbours of Persons1
+// replicated three times, whichever end it reads: a value shared by many entities has
+// its edges by node, and between then reads the small end.
+func TestBetweenBothEnds(t *testing.T) {
+	kb1, _ := persons1Replica(t, 3)
+	a := &aligner{opts: DefaultOptions(), v1: newView(kb1, "KB1", DefaultOptions().MaxDegree, 1)}
+	if err := a.loadKB1(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	v := a.v1
+	r := reader{v: v}
+	small, large := 0, 0
+	for i := int32(0); i < int32(v.size()); i++ {
+		for _, e := range v.nodeEdges(i) {
+			m := e.node
+			var want []ledge
+			for _, f := range v.nodeEdges(i) {
+				if f.node == m {
+					want = append(want, f)
+				}
+			}
+			got := r.between(i, m)
+			if !slices.Equal(got, want) {
+				t.Fatalf("between(%d, %d) = %v, want %v", i, m, got, want)
+			}
+			if v.byOff[i] != 0 {
+				if v.span[m].n <= byNodeMin {
+					small++
+				} else {
+					large++
+				}
+			}
+		}
+	}
+	if small == 0 {
+		t.Errorf("no pair read from its small end (%d from the large one)", large)
+	}
+}
+
+// TestKB1Numbering checks that loadKB1 numbers each entity near its neighbours: on
+// Persons1 replicated three times, a person and its address are at most a window's
+// nodes apart, while the KB lists its entities by hash.
+func TestKB1Numbering(t *testing.T) {
+	kb1, _ := persons1Replica(t, 3)
+	a := &aligner{opts: DefaultOptions(), v1: newView(kb1, "KB1", DefaultOptions().MaxDegree, 1)}
+	if err := a.loadKB1(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	v := a.v1
+	far, pairs := 0, 0
+	for _, y := range a.tgt {
+		for _, e := range v.nodeEdges(y) {
+			if v.lit[e.node] {
+				continue
+			}
+			pairs++
+			if d := e.node - y; d > 16*kb1Window || -d > 16*kb1Window {
+				if far < 5 {
+					t.Logf("entity %d (KB node %d) and its neighbour %d (KB node %d) are far apart", y, v.ids[y], e.node, v.ids[e.node])
+				}
+				far++
+			}
+		}
+	}
+	if pairs == 0 || far > 0 {
+		t.Errorf("%d of %d entity pairs more than %d nodes apart", far, pairs, 16*kb1Window)
 	}
 }

@@ -59,7 +59,7 @@ func (a *aligner) sharedValueFun(ctx context.Context) error {
 		if !a.v1.lit[z] {
 			continue
 		}
-		for _, x := range a.lit1[z] {
+		for _, x := range a.lit1.of(z) {
 			if x.score >= 1 && !seen[x.node] {
 				seen[x.node] = true
 				nodes = append(nodes, x.node)
@@ -101,12 +101,12 @@ func (a *aligner) sharedValueFun(ctx context.Context) error {
 				return err
 			}
 		}
-		if !a.v1.lit[z] || len(a.lit1[z]) == 0 {
+		if !a.v1.lit[z] || len(a.lit1.of(z)) == 0 {
 			continue
 		}
 		for r1, subs := range byRelation(a.v1.nodeEdges(z)) {
 			n1 := 0 // distinct subjects of z along r1, computed once
-			for _, x := range a.lit1[z] {
+			for _, x := range a.lit1.of(z) {
 				if x.score < 1 {
 					continue
 				}

@@ -18,8 +18,8 @@ type viewKB interface {
 }
 
 // view caches what the aligner reads from one KB. Every node it touches gets a local
-// index (int32, in order of first touch, so a run is deterministic); the edges of a node
-// are read once. KB1 is read completely at the start; of KB2 only the neighbourhood that
+// index (int32, in an order that depends only on the KB and the order of the reads, so
+// a run is deterministic; see fetch and loadKB1); the edges of a node are read once. KB1 is read completely at the start; of KB2 only the neighbourhood that
 // literal candidates and equalities reach is ever read.
 //
 // A view changes only in fetch, which the aligner calls between its parallel phases;
@@ -144,8 +144,9 @@ func (v *view) size() int { return len(v.ids) }
 
 // fetch reads the edges of the nodes of ns that have not been read, through the KB's
 // BatchFactReader if it has one, otherwise with Edges on several goroutines. Local
-// indices are given to new neighbours in the order of ns and of each node's edges, so
-// the result does not depend on the order in which the reads finish. A hub (more than
+// indices are given to new neighbours in the order of ns and of each node's edges,
+// those of the nodes with at most byNodeMin edges first, so the result does not depend
+// on the order in which the reads finish. A hub (more than
 // maxDegree edges) gets no edges.
 func (v *view) fetch(ctx context.Context, ns []int32) error {
 	var todo []int32
@@ -187,6 +188,25 @@ func (v *view) fetch(ctx context.Context, ns []int32) error {
 		}
 		return err
 	}
+	// New neighbours get local indices in order of todo, those of the nodes with few
+	// edges first: the neighbours of a value shared by many entities (an age, a
+	// postcode) come from every part of the KB, and numbered first they would scatter
+	// the entities that the other nodes of todo reach one by one.
+	locs := make([]int32, total-len(v.arena)) // got[k]'s at locs[offs[k]:]
+	offs := make([]int, len(todo))
+	for k := 1; k < len(got); k++ {
+		offs[k] = offs[k-1] + len(got[k-1])
+	}
+	for _, small := range []bool{true, false} {
+		for k, es := range got {
+			if (len(es) <= byNodeMin) != small {
+				continue
+			}
+			for j, e := range es {
+				locs[offs[k]+j] = v.local(e.Node)
+			}
+		}
+	}
 	for k, i := range todo {
 		v.reads++
 		if hub[k] {
@@ -196,8 +216,8 @@ func (v *view) fetch(ctx context.Context, ns []int32) error {
 			continue
 		}
 		start := len(v.arena)
-		for _, e := range got[k] {
-			v.arena = append(v.arena, ledge{rel: e.Rel, node: v.local(e.Node)})
+		for j, e := range got[k] {
+			v.arena = append(v.arena, ledge{rel: e.Rel, node: locs[offs[k]+j]})
 		}
 		out := v.arena[start:]
 		v.span[i] = edgeSpan{off: uint32(start), n: uint32(len(out))}
@@ -385,9 +405,32 @@ func (r *reader) edgesRel(i int32, rel graph.Rel) []ledge {
 }
 
 // between returns the edges of i whose other end is m, sorted by relation; the slice is
-// valid until the next call.
+// valid until the next call. When i has many edges and m few, it reads m's edges (the
+// same facts seen from m, every fact being listed at both ends) rather than searching
+// i's: a value shared by thousands of entities (a postcode) is then never searched, and
+// the facts read lie with m's, which the caller has just read.
 func (r *reader) between(i, m int32) []ledge {
-	es := r.v.nodeEdgesByNode(i)
+	v := r.v
+	es := v.nodeEdgesByNode(i)
+	if es != nil && !v.hub[m] {
+		if s := v.span[m]; s.off != unread && s.n <= byNodeMin {
+			r.scratch = r.scratch[:0]
+			for _, e := range v.arena[s.off : s.off+s.n] {
+				if e.node == i {
+					r.scratch = append(r.scratch, ledge{rel: e.rel.Inverse(), node: m})
+				}
+			}
+			// m's edges are sorted by relation; the inverse relations of one pair of
+			// nodes are few (usually one): sort them by insertion.
+			sc := r.scratch
+			for k := 1; k < len(sc); k++ {
+				for j := k; j > 0 && sc[j].rel < sc[j-1].rel; j-- {
+					sc[j], sc[j-1] = sc[j-1], sc[j]
+				}
+			}
+			return sc
+		}
+	}
 	if es == nil {
 		// Few edges, sorted by relation: copy those to m into scratch space.
 		r.scratch = r.scratch[:0]
