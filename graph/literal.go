@@ -183,17 +183,18 @@ func LiteralForm(text string) string { return textnorm.Literal(text) }
 // and the tie-breaker among approximate candidate forms.
 func FormHash(norm string) uint64 { return xxhash.Sum64String(norm) }
 
-// minHashSeeds are the fixed odd multipliers and offsets of the MinHash functions
-// h_i(x) = a_i·x + b_i (mod 2⁶⁴) over the 64-bit hashes x of the shingles.
-var minHashSeeds = func() (s [MinHashes][2]uint64) {
+// minHashMul and minHashAdd are the fixed odd multipliers and the offsets of the
+// MinHash functions h_i(x) = a_i·x + b_i (mod 2⁶⁴) over the 64-bit hashes x of the
+// shingles (two arrays, so that the signature loop reads them in place).
+var minHashMul, minHashAdd = func() (a, b [MinHashes]uint64) {
 	x := uint64(0x7472_6177_6c21) // "trawl!"
-	for i := range s {
+	for i := range a {
 		x += 0x9E3779B97F4A7C15
-		s[i][0] = Mix64(x) | 1
+		a[i] = Mix64(x) | 1
 		x += 0x9E3779B97F4A7C15
-		s[i][1] = Mix64(x)
+		b[i] = Mix64(x)
 	}
-	return s
+	return a, b
 }()
 
 // BandKeys returns the LSH band keys of a normal form: its MinHash signature over
@@ -203,34 +204,42 @@ func BandKeys(norm string) []uint64 {
 	if norm == "" {
 		return nil
 	}
+	return AppendBandKeys(make([]uint64, 0, numBands), norm)
+}
+
+// AppendBandKeys appends the band keys of norm (BandKeys) to dst; nothing for "".
+func AppendBandKeys(dst []uint64, norm string) []uint64 {
+	if norm == "" {
+		return dst
+	}
 	var sig [MinHashes]uint64
 	for i := range sig {
 		sig[i] = 1<<64 - 1
 	}
-	shingle := func(x uint64) {
-		x = Mix64(x)
-		for i, ab := range minHashSeeds {
-			if v := ab[0]*x + ab[1]; v < sig[i] {
-				sig[i] = v
-			}
-		}
-	}
 	if len(norm) < BandShingleK {
-		shingle(packBytes(norm))
+		minHashShingle(&sig, packBytes(norm))
 	} else {
 		for i := 0; i+BandShingleK <= len(norm); i++ {
-			shingle(packBytes(norm[i : i+BandShingleK]))
+			minHashShingle(&sig, packBytes(norm[i:i+BandShingleK]))
 		}
 	}
-	keys := make([]uint64, numBands)
-	for b := range keys {
+	for b := range numBands {
 		h := uint64(b+1) * 0x9E3779B97F4A7C15
 		for _, v := range sig[b*BandRows : (b+1)*BandRows] {
 			h = Mix64(h ^ v)
 		}
-		keys[b] = h
+		dst = append(dst, h)
 	}
-	return keys
+	return dst
+}
+
+// minHashShingle lowers the signature sig with the shingle x.
+func minHashShingle(sig *[MinHashes]uint64, x uint64) {
+	x = Mix64(x)
+	a, b := &minHashMul, &minHashAdd
+	for i := range sig {
+		sig[i] = min(sig[i], a[i]*x+b[i])
+	}
 }
 
 // packBytes packs up to 7 bytes and the length into a uint64.

@@ -57,6 +57,15 @@ func (s *idSet) add(k uint64) bool {
 	}
 }
 
+// peek reads the slot where a lookup of k starts (0 for an empty set); the encoder
+// reads ahead with it.
+func (s *idSet) peek(k uint64) uint64 {
+	if len(s.slots) == 0 {
+		return 0
+	}
+	return s.slots[mix64(k)&uint64(len(s.slots)-1)]
+}
+
 func (s *idSet) grow() {
 	if len(s.slots) >= s.maxSlots {
 		clear(s.slots)

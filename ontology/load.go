@@ -532,7 +532,9 @@ type encoder struct {
 	seen      *idSet
 	recent    [recentSlots]graph.ID // the terms met last, by hash slot: most repeats stop here
 	normSeen  *idSet
-	keys      []byte // the term keys of the current triple
+	keys      []byte        // the term keys of the current triple, or of the pending lines
+	pending   []pendingLine // parsed N-Triples lines not encoded yet
+	touched   uint64        // what encodePending read ahead
 	predCache map[graph.ID]uint64
 	triples   []rec3
 	terms     []varItem
@@ -540,6 +542,7 @@ type encoder struct {
 	lits      []varItem
 	litArena  []byte
 	bands     []rec2
+	bandKeys  []uint64 // the band keys of the current literal
 	dates     []rec2
 	parsed    int64
 }
@@ -602,11 +605,13 @@ func (e *encoder) do(ctx context.Context, j job) error {
 func (e *encoder) ntChunk(j job) error {
 	pfx := blankPrefix(j.fileIdx) + "_"
 	var count int64
+	e.keys, e.pending = e.keys[:0], e.pending[:0]
 	err := eachLine(j.data, j.firstLine, func(line []byte, n int) error {
+		start := len(e.keys)
 		var ends [3]int
 		var ok bool
 		var err error
-		e.keys, ends, ok, err = graph.AppendLineKeys(e.keys[:0], line, pfx)
+		e.keys, ends, ok, err = graph.AppendLineKeys(e.keys, line, pfx)
 		if err != nil {
 			pe, isPE := err.(*graph.ParseError)
 			if !isPE {
@@ -618,19 +623,70 @@ func (e *encoder) ntChunk(j job) error {
 		if !ok {
 			return nil
 		}
-		for i, start := range [3]int{0, ends[0], ends[1]} {
-			if size := ends[i] - start; size > maxTermBytes {
+		for i, from := range [3]int{start, ends[0], ends[1]} {
+			if size := ends[i] - from; size > maxTermBytes {
+				e.keys = e.keys[:start]
 				return e.l.badLine(j.src, &graph.ParseError{File: j.name, Line: n, Err: termTooLong(size)})
 			}
 		}
 		count++
-		_, _, err = e.addKeys(e.keys, ends)
-		return err
+		e.pending = append(e.pending, pendingLine{start: start, ends: ends})
+		if len(e.pending) == lineBatch {
+			return e.encodePending()
+		}
+		return nil
 	})
+	if err == nil {
+		err = e.encodePending()
+	}
 	e.l.errMu.Lock()
 	j.src.Triples += count
 	e.l.errMu.Unlock()
 	return err
+}
+
+// lineBatch is how many parsed N-Triples lines an encoder holds before it encodes them.
+const lineBatch = 64
+
+// pendingLine is a parsed line waiting to be encoded: its term keys are
+// encoder.keys[start:ends[2]], cut at ends[0] and ends[1].
+type pendingLine struct {
+	start    int
+	ends     [3]int
+	sid, oid graph.ID
+}
+
+// encodePending encodes the pending lines in two passes. The first hashes their
+// subjects and objects and reads the term set's slot of each one the recent-term
+// cache does not hold; the term set is far larger than the processor's caches, so
+// these reads miss, and issued together, with nothing else to wait for, the misses
+// overlap. The second pass then finds the slots in the cache.
+func (e *encoder) encodePending() error {
+	salt := e.l.salt
+	for i := range e.pending {
+		p := &e.pending[i]
+		p.sid = graph.HashTermKey(e.keys[p.start:p.ends[0]], salt)
+		p.oid = graph.HashTermKey(e.keys[p.ends[1]:p.ends[2]], salt)
+	}
+	// A loop of little else than the reads, so that many are in flight at once.
+	var x uint64
+	for _, p := range e.pending {
+		if e.recent[uint64(p.sid)%recentSlots] != p.sid {
+			x ^= e.seen.peek(uint64(p.sid))
+		}
+		if e.recent[uint64(p.oid)%recentSlots] != p.oid {
+			x ^= e.seen.peek(uint64(p.oid))
+		}
+	}
+	e.touched ^= x // keeps the reads
+	for _, p := range e.pending {
+		k := e.keys
+		if _, _, err := e.addIDs(k[p.start:p.ends[0]], k[p.ends[0]:p.ends[1]], k[p.ends[1]:p.ends[2]], p.sid, p.oid); err != nil {
+			return err
+		}
+	}
+	e.keys, e.pending = e.keys[:0], e.pending[:0]
+	return nil
 }
 
 func (e *encoder) tsvChunk(j job) error {
@@ -703,10 +759,15 @@ func (e *encoder) addNew(t graph.Triple) (sNew, oNew bool, err error) {
 // and keys[ends[1]:ends[2]], and reports whether its subject and object were new to
 // this worker.
 func (e *encoder) addKeys(keys []byte, ends [3]int) (sNew, oNew bool, err error) {
-	var sid, oid graph.ID
-	sid, sNew = e.term(keys[:ends[0]])
-	oid, oNew = e.term(keys[ends[1]:ends[2]])
-	pkey := keys[ends[0]:ends[1]]
+	skey, okey := keys[:ends[0]], keys[ends[1]:ends[2]]
+	return e.addIDs(skey, keys[ends[0]:ends[1]], okey, graph.HashTermKey(skey, e.l.salt), graph.HashTermKey(okey, e.l.salt))
+}
+
+// addIDs is addKeys with the keys apart and the identifiers of subject and object
+// computed.
+func (e *encoder) addIDs(skey, pkey, okey []byte, sid, oid graph.ID) (sNew, oNew bool, err error) {
+	sNew = e.term(skey, sid)
+	oNew = e.term(okey, oid)
 	pid := graph.HashTermKey(pkey, e.l.salt)
 	pi, ok := e.predCache[pid]
 	if !ok {
@@ -727,17 +788,17 @@ func (e *encoder) addKeys(keys []byte, ends [3]int) (sNew, oNew bool, err error)
 	return sNew, oNew, err
 }
 
-// term returns the identifier of the term with the given key and, the first time this
-// worker sees it, emits its dictionary entry and its literal index entries.
-func (e *encoder) term(key []byte) (graph.ID, bool) {
-	id := graph.HashTermKey(key, e.l.salt)
+// term reports whether this worker meets the term with the given key and identifier
+// for the first time and, if so, emits its dictionary entry and its literal index
+// entries.
+func (e *encoder) term(key []byte, id graph.ID) bool {
 	slot := &e.recent[uint64(id)%recentSlots]
 	if *slot == id {
-		return id, false
+		return false
 	}
 	*slot = id
 	if !e.seen.add(uint64(id)) {
-		return id, false
+		return false
 	}
 	start := len(e.termArena)
 	e.termArena = append(e.termArena, key...)
@@ -747,7 +808,7 @@ func (e *encoder) term(key []byte) (graph.ID, bool) {
 			e.literal(id, x)
 		}
 	}
-	return id, true
+	return true
 }
 
 func (e *encoder) literal(id graph.ID, x graph.Term) {
@@ -766,7 +827,8 @@ func (e *encoder) literal(id graph.ID, x graph.Term) {
 	e.litArena = append(e.litArena, norm...)
 	e.lits = append(e.lits, varItem{k1: h, k2: uint64(id), data: e.litArena[start:len(e.litArena):len(e.litArena)]})
 	if cls == graph.LiteralString && len(norm) <= graph.MaxApproxForm && e.normSeen.add(h) {
-		for _, b := range graph.BandKeys(norm) {
+		e.bandKeys = graph.AppendBandKeys(e.bandKeys[:0], norm)
+		for _, b := range e.bandKeys {
 			e.bands = append(e.bands, rec2{b, h})
 		}
 	}

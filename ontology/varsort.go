@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // varItem is a record of the variable-length sorter: two sort keys and a payload (a
@@ -195,7 +196,11 @@ func writeVarRun(path string, b varBuf) (split, size int64, err error) {
 	w := bufio.NewWriterSize(f, 1<<20)
 	var hdr [16 + binary.MaxVarintLen64]byte
 	split = -1
-	for _, r := range b.recs {
+	var sink byte
+	for i, r := range b.recs {
+		if i%touchAhead == 0 {
+			sink += touchPayloads(b, b.recs[i:min(i+touchAhead, len(b.recs))])
+		}
 		it := b.item(r)
 		if split < 0 && it.k1 >= literalBit {
 			split = size
@@ -214,7 +219,29 @@ func writeVarRun(path string, b varBuf) (split, size int64, err error) {
 	if split < 0 {
 		split = size
 	}
+	touchSink.Add(uint32(sink)) // once per run; spills of two sorters may run at once
 	return split, size, w.Flush()
+}
+
+// touchAhead is how many records writeVarRun touches before it copies them.
+const touchAhead = 32
+
+// touchSink keeps the bytes touchPayloads read, so that the compiler keeps the reads.
+var touchSink atomic.Uint32
+
+// touchPayloads reads the first byte of the payload of each record in rs. The sorted
+// records point into the arena in random order, so each payload is a cache (and often
+// a TLB) miss; issued together, in a loop with nothing else to wait for, the misses
+// overlap, and the copy that follows finds the bytes in the cache (the profile of the
+// 5M load spent 1.0 of 15 CPU-s copying payloads one miss at a time).
+func touchPayloads(b varBuf, rs []rec3) byte {
+	var x byte
+	for _, r := range rs {
+		if off, n := r[2]>>32, r[2]&(1<<32-1); n > 0 && off < uint64(len(b.arena)) {
+			x ^= b.arena[off]
+		}
+	}
+	return x
 }
 
 // finish sorts the last buffer after the spill in flight and keeps it in memory.

@@ -88,12 +88,16 @@ type page struct {
 	specDocs int
 }
 
-// skipTags are elements whose subtree holds no content.
-var skipTags = map[atom.Atom]bool{
-	atom.Script: true, atom.Style: true, atom.Noscript: true, atom.Template: true,
-	atom.Select: true, atom.Option: true, atom.Optgroup: true, atom.Textarea: true,
-	atom.Svg: true, atom.Math: true, atom.Iframe: true, atom.Object: true,
-	atom.Head: true, atom.Datalist: true,
+// skipTag reports the elements whose subtree holds no content (a switch: it is asked
+// of every element).
+func skipTag(a atom.Atom) bool {
+	switch a {
+	case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Select, atom.Option,
+		atom.Optgroup, atom.Textarea, atom.Svg, atom.Math, atom.Iframe, atom.Object,
+		atom.Head, atom.Datalist:
+		return true
+	}
+	return false
 }
 
 // parsePage parses raw HTML. The HTML5 parser repairs any markup, so the only errors are
@@ -185,7 +189,7 @@ func indexPage(name string, doc *html.Node, skipHidden bool, nelems, nleaves int
 			dfs++
 			e.dfs = dfs
 		}
-		e.skipped = skipped || skipTags[n.DataAtom] || (skipHidden && hiddenInMarkup(n)) || placeholder(n)
+		e.skipped = skipped || skipTag(n.DataAtom) || (skipHidden && hiddenInMarkup(n)) || placeholder(n)
 		e.tokStart = int32(len(p.toks))
 		e.leafStart = int32(len(p.leaves))
 		p.elems = append(p.elems, e)
@@ -286,12 +290,14 @@ func placeholder(n *html.Node) bool {
 // (Unicode case mapping takes some of them to ASCII letters).
 func mayContainFold(s, w string) bool {
 	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
+		c := s[i]
+		if c >= 0x80 {
 			return true
 		}
-	}
-	for i := 0; i+len(w) <= len(s); i++ {
-		k := 0
+		if c|0x20 != w[0] || i+len(w) > len(s) {
+			continue
+		}
+		k := 1
 		for k < len(w) && s[i+k]|0x20 == w[k] {
 			k++
 		}

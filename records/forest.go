@@ -293,13 +293,25 @@ func navigational(nav string) bool {
 // navAnchors is the reason of an anchor list.
 const navAnchors = "anchor list"
 
-// landmarkTags and landmarkRoles mark page regions that hold navigation, page headers
+// landmarkTag and landmarkRole mark page regions that hold navigation, page headers
 // and footers, side content and dialogs: lists there are not records.
-var (
-	landmarkTags  = map[string]bool{"nav": true, "header": true, "footer": true, "dialog": true, "menu": true}
-	landmarkRoles = map[string]bool{"navigation": true, "menu": true, "menubar": true, "banner": true,
-		"contentinfo": true, "dialog": true, "alertdialog": true, "tablist": true}
-)
+// (switches: they are asked of every element of a page, and a switch on a string
+// costs less than a map lookup).
+func landmarkTag(t string) bool {
+	switch t {
+	case "nav", "header", "footer", "dialog", "menu":
+		return true
+	}
+	return false
+}
+
+func landmarkRole(r string) bool {
+	switch r {
+	case "navigation", "menu", "menubar", "banner", "contentinfo", "dialog", "alertdialog", "tablist":
+		return true
+	}
+	return false
+}
 
 // navigation says why list l is navigation or otherwise no list of records, or "": a
 // list inside a landmark region (header, footer, nav, a dialog, or an element with such
@@ -314,7 +326,7 @@ func navigation(p *page, l *list) string {
 			return "inside " + r
 		}
 	}
-	if t := p.elems[l.members[0]].tag; landmarkTags[t] {
+	if t := p.elems[l.members[0]].tag; landmarkTag(t) {
 		return "<" + t + "> elements"
 	}
 	if p.elems[l.members[0]].tag == "th" {
@@ -432,10 +444,13 @@ func labelList(p *page, l *list) bool {
 // page headers and footers or dialogs ("<nav>", "role=banner", "a modal dialog"), or
 // returns "".
 func landmark(n *html.Node) string {
-	if landmarkTags[n.Data] {
+	if landmarkTag(n.Data) {
 		return "<" + n.Data + ">"
 	}
-	if r := strings.ToLower(strings.TrimSpace(attr(n, "role"))); landmarkRoles[r] {
+	if len(n.Attr) == 0 {
+		return ""
+	}
+	if r := strings.ToLower(strings.TrimSpace(attr(n, "role"))); landmarkRole(r) {
 		return "role=" + r
 	}
 	if strings.EqualFold(strings.TrimSpace(attr(n, "aria-modal")), "true") {

@@ -480,7 +480,7 @@ func (v *listView) textAndLinks() {
 	leaves, linkToks, allLink, img, digit, one, short, heading := 0, 0, 0, 0, 0, 0, 0, 0
 	for _, m := range elems {
 		e := &p.elems[m]
-		tl, lt, hasImg, hasDigit := 0, 0, false, false
+		tl, lt, hasImg, digits := 0, 0, false, false
 		for li := e.leafStart; li < e.leafEnd; li++ {
 			lf := &p.leaves[li]
 			if lf.text == "" {
@@ -491,7 +491,7 @@ func (v *listView) textAndLinks() {
 			if inLink(p, lf.elem, m) {
 				lt += int(lf.tokEnd - lf.tokStart)
 			}
-			hasDigit = hasDigit || strings.IndexFunc(lf.text, unicode.IsDigit) >= 0
+			digits = digits || hasDigit(lf.text)
 		}
 		leaves += tl
 		linkToks += lt
@@ -501,7 +501,7 @@ func (v *listView) textAndLinks() {
 		if hasImg {
 			img++
 		}
-		if hasDigit {
+		if digits {
 			digit++
 		}
 		if tl == 1 {

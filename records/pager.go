@@ -18,10 +18,35 @@ var pagerWords = map[string]bool{
 	"older": true, "newer": true, "older posts": true, "newer posts": true,
 }
 
+// maxPagerWord is the length of the longest pager word.
+var maxPagerWord = func() int {
+	n := 0
+	for w := range pagerWords {
+		n = max(n, len(w))
+	}
+	return n
+}()
+
 // pagerText reports whether a text is that of a pager item: a single page number, a
 // next/previous-like word, or only arrows and ellipses (no letter, no digit: « ‹ … › »,
 // ←, →).
 func pagerText(s string) bool {
+	// the common case, a record's text: ASCII with a letter and more bytes other than
+	// white space than the longest pager word, decided without the copies below
+	n, letter := 0, false
+	for i := 0; i < len(s) && n >= 0; i++ {
+		switch c := s[i]; {
+		case c >= 0x80:
+			n = -1
+		case c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r':
+		default:
+			n++
+			letter = letter || 'a' <= c|0x20 && c|0x20 <= 'z'
+		}
+	}
+	if letter && n > maxPagerWord {
+		return false
+	}
 	s = strings.ToLower(strings.Join(strings.Fields(s), " "))
 	if s == "" {
 		return false

@@ -41,11 +41,21 @@ var allStopWords = func() map[string]bool {
 	return m
 }()
 
+// maxStopWord is the length in bytes of the longest stop word: longer tokens need no
+// lookup.
+var maxStopWord = func() int {
+	n := 0
+	for w := range allStopWords {
+		n = max(n, len(w))
+	}
+	return n
+}()
+
 // weakToken reports tokens that cannot locate records: stop words of any known
 // language, single characters, and tokens without a letter that are shorter than 3
 // characters.
 func weakToken(t string) bool {
-	if allStopWords[t] || utf8.RuneCountInString(t) < 2 {
+	if len(t) < 2 || len(t) <= maxStopWord && allStopWords[t] || utf8.RuneCountInString(t) < 2 {
 		return true
 	}
 	for _, r := range t {
@@ -266,9 +276,11 @@ func (p *page) tokenSpecificity() {
 	p.spec = make([]float64, len(p.toks))
 	p.specDocs = p.docs
 	for i, t := range p.toks {
-		switch d := p.df[t]; {
-		case weakToken(t):
+		if weakToken(t) {
 			p.spec[i] = math.Inf(-1)
+			continue
+		}
+		switch d := p.df[t]; {
 		case d > 0:
 			p.spec[i] = math.Log(float64(p.docs)/float64(d)) / ln
 		default:

@@ -2,7 +2,9 @@ package records
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode"
@@ -205,5 +207,120 @@ func TestCompactTree(t *testing.T) {
 	check(cp)
 	if cp.Parent != nil || cp == doc {
 		t.Fatal("the copy is not a new root")
+	}
+}
+
+// TestModelBytes checks the page store's estimate of a kept page's memory
+// (modelBytes, the measure of ParsedCacheBytes) against the heap the kept pages of
+// the NEXT-EVAL sample hold: within 30 % below (0.86 measured) or 10 % above in all.
+func TestModelBytes(t *testing.T) {
+	var pages []Page
+	for _, p := range loadNextEvalSet(t, "next-eval-sample") {
+		pages = append(pages, Page{Name: fmt.Sprint(p.N), HTML: p.HTML})
+	}
+	opts := nextEvalOptions()
+	st := newPageStore(pages, &opts)
+	kept := make([]*sample, len(pages))
+	var m0, m1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	est := 0
+	for i, pg := range pages {
+		s, err := st.get(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept[i] = s
+		est += modelBytes(len(pg.HTML), s)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&m1)
+	held := float64(m1.HeapAlloc) - float64(m0.HeapAlloc)
+	r := float64(est) / held
+	t.Logf("%d pages: estimated %.1f MB, heap %.1f MB (%.2f)", len(pages), float64(est)/1e6, held/1e6, r)
+	if r < 0.7 || r > 1.1 {
+		t.Errorf("modelBytes estimates %.1f MB for pages that hold %.1f MB of heap (ratio %.2f, want 0.7-1.1)", float64(est)/1e6, held/1e6, r)
+	}
+	runtime.KeepAlive(kept)
+	runtime.KeepAlive(st)
+}
+
+// TestMayContainFold checks the one-pass mayContainFold against its definition: true
+// on any byte past ASCII, else whether some case variant of w occurs (each byte folded
+// with |0x20).
+func TestMayContainFold(t *testing.T) {
+	ref := func(s, w string) bool {
+		for i := 0; i < len(s); i++ {
+			if s[i] >= 0x80 {
+				return true
+			}
+		}
+		for i := 0; i+len(w) <= len(s); i++ {
+			if k := 0; func() bool {
+				for k < len(w) && s[i+k]|0x20 == w[k] {
+					k++
+				}
+				return k == len(w)
+			}() {
+				return true
+			}
+		}
+		return false
+	}
+	alphabet := []string{"s", "S", "k", "e", "l", "t", "o", "n", "K", "E", " ", "-", "é", "\x80"}
+	r := uint32(7)
+	for n := range 20000 {
+		var b strings.Builder
+		for range n % 23 {
+			r = r*1664525 + 1013904223
+			b.WriteString(alphabet[int(r>>16)%len(alphabet)])
+		}
+		s := b.String()
+		if n%5 == 0 {
+			s += "SkeLeton"[:n%9]
+		}
+		if got, want := mayContainFold(s, "skeleton"), ref(s, "skeleton"); got != want {
+			t.Fatalf("mayContainFold(%q) = %v, want %v", s, got, want)
+		}
+	}
+	for _, s := range []string{"", "skeleton", "card SKELETON-x", "skeleto", "xskeletonx", "é"} {
+		if got, want := mayContainFold(s, "skeleton"), ref(s, "skeleton"); got != want {
+			t.Errorf("mayContainFold(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// TestPagerTextShortcut checks pagerText, which decides long ASCII texts with a letter
+// without normalising them, against its definition on the text leaves of the NEXT-EVAL
+// sample pages and on edge cases.
+func TestPagerTextShortcut(t *testing.T) {
+	ref := func(s string) bool {
+		s = strings.ToLower(strings.Join(strings.Fields(s), " "))
+		if s == "" {
+			return false
+		}
+		if _, err := strconv.Atoi(s); err == nil {
+			return true
+		}
+		if pagerWords[s] {
+			return true
+		}
+		return !strings.ContainsFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
+	}
+	texts := []string{"", " ", "Next", " next   page ", "Previous Page", "PREVIOUS  PAGE\t", "previous pages",
+		"12", " 3 ", "« ‹ … › »", "→", "older posts", "Older\nPosts", "a very long title of a record", "\u212Aelvin", "1234567890123456"}
+	for _, p := range loadNextEvalSet(t, "next-eval-sample") {
+		pg, err := parseKeptPage(fmt.Sprint(p.N), p.HTML, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range pg.leaves {
+			texts = append(texts, l.text)
+		}
+	}
+	for _, s := range texts {
+		if got, want := pagerText(s), ref(s); got != want {
+			t.Errorf("pagerText(%q) = %v, want %v", s, got, want)
+		}
 	}
 }

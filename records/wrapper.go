@@ -205,7 +205,7 @@ func leafKinds(p *page, e int32) string {
 			b.WriteByte('I')
 		case inLink(p, l.elem, e):
 			b.WriteByte('L')
-		case strings.IndexFunc(l.text, unicode.IsDigit) >= 0:
+		case hasDigit(l.text):
 			b.WriteByte('N')
 		default:
 			b.WriteByte('T')
@@ -687,4 +687,18 @@ func selectionOf(mode Mode, names []string, rules []Rule) *selection {
 		}
 	}
 	return sel
+}
+
+// hasDigit reports whether s holds a decimal digit of any script
+// (strings.IndexFunc(s, unicode.IsDigit) >= 0, reading ASCII bytes directly).
+func hasDigit(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case '0' <= c && c <= '9':
+			return true
+		case c >= 0x80:
+			return strings.IndexFunc(s[i:], unicode.IsDigit) >= 0
+		}
+	}
+	return false
 }
