@@ -47,6 +47,12 @@ func pagerText(s string) bool {
 	if letter && n > maxPagerWord {
 		return false
 	}
+	return pagerTextNormalised(s)
+}
+
+// pagerTextNormalised is pagerText's definition, on the text normalised (spaces
+// collapsed, lower case): a number, a step word, or no letter or digit at all.
+func pagerTextNormalised(s string) bool {
 	s = strings.ToLower(strings.Join(strings.Fields(s), " "))
 	if s == "" {
 		return false

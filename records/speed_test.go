@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"unicode"
@@ -294,19 +293,7 @@ func TestMayContainFold(t *testing.T) {
 // without normalising them, against its definition on the text leaves of the NEXT-EVAL
 // sample pages and on edge cases.
 func TestPagerTextShortcut(t *testing.T) {
-	ref := func(s string) bool {
-		s = strings.ToLower(strings.Join(strings.Fields(s), " "))
-		if s == "" {
-			return false
-		}
-		if _, err := strconv.Atoi(s); err == nil {
-			return true
-		}
-		if pagerWords[s] {
-			return true
-		}
-		return !strings.ContainsFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
-	}
+	ref := pagerTextNormalised
 	texts := []string{"", " ", "Next", " next   page ", "Previous Page", "PREVIOUS  PAGE\t", "previous pages",
 		"12", " 3 ", "« ‹ … › »", "→", "older posts", "Older\nPosts", "a very long title of a record", "\u212Aelvin", "1234567890123456"}
 	for _, p := range loadNextEvalSet(t, "next-eval-sample") {

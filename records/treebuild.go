@@ -236,12 +236,17 @@ func (b *treeBuilder) read(tt html.TokenType) {
 			k, v, more = b.z.TagAttr()
 			t.attr = append(t.attr, html.Attribute{Key: b.name(k), Val: b.m.bytes(v)})
 		}
-		t.atom = atom.Lookup(name)
-		if t.atom != 0 {
-			t.name = t.atom.String()
-		} else {
-			t.name = b.name(name)
-		}
+		b.setName(t, name)
+	}
+}
+
+// setName sets the token's atom and name from the tag name's bytes.
+func (b *treeBuilder) setName(t *tbToken, name []byte) {
+	t.atom = atom.Lookup(name)
+	if t.atom != 0 {
+		t.name = t.atom.String()
+	} else {
+		t.name = b.name(name)
 	}
 }
 
@@ -345,12 +350,7 @@ func (b *treeBuilder) scanTag(raw []byte, end bool) bool {
 	}
 	b.spans = spans
 	t := &b.tok
-	t.atom = atom.Lookup(name)
-	if t.atom != 0 {
-		t.name = t.atom.String()
-	} else {
-		t.name = b.name(name)
-	}
+	b.setName(t, name)
 	for a := 0; a < len(spans); a += 2 {
 		k := raw[spans[a][0]:spans[a][1]]
 		for c := 0; c < a; c += 2 {
@@ -1123,12 +1123,7 @@ func (b *treeBuilder) inBody() bool {
 	case html.TextToken:
 		d := t.text
 		if n := b.current(); n != nil && (n.DataAtom == atom.Pre || n.DataAtom == atom.Listing) && n.FirstChild == nil {
-			if len(d) > 0 && d[0] == '\r' {
-				d = d[1:]
-			}
-			if len(d) > 0 && d[0] == '\n' {
-				d = d[1:]
-			}
+			d = trimLeadingNewline(d)
 		}
 		if bytes.IndexByte(d, 0) >= 0 {
 			d = bytes.ReplaceAll(d, []byte{0}, nil)
@@ -1477,12 +1472,7 @@ func (b *treeBuilder) text() bool {
 	case html.TextToken:
 		d := b.tok.text
 		if n := b.current(); n.DataAtom == atom.Textarea && n.FirstChild == nil {
-			if len(d) > 0 && d[0] == '\r' {
-				d = d[1:]
-			}
-			if len(d) > 0 && d[0] == '\n' {
-				d = d[1:]
-			}
+			d = trimLeadingNewline(d)
 		}
 		b.addText(d)
 		return true
@@ -2127,4 +2117,16 @@ func probeDoctype(d string) (doctypeInfo, bool) {
 	doctypeSeen.Store(d, v)
 	x, ok := v.(doctypeInfo)
 	return x, ok
+}
+
+// trimLeadingNewline drops the line break right after a <pre>, <listing> or <textarea>
+// start tag ("\r", "\n" or both), as HTML's tree construction does.
+func trimLeadingNewline(d []byte) []byte {
+	if len(d) > 0 && d[0] == '\r' {
+		d = d[1:]
+	}
+	if len(d) > 0 && d[0] == '\n' {
+		d = d[1:]
+	}
+	return d
 }
