@@ -242,7 +242,7 @@ func (w *worker) bootEvidence(p1 Path, f1, fun1 float64, x2 anchor, learned []re
 // proposes (proposedEvidence), so its cost does not grow with its size.
 func (w *worker) addBlock(x int32, es []ledge, p2 Path, fac, disc float64) {
 	a := w.a
-	if disc < a.opts.MinDiscriminative {
+	if !a.proposes(disc) {
 		w.ev = append(w.ev, evidence{y2: ^x, p2: p2, factor: fac, disc: disc})
 		return
 	}
@@ -252,6 +252,13 @@ func (w *worker) addBlock(x int32, es []ledge, p2 Path, fac, disc float64) {
 			w.ev = append(w.ev, evidence{y2: e.node, p2: p2, factor: fac, disc: disc})
 		}
 	}
+}
+
+// proposes reports whether evidence whose relation pair is as discriminative as disc
+// proposes candidates: a candidate whose every support is less discriminative than
+// MinDiscriminative is never kept (topCands).
+func (a *aligner) proposes(disc float64) bool {
+	return disc >= a.opts.MinDiscriminative || a.opts.expandWeak
 }
 
 // propose marks KB2 node y2 as a candidate of the current entity.
@@ -280,7 +287,7 @@ func (w *worker) bootJoinEvidence(p1 Path, f1, fun1 float64, x2 anchor, learned 
 		fun2 := a.v2.funPath(pe.p)
 		if fac := Factor(x2.score, sub, super, f1, fun2/o.Epsilon); 1-fac > o.EvidenceCut {
 			disc := min(fun1, fun2)
-			if disc >= o.MinDiscriminative {
+			if a.proposes(disc) {
 				w.propose(pe.end)
 			}
 			w.ev = append(w.ev, evidence{y2: pe.end, p2: pe.p, factor: fac, disc: disc})
@@ -309,7 +316,7 @@ func (w *worker) learnedEvidence(p1 Path, f1, fun1 float64, x2 anchor, learned [
 			continue
 		}
 		w.ends = w.followPath(&w.r2, x2.node, e.p2, w.ends[:0])
-		strong := disc >= o.MinDiscriminative
+		strong := a.proposes(disc)
 		for _, y2 := range w.ends {
 			if !a.v2.lit[y2] {
 				if strong {
