@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -213,9 +214,7 @@ func indexPage(name string, doc *html.Node, skipHidden bool, nelems, nleaves int
 		p.elems[idx].leafEnd = int32(len(p.leaves))
 	}
 	walk(doc, -1, 0, false)
-	if cap(p.toks) > len(p.toks)+len(p.toks)/8 {
-		p.toks = slices.Clone(p.toks) // the estimate was high: kept as long as the page
-	}
+	p.toks = packStrings(p.toks)
 	// the children of every element, in one shared table
 	kids := make([]int32, len(p.elems))
 	off := 0
@@ -229,6 +228,42 @@ func indexPage(name string, doc *html.Node, skipHidden bool, nelems, nleaves int
 		}
 	}
 	return p
+}
+
+// packStrings returns a copy of ss, exactly sized, whose strings share one backing
+// array (packInPlace).
+func packStrings(ss []string) []string {
+	out := slices.Clone(ss)
+	packInPlace(len(out), func(i int) *string { return &out[i] })
+	return out
+}
+
+// packInPlace copies the n strings at(0) … at(n-1) into one new backing array and
+// points them at their copies. The strings of a page's tables (its tokens, the
+// tolerant forms of its attributes) are kept as long as the page, and many of them
+// are strings of their own (lower-cased words, forms without their digits): about
+// 42,000 small objects on the 41 NEXT-EVAL sample pages, which the garbage collector
+// marks one by one on every cycle while the page is kept. Packed, they are one
+// object per table.
+func packInPlace(n int, at func(i int) *string) {
+	total := 0
+	for i := range n {
+		total += len(*at(i))
+	}
+	if total == 0 {
+		return
+	}
+	buf := make([]byte, 0, total)
+	for i := range n {
+		buf = append(buf, *at(i)...)
+	}
+	all := unsafe.String(unsafe.SliceData(buf), len(buf)) // buf is never written again
+	off := 0
+	for i := range n {
+		s := at(i)
+		*s = all[off : off+len(*s)]
+		off += len(*s)
+	}
 }
 
 // hiddenInMarkup reports elements hidden by their own attributes.

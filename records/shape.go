@@ -49,6 +49,7 @@ func typeIndex(p *page, names []string) ([]uint64, [][][2]string) {
 		}
 		hs[i] = typeHashAttrs(parent, e.n, names, atts[i])
 	}
+	packInPlace(len(slab), func(i int) *string { return &slab[i][1] })
 	return hs, atts
 }
 
