@@ -40,7 +40,8 @@ import (
 type elem struct {
 	n      *html.Node
 	parent int32 // index of the parent element, -1 for the root
-	kids   []int32
+	// kidStart, kidEnd delimit the element's children in page.kidTab.
+	kidStart, kidEnd int32
 	depth  int // body = 1, html = 0; the thesis's level
 	dfs    int // pre-order number, body = 1; 0 outside body
 	tag    string
@@ -72,6 +73,10 @@ type page struct {
 	elems  []elem
 	byNode map[*html.Node]int32
 	body   int32 // index of <body>, -1 if none
+	// kidTab holds the children of every element (kids), in order, element after
+	// element: offsets rather than a slice per element, which the collector would mark
+	// on every cycle while the page is kept.
+	kidTab []int32
 	toks   []string
 	leaves []leaf
 	// sig is the prefix sum of signifier flags over toks (len(toks)+1), set by
@@ -216,15 +221,17 @@ func indexPage(name string, doc *html.Node, skipHidden bool, nelems, nleaves int
 	walk(doc, -1, 0, false)
 	p.toks = packStrings(p.toks)
 	// the children of every element, in one shared table
-	kids := make([]int32, len(p.elems))
-	off := 0
+	p.kidTab = make([]int32, len(p.elems))
+	off := int32(0)
 	for i := range p.elems {
-		p.elems[i].kids = kids[off : off : off+int(nkids[i])]
-		off += int(nkids[i])
+		p.elems[i].kidStart, p.elems[i].kidEnd = off, off
+		off += nkids[i]
 	}
 	for i := range p.elems {
 		if par := p.elems[i].parent; par >= 0 {
-			p.elems[par].kids = append(p.elems[par].kids, int32(i))
+			e := &p.elems[par]
+			p.kidTab[e.kidEnd] = int32(i)
+			e.kidEnd++
 		}
 	}
 	return p
@@ -412,6 +419,13 @@ func (p *page) elemOf(n *html.Node) (int32, bool) {
 	}
 	i, ok := p.byNode[n]
 	return i, ok
+}
+
+// kids returns the child elements of element i, in order; capped, so that an append
+// to them copies.
+func (p *page) kids(i int32) []int32 {
+	e := &p.elems[i]
+	return p.kidTab[e.kidStart:e.kidEnd:e.kidEnd]
 }
 
 // ntoks is the number of tokens of element i.

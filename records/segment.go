@@ -88,7 +88,7 @@ func (c *pathCache) of(e int32) string {
 	}
 	par := c.p.elems[e].parent
 	prefix := c.of(par)
-	kids := c.p.elems[par].kids
+	kids := c.p.kids(par)
 	steps := c.steps[par-c.root]
 	if steps == nil {
 		steps = positionedSteps(c.p, kids)
