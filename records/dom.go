@@ -42,9 +42,9 @@ type elem struct {
 	parent int32 // index of the parent element, -1 for the root
 	// kidStart, kidEnd delimit the element's children in page.kidTab.
 	kidStart, kidEnd int32
-	depth  int // body = 1, html = 0; the thesis's level
-	dfs    int // pre-order number, body = 1; 0 outside body
-	tag    string
+	depth            int // body = 1, html = 0; the thesis's level
+	dfs              int // pre-order number, body = 1; 0 outside body
+	tag              string
 	// tagHash is strHash(tag), the step of the tag paths of shapes.
 	tagHash uint64
 	// tokStart, tokEnd delimit the element's tokens in page.toks.
