@@ -92,6 +92,12 @@ type page struct {
 	// specDocs pages; nil until asked for, reset when p.df is set.
 	spec     []float64
 	specDocs int
+	// forms are the tolerant type attributes of every element (typeIndex), set with
+	// the page's sample; formClass and formID say whether they include the class and
+	// the id, whose forms tolerantAttr then reads from them instead of computing them
+	// again.
+	forms             typeAttrTable
+	formClass, formID bool
 }
 
 // skipTag reports the elements whose subtree holds no content (a switch: it is asked
@@ -426,6 +432,30 @@ func (p *page) elemOf(n *html.Node) (int32, bool) {
 func (p *page) kids(i int32) []int32 {
 	e := &p.elems[i]
 	return p.kidTab[e.kidStart:e.kidEnd:e.kidEnd]
+}
+
+// tolerantAttr returns tolerantForm(attr(n, key)) of the node n of element i, key
+// being "class" or "id".
+func (p *page) tolerantAttr(i int32, key string) string {
+	if key == "class" && p.formClass || key == "id" && p.formID {
+		for _, a := range p.forms.of(i) {
+			if a[0] == key {
+				return a[1]
+			}
+		}
+		return ""
+	}
+	return tolerantForm(attr(p.elems[i].n, key))
+}
+
+// pathStep is the record-internal path step of element i: tag plus tolerant class,
+// e.g. "span.first-line" (the Leaf.Path contract).
+func (p *page) pathStep(i int32) string {
+	tag := p.elems[i].n.Data
+	if c := p.tolerantAttr(i, "class"); c != "" {
+		return tag + "." + c
+	}
+	return tag
 }
 
 // ntoks is the number of tokens of element i.

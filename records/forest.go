@@ -85,6 +85,7 @@ type sample struct {
 func newSample(p *page, names []string) *sample {
 	s := &sample{p: p, names: names}
 	s.types, s.atts = typeIndex(p, names)
+	p.forms, p.formClass, p.formID = s.atts, slices.Contains(names, "class"), slices.Contains(names, "id")
 	return s
 }
 

@@ -82,7 +82,7 @@ func (c *pathCache) of(e int32) string {
 		return s
 	}
 	if e == c.root {
-		s := pathStep(c.p.elems[e].n)
+		s := c.p.pathStep(e)
 		c.path[0] = s
 		return s
 	}
@@ -105,7 +105,7 @@ func (c *pathCache) of(e int32) string {
 func positionedSteps(p *page, kids []int32) []string {
 	steps := make([]string, len(kids))
 	for i, k := range kids {
-		steps[i] = pathStep(p.elems[k].n)
+		steps[i] = p.pathStep(k)
 	}
 	if len(kids) <= 16 {
 		// few siblings: compare them pairwise rather than count them in maps

@@ -23,7 +23,7 @@ type siblingRun struct {
 }
 
 // siblingKey is the type of a sibling in a run: tag and tolerant class.
-func siblingKey(p *page, e int32) string { return pathStep(p.elems[e].n) }
+func siblingKey(p *page, e int32) string { return p.pathStep(e) }
 
 // gapsOf returns, for each list of pt on each page, the content siblings between
 // consecutive members, before the first and after the last.
