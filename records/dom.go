@@ -225,14 +225,17 @@ func indexPage(name string, doc *html.Node, skipHidden bool, nelems, nleaves int
 		p.elems[idx].leafEnd = int32(len(p.leaves))
 	}
 	walk(doc, -1, 0, false)
-	p.toks = packStrings(p.toks)
+	packInPlace(len(p.toks), func(i int) *string { return &p.toks[i] })
+	if cap(p.toks) > len(p.toks)+len(p.toks)/8 {
+		p.toks = slices.Clone(p.toks) // the estimate was high: kept as long as the page
+	}
 	// the children of every element, in one shared table
-	p.kidTab = make([]int32, len(p.elems))
 	off := int32(0)
 	for i := range p.elems {
 		p.elems[i].kidStart, p.elems[i].kidEnd = off, off
 		off += nkids[i]
 	}
+	p.kidTab = nkids // the counts are read: the table takes their place
 	for i := range p.elems {
 		if par := p.elems[i].parent; par >= 0 {
 			e := &p.elems[par]
@@ -241,14 +244,6 @@ func indexPage(name string, doc *html.Node, skipHidden bool, nelems, nleaves int
 		}
 	}
 	return p
-}
-
-// packStrings returns a copy of ss, exactly sized, whose strings share one backing
-// array (packInPlace).
-func packStrings(ss []string) []string {
-	out := slices.Clone(ss)
-	packInPlace(len(out), func(i int) *string { return &out[i] })
-	return out
 }
 
 // packInPlace copies the n strings at(0) … at(n-1) into one new backing array and

@@ -22,8 +22,15 @@ func typeHashes(p *page, names []string) []uint64 {
 // names (typeAttrs), computed once into one table.
 func typeIndex(p *page, names []string) ([]uint64, typeAttrTable) {
 	hs := make([]uint64, len(p.elems))
-	// about one pair for every second element on the NEXT-EVAL pages
-	t := typeAttrTable{off: make([]int32, len(p.elems)+1), pairs: make([][2]string, 0, len(p.elems)/2)}
+	most := 0 // the attributes among names: a bound of the pairs
+	for i := range p.elems {
+		for _, a := range p.elems[i].n.Attr {
+			if slices.Contains(names, a.Key) {
+				most++
+			}
+		}
+	}
+	t := typeAttrTable{off: make([]int32, len(p.elems)+1), pairs: make([][2]string, 0, most)}
 	for i := range p.elems {
 		e := &p.elems[i]
 		var parent uint64
@@ -35,9 +42,6 @@ func typeIndex(p *page, names []string) ([]uint64, typeAttrTable) {
 		}
 		t.off[i+1] = int32(len(t.pairs))
 		hs[i] = typeHashAttrs(parent, e.n, names, t.of(int32(i)))
-	}
-	if cap(t.pairs) > len(t.pairs)+len(t.pairs)/4 {
-		t.pairs = slices.Clone(t.pairs) // kept as long as the page
 	}
 	packInPlace(len(t.pairs), func(i int) *string { return &t.pairs[i][1] })
 	return hs, t
