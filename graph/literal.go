@@ -3,6 +3,7 @@ package graph
 import (
 	"cmp"
 	"context"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -365,10 +366,12 @@ func approxLiterals(ctx context.Context, ix LiteralIndex, norm string, minScore 
 		return nil, err
 	}
 	forms := selectForms(hashes, FormHash(norm), MaxApproxForms)
-	q := bigrams(nil, norm)
-	var grams []uint32
-	var out []rankedLiteral
-	for _, h := range forms {
+	// The forms are looked up first, then the first byte of each is read, then they are
+	// scored: in an index larger than the processor's caches each of these reads misses,
+	// and loops whose reads do not depend on one another keep many misses in flight
+	// where scoring each form as it is found would wait for them one by one.
+	found := make([][]IndexedForm, len(forms))
+	for i, h := range forms {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -376,6 +379,21 @@ func approxLiterals(ctx context.Context, ix LiteralIndex, norm string, minScore 
 		if err != nil {
 			return nil, err
 		}
+		found[i] = fs
+	}
+	var first byte
+	for _, fs := range found {
+		for _, f := range fs {
+			if len(f.Norm) > 0 {
+				first |= f.Norm[0]
+			}
+		}
+	}
+	runtime.KeepAlive(first) // the reads are the point
+	q := bigrams(nil, norm)
+	var grams []uint32
+	var out []rankedLiteral
+	for _, fs := range found {
 		for _, f := range fs {
 			if f.Norm == norm {
 				continue
