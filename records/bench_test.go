@@ -295,6 +295,7 @@ func BenchmarkKeptModelMark(b *testing.B) {
 			}
 			kept[i] = s
 		}
+		st.release() // as Extract leaves them between passes
 		st = nil
 		all, objs := markCPU()
 		for i, s := range kept {
