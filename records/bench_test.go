@@ -295,7 +295,6 @@ func BenchmarkKeptModelMark(b *testing.B) {
 			}
 			kept[i] = s
 		}
-		st.release() // as Extract leaves them between passes
 		st = nil
 		all, objs := markCPU()
 		for i, s := range kept {

@@ -100,8 +100,6 @@ type page struct {
 	// again.
 	forms             typeAttrTable
 	formClass, formID bool
-	// attrs holds the elements' attributes while the page is frozen (freeze).
-	attrs frozenAttrs
 }
 
 // skipTag reports the elements whose subtree holds no content (a switch: it is asked

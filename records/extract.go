@@ -400,7 +400,6 @@ func (x *extraction) learnErrorPatterns(ctx context.Context) error {
 		if s := x.get(i); s != nil {
 			x.w.ErrorPatterns = append(x.w.ErrorPatterns, learnErrorPatterns(s, x.pages[i])...)
 		}
-		x.st.release()
 	}
 	x.vocab = echoVocabulary(x.w.ErrorPatterns)
 	return nil
@@ -418,7 +417,6 @@ func (x *extraction) classifyPages(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		x.st.release() // the previous page's
 		s := x.get(i)
 		if s == nil {
 			continue
@@ -439,7 +437,6 @@ func (x *extraction) classifyPages(ctx context.Context) error {
 		}
 		x.docs++
 	}
-	x.st.release()
 	if len(seqs) == 0 {
 		return fmt.Errorf("%w: all %d pages were rejected (first: %s: %s)", ErrNoUsablePage, len(x.pages), w.Pages[0].Page, w.Pages[0].Reason)
 	}
@@ -507,7 +504,6 @@ func (x *extraction) learnTemplates(ctx context.Context) error {
 		}
 		samples := x.prepareSamples(pickSamples(idx, x.opts.MaxSamples), &tpl)
 		sel := learn(samples, x.opts, &tpl)
-		x.st.release()
 		x.sels = append(x.sels, sel)
 		x.tplOf[c] = len(x.w.Templates)
 		x.log.Info("template learnt", "cluster", c, "pages", len(idx), "samples", len(samples), "xpath", tpl.XPath)
@@ -559,7 +555,6 @@ func (x *extraction) extractRecords(ctx context.Context) ([]Record, error) {
 		if pc.Class != "" && !x.suspect[i] {
 			continue // error and invalid pages
 		}
-		x.st.release() // the previous page's
 		s := x.get(i)
 		if s == nil {
 			continue
@@ -596,7 +591,6 @@ func (x *extraction) extractRecords(ctx context.Context) ([]Record, error) {
 			pc.Class, pc.Reason = ClassEmpty, ownReason
 		}
 	}
-	x.st.release()
 	if len(w.Templates) > 0 {
 		w.XPath = w.Templates[0].XPath
 	}
@@ -641,8 +635,6 @@ type pageStore struct {
 	failed map[int]error
 	bytes  int
 	budget int
-	// out are the kept pages handed out since the last release, thawed (frozen.go).
-	out []*sample
 }
 
 func newPageStore(pages []Page, opts *Options) *pageStore {
@@ -652,10 +644,6 @@ func newPageStore(pages []Page, opts *Options) *pageStore {
 // get returns page i parsed and indexed (with its candidate lists in record mode).
 func (st *pageStore) get(i int) (*sample, error) {
 	if s, ok := st.cache[i]; ok {
-		if s.p.attrs.frozen {
-			s.p.thaw()
-			st.out = append(st.out, s)
-		}
 		return s, nil
 	}
 	if err, ok := st.failed[i]; ok {
@@ -679,19 +667,8 @@ func (st *pageStore) get(i int) (*sample, error) {
 	if n := modelBytes(len(pg.HTML), s); st.bytes+n <= st.budget {
 		st.cache[i] = s
 		st.bytes += n
-		st.out = append(st.out, s)
 	}
 	return s, nil
-}
-
-// release freezes the kept pages handed out since the last release: the caller is
-// done with them until it asks for them again.
-func (st *pageStore) release() {
-	for _, s := range st.out {
-		s.p.freeze()
-	}
-	clear(st.out)
-	st.out = st.out[:0]
 }
 
 // pickSamples takes up to n pages spread evenly over idx.
