@@ -12,7 +12,10 @@
 //	                                                    loss shared among records cut wrongly,
 //	                                                    lists missed, lists taken wrongly and
 //	                                                    annotation the policy does not meet
-//	                                                    (losses.go; -v lists them)
+//	                                                    (losses.go; -v lists them), and the
+//	                                                    missed lists split by whether a
+//	                                                    candidate pattern yields them and
+//	                                                    how the fold's model scores it
 //
 // The list model's L2 penalty is chosen among -lambdas by an inner cross-validation
 // (-inner folds) on the pages it is trained on, scored as the mean of the inner folds'
