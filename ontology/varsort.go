@@ -424,6 +424,13 @@ type varFileCursor struct {
 }
 
 func (c *varFileCursor) next() (varItem, bool, error) {
+	// Most records lie whole in the read buffer: decode them there.
+	if rest := c.r.buf[c.r.pos:]; len(rest) > 16 {
+		if n, w := binary.Uvarint(rest[16:]); w > 0 && n <= uint64(len(rest)-16-w) {
+			c.r.pos += 16 + w + int(n)
+			return c.item(rest[:16], rest[16+w:16+w+int(n)]), true, nil
+		}
+	}
 	var hdr [16]byte
 	if _, err := io.ReadFull(&c.r, hdr[:]); err != nil {
 		if err == io.EOF {
@@ -435,17 +442,32 @@ func (c *varFileCursor) next() (varItem, bool, error) {
 	if err != nil {
 		return varItem{}, false, fmt.Errorf("read sort run %s: %w", c.f.Name(), err)
 	}
+	b := c.payload(n)
+	if _, err := io.ReadFull(&c.r, b); err != nil {
+		return varItem{}, false, fmt.Errorf("read sort run %s: %w", c.f.Name(), err)
+	}
+	return varItem{k1: binary.LittleEndian.Uint64(hdr[0:]), k2: binary.LittleEndian.Uint64(hdr[8:]), data: b}, true, nil
+}
+
+// payload returns the other of the cursor's two payload buffers, of n bytes: the
+// record returned before stays valid while the caller reads the next one.
+func (c *varFileCursor) payload(n uint64) []byte {
 	c.flip ^= 1
 	b := c.bufs[c.flip]
 	if uint64(cap(b)) < n {
 		b = make([]byte, n)
 	}
 	b = b[:n]
-	if _, err := io.ReadFull(&c.r, b); err != nil {
-		return varItem{}, false, fmt.Errorf("read sort run %s: %w", c.f.Name(), err)
-	}
 	c.bufs[c.flip] = b
-	return varItem{k1: binary.LittleEndian.Uint64(hdr[0:]), k2: binary.LittleEndian.Uint64(hdr[8:]), data: b}, true, nil
+	return b
+}
+
+// item copies a record found whole in the read buffer (hdr, its 16-byte header, and
+// data, its payload) out of it: the next fill overwrites the buffer.
+func (c *varFileCursor) item(hdr, data []byte) varItem {
+	b := c.payload(uint64(len(data)))
+	copy(b, data)
+	return varItem{k1: binary.LittleEndian.Uint64(hdr[0:]), k2: binary.LittleEndian.Uint64(hdr[8:]), data: b}
 }
 
 func (c *varFileCursor) close() error {
