@@ -3,7 +3,9 @@ package ontology
 import (
 	"bytes"
 	"cmp"
+	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -133,6 +135,64 @@ func TestSortWords(t *testing.T) {
 			sortWords(rs, nil)
 			if !slices.Equal(rs, want) {
 				t.Errorf("n=%d skew=%v: not sorted", n, skew)
+			}
+		}
+	}
+}
+
+// TestWordMerger merges 0 to 7 sorted runs, in files read in small blocks and in
+// memory, some empty, each half apart, and compares with sorting everything.
+func TestWordMerger(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	dir := t.TempDir()
+	for k := range 8 {
+		var srcs []runSource[rec2]
+		var all []rec2
+		for i := range k {
+			n := r.IntN(300)
+			if i == 1 {
+				n = 0
+			}
+			rs := make([]rec2, n)
+			for j := range rs {
+				rs[j] = rec2{r.Uint64N(50) | r.Uint64N(2)<<63, r.Uint64N(4)} // duplicates, both halves
+			}
+			slices.SortFunc(rs, cmpWords[rec2])
+			all = append(all, rs...)
+			src := runSource[rec2]{split: splitIndex(rs), n: int64(n)}
+			if i%2 == 0 {
+				src.path = filepath.Join(dir, fmt.Sprintf("run-%d-%d", k, i))
+				if err := writeFixedRun(src.path, rs); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				src.mem = rs
+			}
+			srcs = append(srcs, src)
+		}
+		slices.SortFunc(all, cmpWords[rec2])
+		lit, _ := slices.BinarySearchFunc(all, literalBit, func(r rec2, t uint64) int { return cmp.Compare(r[0], t) })
+		for half, want := range map[int][]rec2{halfAll: all, halfLow: all[:lit], halfLit: all[lit:]} {
+			m, err := openMerger(srcs, half, 48) // three records per read
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []rec2
+			for {
+				rec, ok, err := m.next()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !ok {
+					break
+				}
+				got = append(got, rec)
+			}
+			if err := m.close(); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("%d runs, half %d: got %d records, want %d (or not in order)", k, half, len(got), len(want))
 			}
 		}
 	}

@@ -240,11 +240,14 @@ func (m *merger[R]) close() error {
 // wordMerger merges sorted runs of fixed-size records (duplicates are kept; callers
 // drop them, since equal records are adjacent). It reads each run's records from a
 // block in place, refilling from the run's file only at the end of a block, and
-// compares records word by word inline: the final merge of a load passes every
-// triple, band and date record through it.
+// picks the smallest head record with a tree of losers: log2(runs) comparisons of
+// words, inline, per record (a binary heap needs up to twice as many, and swaps).
+// The final merge of a load passes every triple, band and date record through it.
 type wordMerger[R words] struct {
 	srcs []wordSource[R]
-	heap []mergeItem[R] // the head record of each source that has one
+	head []R    // the head record of each leaf (a source, or padding up to a power of two)
+	live []bool // whether the leaf has a head record
+	tree []int  // tree[0] is the leaf with the smallest head; tree[1:] the losers of each match
 }
 
 // wordSource is one run of a wordMerger: the unread records of its current block (the
@@ -281,80 +284,78 @@ func openMerger[R words](srcs []runSource[R], half, blockBytes int) (*wordMerger
 		}
 		m.srcs = append(m.srcs, ws)
 	}
-	if len(m.srcs) == 1 {
-		return m, nil // one run: no heap
+	if len(m.srcs) <= 1 {
+		return m, nil // one run (or none): no tree
 	}
+	k := 1
+	for k < len(m.srcs) {
+		k *= 2
+	}
+	m.head, m.live, m.tree = make([]R, k), make([]bool, k), make([]int, k)
 	for i := range m.srcs {
-		r, ok, err := m.srcs[i].pop()
-		if err != nil {
+		var err error
+		if m.head[i], m.live[i], err = m.srcs[i].pop(); err != nil {
 			_ = m.close()
 			return nil, err
 		}
-		if ok {
-			m.heap = append(m.heap, mergeItem[R]{r, i})
-		}
 	}
-	for i := len(m.heap)/2 - 1; i >= 0; i-- {
-		m.down(i)
-	}
+	m.tree[0] = m.match(1)
 	return m, nil
 }
 
-// lessWords orders records by their words.
-func lessWords[R words](a, b R) bool {
-	for i := 0; i < len(a); i++ {
-		if a[i] != b[i] {
-			return a[i] < b[i]
+// match plays the matches of the subtree at node, records the losers, and returns
+// the winner.
+func (m *wordMerger[R]) match(node int) int {
+	k := len(m.tree)
+	if node >= k {
+		return node - k
+	}
+	a, b := m.match(2*node), m.match(2*node+1)
+	if m.less(b, a) {
+		a, b = b, a
+	}
+	m.tree[node] = b
+	return a
+}
+
+// less says whether leaf a's head comes before leaf b's; a leaf without one comes last.
+func (m *wordMerger[R]) less(a, b int) bool {
+	if !m.live[a] || !m.live[b] {
+		return m.live[a]
+	}
+	x, y := m.head[a], m.head[b]
+	for i := 0; i < len(x); i++ {
+		if x[i] != y[i] {
+			return x[i] < y[i]
 		}
 	}
 	return false
 }
 
-func (m *wordMerger[R]) down(i int) {
-	h := m.heap
-	n := len(h)
-	for {
-		l := 2*i + 1
-		if l >= n {
-			return
-		}
-		s := l
-		if r := l + 1; r < n && lessWords(h[r].r, h[l].r) {
-			s = r
-		}
-		if !lessWords(h[s].r, h[i].r) {
-			return
-		}
-		h[i], h[s] = h[s], h[i]
-		i = s
-	}
-}
-
 // next returns the smallest remaining record.
-func (m *wordMerger[R]) next() (R, bool, error) {
-	if len(m.srcs) == 1 {
+func (m *wordMerger[R]) next() (r R, ok bool, err error) {
+	switch len(m.srcs) {
+	case 0:
+		return r, false, nil
+	case 1:
 		return m.srcs[0].pop()
 	}
-	if len(m.heap) == 0 {
-		var zero R
-		return zero, false, nil
+	w := m.tree[0]
+	if !m.live[w] {
+		return r, false, nil
 	}
-	top := m.heap[0]
-	r, ok, err := m.srcs[top.c].pop()
-	if err != nil {
-		return top.r, false, err
+	r = m.head[w]
+	if m.head[w], m.live[w], err = m.srcs[w].pop(); err != nil {
+		return r, false, err
 	}
-	if ok {
-		m.heap[0].r = r
-	} else {
-		last := len(m.heap) - 1
-		m.heap[0] = m.heap[last]
-		m.heap = m.heap[:last]
+	// Replay the matches on the path from the leaf to the root.
+	for node := (w + len(m.tree)) / 2; node >= 1; node /= 2 {
+		if m.less(m.tree[node], w) {
+			m.tree[node], w = w, m.tree[node]
+		}
 	}
-	if len(m.heap) > 1 {
-		m.down(0)
-	}
-	return top.r, true, nil
+	m.tree[0] = w
+	return r, true, nil
 }
 
 func (m *wordMerger[R]) close() error {
