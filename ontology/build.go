@@ -321,7 +321,7 @@ type nodeFacts struct {
 // identifier space into nodeFacts, node by node in identifier order.
 type nodeMerge struct {
 	spo, ops   *wordMerger[rec3]
-	terms      *merger[varItem]
+	terms      *varMerger
 	sp, op     rec3
 	t          varItem
 	spOK, opOK bool

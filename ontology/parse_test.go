@@ -198,6 +198,70 @@ func TestWordMerger(t *testing.T) {
 	}
 }
 
+// TestVarMerger sorts variable-length records with buffers small enough for several
+// runs, some written to files, and checks each half of the merge against sorting
+// everything by keys: the same records, in key order.
+func TestVarMerger(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	s := newVarSorter("terms", t.TempDir(), 1<<20) // buffers of 4,096 records
+	defer s.release()
+	var all []varItem
+	for range 5 {
+		items := make([]varItem, 3000)
+		for i := range items {
+			k1 := r.Uint64N(2000) | r.Uint64N(2)<<63
+			items[i] = varItem{k1: k1, k2: r.Uint64N(3), data: fmt.Appendf(nil, "term %d %d", k1, r.IntN(2))}
+		}
+		all = append(all, items...)
+		if err := s.add(items); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.finish(); err != nil {
+		t.Fatal(err)
+	}
+	if s.fileRuns() < 2 {
+		t.Fatalf("%d runs in files, want several", s.fileRuns())
+	}
+	key := func(it varItem) string { return fmt.Sprintf("%020d %020d %s", it.k1, it.k2, it.data) }
+	for _, half := range []int{halfAll, halfLow, halfLit} {
+		var want []string
+		for _, it := range all {
+			if half == halfAll || (half == halfLit) == (it.k1 >= literalBit) {
+				want = append(want, key(it))
+			}
+		}
+		slices.Sort(want)
+		m, err := s.merge(half, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		var last varItem
+		for n := 0; ; n++ {
+			it, ok, err := m.next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ok {
+				break
+			}
+			if n > 0 && (it.k1 < last.k1 || it.k1 == last.k1 && it.k2 < last.k2) {
+				t.Fatalf("half %d: record %d (%d, %d) after (%d, %d)", half, n, it.k1, it.k2, last.k1, last.k2)
+			}
+			last = varItem{k1: it.k1, k2: it.k2}
+			got = append(got, key(it))
+		}
+		if err := m.close(); err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("half %d: %d records, want %d (or different ones)", half, len(got), len(want))
+		}
+	}
+}
+
 func TestAppendKV(t *testing.T) {
 	for _, tc := range []struct {
 		key, value []byte

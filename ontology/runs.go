@@ -144,110 +144,80 @@ func splitIndex[R words](rs []R) int64 {
 	return int64(i)
 }
 
-// merger merges sorted cursors into one sorted sequence (duplicates are kept; callers
-// drop them, since equal records are adjacent).
-type merger[R any] struct {
-	cs   []cursor[R]
-	heap []mergeItem[R]
-	cmp  func(a, b R) int
+// loserTree picks the smallest of k sorted sequences' head keys with a tree of losers:
+// after the winner's sequence advances, log2(k) matches on the path from its leaf to
+// the root find the next one, each comparing words inline (a binary heap needs up to
+// twice as many comparisons, and swaps). Equal keys come out in leaf order. The final
+// merge of a load passes every record through one.
+type loserTree[K words] struct {
+	key  []K    // the head key of each leaf (a sequence, or padding up to a power of two)
+	live []bool // whether the leaf has a head
+	tree []int  // tree[0] is the winning leaf; tree[1:] the losers of each match
 }
 
-type mergeItem[R any] struct {
-	r R
-	c int
-}
-
-func newMerger[R any](cs []cursor[R], compare func(a, b R) int) (*merger[R], error) {
-	m := &merger[R]{cs: cs, cmp: compare}
-	if len(cs) == 1 {
-		return m, nil // one run: no heap
+// newLoserTree makes the tree of n leaves, none live yet; set key and live, then play.
+func newLoserTree[K words](n int) loserTree[K] {
+	k := 1
+	for k < n {
+		k *= 2
 	}
-	for i, c := range cs {
-		r, ok, err := c.next()
-		if err != nil {
-			_ = m.close()
-			return nil, err
+	return loserTree[K]{key: make([]K, k), live: make([]bool, k), tree: make([]int, k)}
+}
+
+// play plays every match.
+func (t *loserTree[K]) play() { t.tree[0] = t.match(1) }
+
+// match plays the matches of the subtree at node, records the losers, and returns
+// the winner.
+func (t *loserTree[K]) match(node int) int {
+	k := len(t.tree)
+	if node >= k {
+		return node - k
+	}
+	a, b := t.match(2*node), t.match(2*node+1)
+	if t.less(b, a) {
+		a, b = b, a
+	}
+	t.tree[node] = b
+	return a
+}
+
+// less says whether leaf a's head comes before leaf b's; a leaf without one comes last.
+func (t *loserTree[K]) less(a, b int) bool {
+	if !t.live[a] || !t.live[b] {
+		return t.live[a]
+	}
+	x, y := t.key[a], t.key[b]
+	for i := 0; i < len(x); i++ {
+		if x[i] != y[i] {
+			return x[i] < y[i]
 		}
-		if ok {
-			m.heap = append(m.heap, mergeItem[R]{r, i})
-		}
 	}
-	for i := len(m.heap)/2 - 1; i >= 0; i-- {
-		m.down(i)
-	}
-	return m, nil
+	return a < b
 }
 
-func (m *merger[R]) less(i, j int) bool {
-	c := m.cmp(m.heap[i].r, m.heap[j].r)
-	return c < 0 || c == 0 && m.heap[i].c < m.heap[j].c
+// winner returns the leaf with the smallest head; ok is false when no leaf has one.
+func (t *loserTree[K]) winner() (leaf int, ok bool) {
+	return t.tree[0], t.live[t.tree[0]]
 }
 
-func (m *merger[R]) down(i int) {
-	n := len(m.heap)
-	for {
-		l := 2*i + 1
-		if l >= n {
-			return
+// replay finds the new winner after leaf w's head changed (w must be the winner).
+func (t *loserTree[K]) replay(w int) {
+	for node := (w + len(t.tree)) / 2; node >= 1; node /= 2 {
+		if t.less(t.tree[node], w) {
+			t.tree[node], w = w, t.tree[node]
 		}
-		s := l
-		if r := l + 1; r < n && m.less(r, l) {
-			s = r
-		}
-		if !m.less(s, i) {
-			return
-		}
-		m.heap[i], m.heap[s] = m.heap[s], m.heap[i]
-		i = s
 	}
-}
-
-// next returns the smallest remaining record.
-func (m *merger[R]) next() (R, bool, error) {
-	if len(m.cs) == 1 {
-		return m.cs[0].next()
-	}
-	if len(m.heap) == 0 {
-		var zero R
-		return zero, false, nil
-	}
-	top := m.heap[0]
-	r, ok, err := m.cs[top.c].next()
-	if err != nil {
-		return top.r, false, err
-	}
-	if ok {
-		m.heap[0].r = r
-	} else {
-		last := len(m.heap) - 1
-		m.heap[0] = m.heap[last]
-		m.heap = m.heap[:last]
-	}
-	if len(m.heap) > 0 {
-		m.down(0)
-	}
-	return top.r, true, nil
-}
-
-func (m *merger[R]) close() error {
-	var errs []error
-	for _, c := range m.cs {
-		errs = append(errs, c.close())
-	}
-	return errors.Join(errs...)
+	t.tree[0] = w
 }
 
 // wordMerger merges sorted runs of fixed-size records (duplicates are kept; callers
 // drop them, since equal records are adjacent). It reads each run's records from a
-// block in place, refilling from the run's file only at the end of a block, and
-// picks the smallest head record with a tree of losers: log2(runs) comparisons of
-// words, inline, per record (a binary heap needs up to twice as many, and swaps).
-// The final merge of a load passes every triple, band and date record through it.
+// block in place, refilling from the run's file only at the end of a block, with the
+// run's head record as its key in a loserTree.
 type wordMerger[R words] struct {
 	srcs []wordSource[R]
-	head []R    // the head record of each leaf (a source, or padding up to a power of two)
-	live []bool // whether the leaf has a head record
-	tree []int  // tree[0] is the leaf with the smallest head; tree[1:] the losers of each match
+	t    loserTree[R]
 }
 
 // wordSource is one run of a wordMerger: the unread records of its current block (the
@@ -287,49 +257,16 @@ func openMerger[R words](srcs []runSource[R], half, blockBytes int) (*wordMerger
 	if len(m.srcs) <= 1 {
 		return m, nil // one run (or none): no tree
 	}
-	k := 1
-	for k < len(m.srcs) {
-		k *= 2
-	}
-	m.head, m.live, m.tree = make([]R, k), make([]bool, k), make([]int, k)
+	m.t = newLoserTree[R](len(m.srcs))
 	for i := range m.srcs {
 		var err error
-		if m.head[i], m.live[i], err = m.srcs[i].pop(); err != nil {
+		if m.t.key[i], m.t.live[i], err = m.srcs[i].pop(); err != nil {
 			_ = m.close()
 			return nil, err
 		}
 	}
-	m.tree[0] = m.match(1)
+	m.t.play()
 	return m, nil
-}
-
-// match plays the matches of the subtree at node, records the losers, and returns
-// the winner.
-func (m *wordMerger[R]) match(node int) int {
-	k := len(m.tree)
-	if node >= k {
-		return node - k
-	}
-	a, b := m.match(2*node), m.match(2*node+1)
-	if m.less(b, a) {
-		a, b = b, a
-	}
-	m.tree[node] = b
-	return a
-}
-
-// less says whether leaf a's head comes before leaf b's; a leaf without one comes last.
-func (m *wordMerger[R]) less(a, b int) bool {
-	if !m.live[a] || !m.live[b] {
-		return m.live[a]
-	}
-	x, y := m.head[a], m.head[b]
-	for i := 0; i < len(x); i++ {
-		if x[i] != y[i] {
-			return x[i] < y[i]
-		}
-	}
-	return false
 }
 
 // next returns the smallest remaining record.
@@ -340,21 +277,15 @@ func (m *wordMerger[R]) next() (r R, ok bool, err error) {
 	case 1:
 		return m.srcs[0].pop()
 	}
-	w := m.tree[0]
-	if !m.live[w] {
+	w, ok := m.t.winner()
+	if !ok {
 		return r, false, nil
 	}
-	r = m.head[w]
-	if m.head[w], m.live[w], err = m.srcs[w].pop(); err != nil {
+	r = m.t.key[w]
+	if m.t.key[w], m.t.live[w], err = m.srcs[w].pop(); err != nil {
 		return r, false, err
 	}
-	// Replay the matches on the path from the leaf to the root.
-	for node := (w + len(m.tree)) / 2; node >= 1; node /= 2 {
-		if m.less(m.tree[node], w) {
-			m.tree[node], w = w, m.tree[node]
-		}
-	}
-	m.tree[0] = w
+	m.t.replay(w)
 	return r, true, nil
 }
 
