@@ -26,8 +26,12 @@
 // all cores (Options.Workers) with a result that does not depend on their number. An
 // evidence factor depends on the pair of relations, not on the candidate, so a relation
 // whose factor falls below the evidence cut (a value shared by many entities) is skipped
-// without reading its candidates; the relation passes meet in the middle from the
-// smaller side. KB2 is read in batches between the parallel steps.
+// without reading its candidates. A relation pair less discriminative than
+// MinDiscriminative (an age, a postcode) cannot make a candidate on its own: its block
+// of entities proposes none and only scores, by binary search, the candidates that
+// discriminative evidence proposed, so the evidence read per fact does not grow with
+// the number of entities that share a value. The relation passes meet in the middle
+// from the smaller side. KB2 is read in batches between the parallel steps.
 //
 // # Model
 //

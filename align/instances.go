@@ -20,12 +20,26 @@ type cand struct {
 }
 
 // evidence is one factor of the product of a candidate: the best support that one KB1
-// fact gives to y2 through the KB2 path p2.
+// fact gives to y2 through the KB2 path p2. A negative y2 stands for a weak block (see
+// proposals): the edges of KB2 node ^y2 with relation p2.Step(0), each an item with this
+// factor and disc, expanded only for the proposed candidates.
 type evidence struct {
-	y2     int32
-	p2     Path
+	y2 int32
+	p2 Path
+	// brk marks an item that followed, in the evidence of one KB1 fact, an item dropped
+	// for lack of a proposal: two items of one candidate that were not adjacent before
+	// the drop stay two updates of its product, so the product's rounding is unchanged.
+	brk    bool
 	factor float64
 	disc   float64 // how discriminative the relation pair is: the smaller inverse functionality
+}
+
+// factEvidence locates the evidence of one KB1 fact of the current entity in w.ev.
+type factEvidence struct {
+	lo, hi int
+	dedup  bool
+	p      Path
+	end    int32
 }
 
 // Factor returns the PARIS update factor of one pair of facts (paris.md §3.1):
@@ -105,6 +119,10 @@ func (w *worker) candidates(y int32, out []cand) []cand {
 	w.paths = w.r1.forwardPaths(y, len1, w.paths[:0])
 	var comparable relSeen
 	group := w.sharedValues()
+	// First the evidence of every fact, the strong kind marking its candidates as
+	// proposed and the weak blocks kept unexpanded; then each fact's evidence for the
+	// proposed candidates, in the order of the facts.
+	w.ev, w.evFacts, w.proposed = w.ev[:0], w.evFacts[:0], w.proposed[:0]
 	for _, f := range w.paths {
 		an := a.anchors1(f.end)
 		if len(an) == 0 {
@@ -121,7 +139,7 @@ func (w *worker) candidates(y int32, out []cand) []cand {
 			continue
 		}
 		learned := a.rels.byP1[p1]
-		w.ev = w.ev[:0]
+		lo := len(w.ev)
 		for _, x2 := range an {
 			switch {
 			case joinBoot:
@@ -133,8 +151,16 @@ func (w *worker) candidates(y int32, out []cand) []cand {
 				w.learnedEvidence(p1, f1, fun1, x2, learned, max2, false)
 			}
 		}
-		w.unitWork.evidence += int64(len(w.ev))
-		w.applyEvidence(len(an) > 1 || joinBoot, f.p, f.end, group)
+		w.evFacts = append(w.evFacts, factEvidence{lo: lo, hi: len(w.ev), dedup: len(an) > 1 || joinBoot, p: f.p, end: f.end})
+	}
+	if len(w.proposed) > 0 {
+		ids := a.v2.ids
+		slices.SortFunc(w.proposed, func(x, y int32) int { return compareID(ids[x], ids[y]) })
+		for _, fe := range w.evFacts {
+			ev := w.proposedEvidence(w.ev[fe.lo:fe.hi])
+			w.unitWork.evidence += int64(len(ev))
+			w.applyEvidence(ev, fe.dedup, fe.p, fe.end, group)
+		}
 	}
 	if group {
 		w.applyGroups()
@@ -205,11 +231,41 @@ func (w *worker) bootEvidence(p1 Path, f1, fun1 float64, x2 anchor, learned []re
 		if 1-fac <= o.EvidenceCut {
 			continue
 		}
-		for _, e := range block {
-			if e.node != x2.node && !a.v2.lit[e.node] {
-				w.ev = append(w.ev, evidence{y2: e.node, p2: p2, factor: fac, disc: min(d1, fun2)})
-			}
+		w.addBlock(x2.node, block, p2, fac, min(d1, fun2))
+	}
+}
+
+// addBlock adds the evidence of one block, the KB2 entities that KB2 node x reaches
+// through the edges es (one relation, path p2), with one factor and discriminativeness.
+// A block as discriminative as MinDiscriminative proposes its entities as candidates; a
+// weaker one is kept as one item and only scores the candidates that stronger evidence
+// proposes (proposedEvidence), so its cost does not grow with its size.
+func (w *worker) addBlock(x int32, es []ledge, p2 Path, fac, disc float64) {
+	a := w.a
+	if !a.proposes(disc) {
+		w.ev = append(w.ev, evidence{y2: ^x, p2: p2, factor: fac, disc: disc})
+		return
+	}
+	for _, e := range es {
+		if e.node != x && !a.v2.lit[e.node] {
+			w.propose(e.node)
+			w.ev = append(w.ev, evidence{y2: e.node, p2: p2, factor: fac, disc: disc})
 		}
+	}
+}
+
+// proposes reports whether evidence whose relation pair is as discriminative as disc
+// proposes candidates: a candidate whose every support is less discriminative than
+// MinDiscriminative is never kept (topCands).
+func (a *aligner) proposes(disc float64) bool {
+	return disc >= a.opts.MinDiscriminative || a.opts.expandWeak
+}
+
+// propose marks KB2 node y2 as a candidate of the current entity.
+func (w *worker) propose(y2 int32) {
+	if c := &w.acc[y2]; !c.proposed {
+		c.proposed = true
+		w.proposed = append(w.proposed, y2)
 	}
 }
 
@@ -230,7 +286,11 @@ func (w *worker) bootJoinEvidence(p1 Path, f1, fun1 float64, x2 anchor, learned 
 		}
 		fun2 := a.v2.funPath(pe.p)
 		if fac := Factor(x2.score, sub, super, f1, fun2/o.Epsilon); 1-fac > o.EvidenceCut {
-			w.ev = append(w.ev, evidence{y2: pe.end, p2: pe.p, factor: fac, disc: min(fun1, fun2)})
+			disc := min(fun1, fun2)
+			if a.proposes(disc) {
+				w.propose(pe.end)
+			}
+			w.ev = append(w.ev, evidence{y2: pe.end, p2: pe.p, factor: fac, disc: disc})
 		}
 	}
 }
@@ -250,10 +310,19 @@ func (w *worker) learnedEvidence(p1 Path, f1, fun1 float64, x2 anchor, learned [
 		if 1-fac <= o.EvidenceCut {
 			continue
 		}
+		disc := min(d1, fun2)
+		if e.p2.Len() == 1 {
+			w.addBlock(x2.node, w.r2.edgesRel(x2.node, e.p2.Step(0)), e.p2, fac, disc)
+			continue
+		}
 		w.ends = w.followPath(&w.r2, x2.node, e.p2, w.ends[:0])
+		strong := a.proposes(disc)
 		for _, y2 := range w.ends {
 			if !a.v2.lit[y2] {
-				w.ev = append(w.ev, evidence{y2: y2, p2: e.p2, factor: fac, disc: min(d1, fun2)})
+				if strong {
+					w.propose(y2)
+				}
+				w.ev = append(w.ev, evidence{y2: y2, p2: e.p2, factor: fac, disc: disc})
 			}
 		}
 	}
@@ -274,6 +343,62 @@ func byRelation(es []ledge) iter.Seq2[graph.Rel, []ledge] {
 	}
 }
 
+// proposedEvidence returns the evidence of one KB1 fact (items of w.ev, weak blocks
+// unexpanded) for the proposed candidates (w.proposed, sorted by KB id), in the order
+// the items had, each weak block expanded by binary search for the proposed candidates
+// among its edges (sorted by relation, then KB id).
+func (w *worker) proposedEvidence(items []evidence) []evidence {
+	v := w.a.v2
+	out := w.evFact[:0]
+	dropped := false
+	for _, it := range items {
+		if it.y2 >= 0 {
+			if w.acc[it.y2].proposed {
+				it.brk, dropped = dropped, false
+				out = append(out, it)
+			} else {
+				dropped = true
+			}
+			continue
+		}
+		x := ^it.y2
+		es := w.r2.edgesRel(x, it.p2.Step(0))
+		next := 0 // the first edge of es after the last item kept
+		for _, y2 := range w.proposed {
+			if y2 == x {
+				continue
+			}
+			j, ok := slices.BinarySearchFunc(es[next:], v.ids[y2], func(e ledge, id graph.ID) int { return compareID(v.ids[e.node], id) })
+			if !ok {
+				continue
+			}
+			j += next
+			if w.blockItems(x, es[next:j]) {
+				dropped = true
+			}
+			it.y2, it.brk, dropped = y2, dropped, false
+			out = append(out, it)
+			next = j + 1
+		}
+		if w.blockItems(x, es[next:]) {
+			dropped = true
+		}
+	}
+	w.evFact = out
+	return out
+}
+
+// blockItems reports whether edges es of KB2 node x hold an item of a block: an edge to
+// an entity other than x.
+func (w *worker) blockItems(x int32, es []ledge) bool {
+	for _, e := range es {
+		if e.node != x && !w.a.v2.lit[e.node] {
+			return true
+		}
+	}
+	return false
+}
+
 // findLearned returns the entry of p2 in learned (sorted by p2).
 func findLearned(learned []relEntry, p2 Path) (relEntry, bool) {
 	i, ok := slices.BinarySearchFunc(learned, p2, func(e relEntry, p Path) int { return comparePath(e.p2, p) })
@@ -290,9 +415,9 @@ func findLearned(learned []relEntry, p2 Path) (relEntry, bool) {
 // that do. One KB1 fact supports a (path, candidate) pair once, through its best anchor;
 // with one anchor and no bootstrap joins no pair can repeat, and the evidence is already
 // in path order.
-func (w *worker) applyEvidence(dedup bool, p Path, end int32, group bool) {
-	ev := w.ev
-	if dedup || group {
+func (w *worker) applyEvidence(ev []evidence, dedup bool, p Path, end int32, group bool) {
+	sorted := dedup || group
+	if sorted {
 		slices.SortFunc(ev, func(x, y evidence) int {
 			return cmp.Or(cmp.Compare(x.y2, y.y2), comparePath(x.p2, y.p2), cmp.Compare(x.factor, y.factor))
 		})
@@ -300,7 +425,7 @@ func (w *worker) applyEvidence(dedup bool, p Path, end int32, group bool) {
 	for k := 0; k < len(ev); {
 		y2, start := ev[k].y2, k
 		fac, disc := 1.0, 0.0
-		for ; k < len(ev) && ev[k].y2 == y2; k++ {
+		for ; k < len(ev) && ev[k].y2 == y2 && (k == start || sorted || !ev[k].brk); k++ {
 			e := ev[k]
 			if dedup && k > start && ev[k-1].p2 == e.p2 {
 				continue
@@ -351,6 +476,7 @@ func (w *worker) applyGroups() {
 type candAcc struct {
 	prod, disc float64
 	rel        relSeen
+	proposed   bool // strong evidence proposed the node (see addBlock)
 }
 
 // support multiplies one fact's evidence into candidate y2's product.

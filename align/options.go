@@ -141,6 +141,11 @@ type Options struct {
 	Logger *slog.Logger `json:"-"`
 	// Progress, if set, is called after each iteration with what it changed.
 	Progress func(IterationStats) `json:"-"`
+
+	// expandWeak makes every evidence block propose its candidates, as the aligner did
+	// before weak blocks were kept unexpanded (instances.go, addBlock): tests compare
+	// the two, which must give the same result.
+	expandWeak bool
 }
 
 // DefaultOptions returns the defaults described on each field of Options.

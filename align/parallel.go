@@ -37,7 +37,10 @@ type worker struct {
 	endScratch []int32
 	paths      []pathEnd
 	paths2     []pathEnd
-	ev         []evidence
+	ev         []evidence     // the evidence of the current entity's facts (weak blocks unexpanded)
+	evFacts    []factEvidence // the facts' items in ev
+	evFact     []evidence     // one fact's evidence for the proposed candidates
+	proposed   []int32        // the candidates of the current entity that strong evidence proposed
 	ends       []int32
 
 	// relation passes

@@ -269,3 +269,67 @@ func BenchmarkResubmissionExtract(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkKeptModelMark measures what the garbage collector pays for the pages
+// Extract keeps (issue 19 point 3): the 41 NEXT-EVAL sample pages parsed and indexed
+// as the page store keeps them, then the CPU time of one full collection (the least
+// of several) with everything kept, after releasing the tables of the samples and
+// pages (elements, leaves, tokens, types, candidate lists), and after releasing the
+// trees too:
+//
+//	go test ./records -run '^$' -bench KeptModelMark -benchtime 1x
+//
+// mark-ms is the first, tables-ms and tree-ms the shares of the tables and of the
+// trees (the differences), objects the heap objects the kept pages hold. Every cycle
+// that runs while the pages are kept pays about this much.
+func BenchmarkKeptModelMark(b *testing.B) {
+	pages := nextEvalSamplePages(b)
+	opts := nextEvalOptions()
+	for b.Loop() {
+		st := newPageStore(pages, &opts)
+		kept := make([]*sample, len(pages))
+		for i := range pages {
+			s, err := st.get(i)
+			if err != nil {
+				b.Fatal(err)
+			}
+			kept[i] = s
+		}
+		st = nil
+		all, objs := markCPU()
+		for i, s := range kept {
+			kept[i] = &sample{p: &page{doc: s.p.doc}}
+		}
+		trees, objsTrees := markCPU()
+		for _, s := range kept {
+			s.p.doc = nil
+		}
+		none, objsNone := markCPU()
+		runtime.KeepAlive(kept)
+		if all <= 0 {
+			b.Skip("no CPU time on this system")
+		}
+		b.ReportMetric(float64(all.Microseconds())/1e3, "mark-ms")
+		b.ReportMetric(float64((all-trees).Microseconds())/1e3, "tables-ms")
+		b.ReportMetric(float64((trees-none).Microseconds())/1e3, "tree-ms")
+		b.ReportMetric(float64(objs-objsNone), "objects")
+		b.ReportMetric(float64(objsTrees-objsNone), "tree-objects")
+	}
+}
+
+// markCPU returns the least process CPU time of a few full collections and the
+// number of heap objects after them.
+func markCPU() (time.Duration, uint64) {
+	runtime.GC()
+	var least time.Duration
+	for k := range 15 {
+		t0 := cpuTime()
+		runtime.GC()
+		if d := cpuTime() - t0; k == 0 || d < least {
+			least = d
+		}
+	}
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return least, m.HeapObjects
+}

@@ -738,8 +738,8 @@ func modelBytes(raw int, s *sample) int {
 	)
 	p := s.p
 	n := raw + 2*len(p.elems)*node + len(p.leaves)*node
-	n += cap(p.elems)*(elem+4+24) + cap(p.leaves)*leaf + cap(p.toks)*(16+8) + cap(p.noise)
-	n += cap(s.types) * 8
+	n += cap(p.elems)*(elem+4+4) + cap(p.leaves)*leaf + cap(p.toks)*(16+8) + cap(p.noise)
+	n += cap(s.types)*8 + cap(s.atts.pairs)*32
 	for _, l := range s.lists {
 		n += 48 + cap(l.members)*4
 	}

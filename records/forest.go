@@ -75,9 +75,9 @@ type sample struct {
 	types []uint64
 	echo  map[int32]bool
 	names []string // the type attributes the types were computed with
-	// atts are the tolerant attributes of every element among names (typeAttrs), nil
+	// atts are the tolerant attributes of every element among names (typeAttrs), empty
 	// when not computed; shared, never to be modified
-	atts  [][][2]string
+	atts  typeAttrTable
 	lists []list // candidate record lists (record mode)
 }
 
@@ -85,14 +85,15 @@ type sample struct {
 func newSample(p *page, names []string) *sample {
 	s := &sample{p: p, names: names}
 	s.types, s.atts = typeIndex(p, names)
+	p.forms, p.formClass, p.formID = s.atts, slices.Contains(names, "class"), slices.Contains(names, "id")
 	return s
 }
 
 // typeAttrs returns typeAttrs of element i among names, from the sample's table when
 // names are its own. The caller must not modify it.
 func (s *sample) typeAttrs(i int32, names []string) [][2]string {
-	if s.atts != nil && (len(names) > 0 && len(s.names) == len(names) && &names[0] == &s.names[0] || slices.Equal(names, s.names)) {
-		return s.atts[i]
+	if s.atts.off != nil && (len(names) > 0 && len(s.names) == len(names) && &names[0] == &s.names[0] || slices.Equal(names, s.names)) {
+		return s.atts.of(i)
 	}
 	return typeAttrs(s.p.elems[i].n, names)
 }
@@ -118,7 +119,7 @@ const (
 func siblingGroups(s *sample, parent int32, names []string, shapes *shapeTable) [][]int32 {
 	p := s.p
 	var clusters []*cluster
-	for _, k := range p.elems[parent].kids {
+	for _, k := range p.kids(parent) {
 		e := &p.elems[k]
 		if e.skipped || e.leafEnd == e.leafStart {
 			continue
@@ -209,7 +210,7 @@ func findLists(s *sample) {
 	shapes := newShapeTable(p)
 	for i := body; i < int32(len(p.elems)); i++ {
 		e := &p.elems[i]
-		if e.skipped || len(e.kids) < 2 || (i != body && !p.isAncestor(body, i)) {
+		if e.skipped || e.kidEnd-e.kidStart < 2 || (i != body && !p.isAncestor(body, i)) {
 			continue
 		}
 		for _, g := range siblingGroups(s, i, s.names, shapes) {
@@ -474,7 +475,7 @@ func textLeaves(p *page, m int32) int {
 // columns of the rows below it (HTML's table model) and is no record.
 func headerRow(p *page, r int32) bool {
 	cells := 0
-	for _, k := range p.elems[r].kids {
+	for _, k := range p.kids(r) {
 		switch p.elems[k].tag {
 		case "th":
 			cells++
@@ -564,7 +565,7 @@ func commonChild(samples []*sample, pt *pattern) string {
 	p := samples[si].p
 	// the child tags of the first element, in order, kept while every element has them
 	var common []string
-	for _, k := range p.elems[e].kids {
+	for _, k := range p.kids(e) {
 		if t := p.elems[k].tag; !p.elems[k].skipped && !slices.Contains(common, t) {
 			common = append(common, t)
 		}
@@ -573,7 +574,7 @@ func commonChild(samples []*sample, pt *pattern) string {
 		q := samples[sj].p
 		for _, m := range elems {
 			common = slices.DeleteFunc(common, func(t string) bool {
-				for _, k := range q.elems[m].kids {
+				for _, k := range q.kids(m) {
 					if q.elems[k].tag == t && !q.elems[k].skipped {
 						return false
 					}

@@ -135,11 +135,11 @@ func blockFeature(p *page, b int32) string {
 			f = append(f, '<')
 		}
 		f = append(f, n.Data...)
-		if v := tolerantForm(attr(n, "id")); v != "" {
+		if v := p.tolerantAttr(c, "id"); v != "" {
 			f = append(f, '#')
 			f = append(f, v...)
 		}
-		if v := tolerantForm(attr(n, "class")); v != "" {
+		if v := p.tolerantAttr(c, "class"); v != "" {
 			f = append(f, '.')
 			f = append(f, v...)
 		}

@@ -633,7 +633,7 @@ func (v *listView) amongLists() {
 		if p.elems[m].parent < 0 {
 			continue
 		}
-		kids := p.elems[p.elems[m].parent].kids
+		kids := p.kids(p.elems[m].parent)
 		if k, ok := slices.BinarySearch(kids, m); ok && k > 0 {
 			o := c.owner[kids[k-1]]
 			if o != nil && o != pt {

@@ -53,7 +53,7 @@ func parallelRow(p *page, r int32) int32 {
 		return -1
 	}
 	found := int32(-1)
-	for _, sib := range p.elems[p.elems[t].parent].kids {
+	for _, sib := range p.kids(p.elems[t].parent) {
 		if sib == t || p.elems[sib].tag != "table" || p.elems[sib].skipped {
 			continue
 		}

@@ -82,13 +82,13 @@ func (c *pathCache) of(e int32) string {
 		return s
 	}
 	if e == c.root {
-		s := pathStep(c.p.elems[e].n)
+		s := c.p.pathStep(e)
 		c.path[0] = s
 		return s
 	}
 	par := c.p.elems[e].parent
 	prefix := c.of(par)
-	kids := c.p.elems[par].kids
+	kids := c.p.kids(par)
 	steps := c.steps[par-c.root]
 	if steps == nil {
 		steps = positionedSteps(c.p, kids)
@@ -105,7 +105,7 @@ func (c *pathCache) of(e int32) string {
 func positionedSteps(p *page, kids []int32) []string {
 	steps := make([]string, len(kids))
 	for i, k := range kids {
-		steps[i] = pathStep(p.elems[k].n)
+		steps[i] = p.pathStep(k)
 	}
 	if len(kids) <= 16 {
 		// few siblings: compare them pairwise rather than count them in maps

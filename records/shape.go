@@ -19,12 +19,9 @@ func typeHashes(p *page, names []string) []uint64 {
 }
 
 // typeIndex returns typeHashes and, for every element, its tolerant attributes among
-// names (typeAttrs), computed once: the attribute lists share one backing array, sized
-// beforehand so that it never moves, and are capped, so that an append to one copies
-// it.
-func typeIndex(p *page, names []string) ([]uint64, [][][2]string) {
+// names (typeAttrs), computed once into one table.
+func typeIndex(p *page, names []string) ([]uint64, typeAttrTable) {
 	hs := make([]uint64, len(p.elems))
-	atts := make([][][2]string, len(p.elems))
 	most := 0 // the attributes among names: a bound of the pairs
 	for i := range p.elems {
 		for _, a := range p.elems[i].n.Attr {
@@ -33,7 +30,7 @@ func typeIndex(p *page, names []string) ([]uint64, [][][2]string) {
 			}
 		}
 	}
-	slab := make([][2]string, 0, most)
+	t := typeAttrTable{off: make([]int32, len(p.elems)+1), pairs: make([][2]string, 0, most)}
 	for i := range p.elems {
 		e := &p.elems[i]
 		var parent uint64
@@ -41,15 +38,32 @@ func typeIndex(p *page, names []string) ([]uint64, [][][2]string) {
 			parent = hs[e.parent]
 		}
 		if len(e.n.Attr) > 0 {
-			start := len(slab)
-			slab = appendTypeAttrs(slab, e.n, names)
-			if len(slab) > start {
-				atts[i] = slab[start:len(slab):len(slab)]
-			}
+			t.pairs = appendTypeAttrs(t.pairs, e.n, names)
 		}
-		hs[i] = typeHashAttrs(parent, e.n, names, atts[i])
+		t.off[i+1] = int32(len(t.pairs))
+		hs[i] = typeHashAttrs(parent, e.n, names, t.of(int32(i)))
 	}
-	return hs, atts
+	packInPlace(len(t.pairs), func(i int) *string { return &t.pairs[i][1] })
+	return hs, t
+}
+
+// typeAttrTable holds the tolerant attributes of every element of a page: those of
+// element i are pairs[off[i]:off[i+1]]. One array of pairs and one of offsets, not a
+// slice per element: the table is kept as long as the page, and the collector marks
+// every pointer it holds on every cycle.
+type typeAttrTable struct {
+	pairs [][2]string
+	off   []int32
+}
+
+// of returns the tolerant attributes of element i, nil when it has none; capped, so
+// that an append to them copies.
+func (t typeAttrTable) of(i int32) [][2]string {
+	a, b := t.off[i], t.off[i+1]
+	if a == b {
+		return nil
+	}
+	return t.pairs[a:b:b]
 }
 
 // FNV-1a, 64 bits (hash/fnv), written out so that the bytes of a record type are
@@ -170,7 +184,7 @@ func shapeBuf(p *page, i int32, hs []uint64, bare []int8) ([]shapeItem, []uint64
 	}
 	var walk func(j int32, h uint64, d int)
 	walk = func(j int32, h uint64, d int) {
-		for _, k := range p.elems[j].kids {
+		for _, k := range p.kids(j) {
 			if p.elems[k].skipped {
 				continue
 			}
@@ -216,7 +230,7 @@ func bareWrapper(p *page, i int32) bool {
 		return false
 	}
 	kids := 0
-	for _, k := range e.kids {
+	for _, k := range p.kids(i) {
 		if !p.elems[k].skipped {
 			kids++
 		}

@@ -23,7 +23,7 @@ type siblingRun struct {
 }
 
 // siblingKey is the type of a sibling in a run: tag and tolerant class.
-func siblingKey(p *page, e int32) string { return pathStep(p.elems[e].n) }
+func siblingKey(p *page, e int32) string { return p.pathStep(e) }
 
 // gapsOf returns, for each list of pt on each page, the content siblings between
 // consecutive members, before the first and after the last.
@@ -35,7 +35,7 @@ func learnSiblings(samples []*sample, pt *pattern) *siblingRun {
 	lists := 0
 	for _, l := range pt.lists {
 		p := samples[l.page].p
-		kids := p.elems[l.parent].kids
+		kids := p.kids(l.parent)
 		pos := map[int32]int{}
 		for i, k := range kids {
 			pos[k] = i
@@ -124,7 +124,7 @@ func (r *siblingRun) attach(p *page, recs []int32) (firsts []int32, extra [][]in
 		if par < 0 {
 			continue
 		}
-		kids := p.elems[par].kids
+		kids := p.kids(par)
 		at := slices.Index(kids, e)
 		var got []int32
 		step := 1

@@ -278,12 +278,3 @@ func xpathLiteral(s string) string {
 	parts := strings.Split(s, "'")
 	return "concat('" + strings.Join(parts, `', "'", '`) + "')"
 }
-
-// pathStep is the record-internal path step of an element: tag plus tolerant class,
-// e.g. "span.first-line" (the Leaf.Path contract).
-func pathStep(n *html.Node) string {
-	if c := tolerantForm(attr(n, "class")); c != "" {
-		return n.Data + "." + c
-	}
-	return n.Data
-}

@@ -376,7 +376,7 @@ func (sel *selection) matches(s *sample, i int32, pt *pattern) bool {
 	}
 	if pt.child != "" {
 		found := false
-		for _, k := range e.kids {
+		for _, k := range s.p.kids(i) {
 			if s.p.elems[k].tag == pt.child {
 				found = true
 				break
