@@ -230,12 +230,22 @@ func TestLiteralAllocations(t *testing.T) {
 	}
 }
 
-// BenchmarkLiteral normalises a mix of KB literals: names, titles, dates, numbers.
+// BenchmarkLiteral normalises a mix of KB literals (names, titles, dates, numbers),
+// ASCII and not.
 func BenchmarkLiteral(b *testing.B) {
-	texts := []string{"John Smith", "the brothers karamazov", "Hamlet (French Edition)", "1984-05-03",
-		"42", "O'Brien", "Les Misérables", "Dickens, Charles", "Paris", "new york city"}
-	b.ReportAllocs()
-	for i := 0; b.Loop(); i++ {
-		_ = Literal(texts[i%len(texts)])
+	for _, bc := range []struct {
+		name  string
+		texts []string
+	}{
+		{"ascii", []string{"John Smith", "the brothers karamazov", "Hamlet (French Edition)", "1984-05-03",
+			"42", "O'Brien", "Dickens, Charles", "Paris", "new york city", "The Lord of the Rings"}},
+		{"unicode", []string{"Les Misérables", "Ångström", "Łódź (city)", "Straße der Pariser Kommune"}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				_ = Literal(bc.texts[i%len(bc.texts)])
+			}
+		})
 	}
 }
