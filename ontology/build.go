@@ -320,8 +320,8 @@ type nodeFacts struct {
 // nodeMerge merges the SPO and OPS runs and the dictionary run of one half of the
 // identifier space into nodeFacts, node by node in identifier order.
 type nodeMerge struct {
-	spo, ops   *merger[rec3]
-	terms      *merger[varItem]
+	spo, ops   *wordMerger[rec3]
+	terms      *varMerger
 	sp, op     rec3
 	t          varItem
 	spOK, opOK bool

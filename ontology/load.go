@@ -144,13 +144,13 @@ func newLoader(ctx context.Context, opts LoadOptions, tmp string, bounded bool) 
 	}
 	share := func(percent int64) int64 { return mem * percent / 100 }
 	l.triples = newFixedSorter("triples", tmp, share(shareTriples), 2, permuteTriple,
-		func(_ int, rs, tmp []rec3) { sortWords(rs, tmp) }, cmp3)
+		func(_ int, rs, tmp []rec3) { sortWords(rs, tmp) })
 	l.terms = newVarSorter("terms", tmp, share(shareTerms))
 	l.lits = newVarSorter("literals", tmp, share(shareLiterals))
 	l.bands = newFixedSorter("bands", tmp, share(shareBands), 1, func(_ int, r rec2) rec2 { return r },
-		func(_ int, rs, tmp []rec2) { sortWords(rs, tmp) }, cmp2)
+		func(_ int, rs, tmp []rec2) { sortWords(rs, tmp) })
 	l.dates = newFixedSorter("dates", tmp, share(shareDates), 1, func(_ int, r rec2) rec2 { return r },
-		func(_ int, rs, tmp []rec2) { sortWords(rs, tmp) }, cmp2)
+		func(_ int, rs, tmp []rec2) { sortWords(rs, tmp) })
 	l.pairBytes = share(sharePairs)
 	l.setBytes = share(shareSets)
 	l.mergeBytes = share(shareMerge)

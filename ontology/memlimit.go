@@ -14,8 +14,8 @@ import (
 // so that the collector runs sooner rather than let garbage take the room of the sort
 // buffers. A lower limit set by the program (GOMEMLIMIT) is kept.
 
-// memGovernor is the process-wide account of the running loads' budgets and of the
-// bytes mapped outside the Go heap.
+// memGovernorT is the process-wide account of the running loads' budgets and of the
+// bytes mapped outside the Go heap; memGovernor is its one instance.
 type memGovernorT struct {
 	mu     sync.Mutex
 	loads  int
@@ -76,6 +76,7 @@ func goMemoryLimit(budget, mapped, prev int64) int64 {
 	return limit
 }
 
+// memGovernor is the process's one memGovernorT.
 var memGovernor memGovernorT
 
 // commitLocked sets the Go runtime's soft limit from the account (g.mu held).

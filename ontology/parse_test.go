@@ -2,7 +2,10 @@ package ontology
 
 import (
 	"bytes"
+	"cmp"
+	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -128,11 +131,133 @@ func TestSortWords(t *testing.T) {
 				}
 			}
 			want := slices.Clone(rs)
-			slices.SortFunc(want, cmp3)
+			slices.SortFunc(want, cmpWords[rec3])
 			sortWords(rs, nil)
 			if !slices.Equal(rs, want) {
 				t.Errorf("n=%d skew=%v: not sorted", n, skew)
 			}
+		}
+	}
+}
+
+// TestWordMerger merges 0 to 7 sorted runs, in files read in small blocks and in
+// memory, some empty, each half apart, and compares with sorting everything.
+func TestWordMerger(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	dir := t.TempDir()
+	for k := range 8 {
+		var srcs []runSource[rec2]
+		var all []rec2
+		for i := range k {
+			n := r.IntN(300)
+			if i == 1 {
+				n = 0
+			}
+			rs := make([]rec2, n)
+			for j := range rs {
+				rs[j] = rec2{r.Uint64N(50) | r.Uint64N(2)<<63, r.Uint64N(4)} // duplicates, both halves
+			}
+			slices.SortFunc(rs, cmpWords[rec2])
+			all = append(all, rs...)
+			src := runSource[rec2]{split: splitIndex(rs), n: int64(n)}
+			if i%2 == 0 {
+				src.path = filepath.Join(dir, fmt.Sprintf("run-%d-%d", k, i))
+				if err := writeFixedRun(src.path, rs); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				src.mem = rs
+			}
+			srcs = append(srcs, src)
+		}
+		slices.SortFunc(all, cmpWords[rec2])
+		lit, _ := slices.BinarySearchFunc(all, literalBit, func(r rec2, t uint64) int { return cmp.Compare(r[0], t) })
+		for half, want := range map[int][]rec2{halfAll: all, halfLow: all[:lit], halfLit: all[lit:]} {
+			m, err := openMerger(srcs, half, 48) // three records per read
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []rec2
+			for {
+				rec, ok, err := m.next()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !ok {
+					break
+				}
+				got = append(got, rec)
+			}
+			if err := m.close(); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("%d runs, half %d: got %d records, want %d (or not in order)", k, half, len(got), len(want))
+			}
+		}
+	}
+}
+
+// TestVarMerger sorts variable-length records with buffers small enough for several
+// runs, some written to files, and checks each half of the merge against sorting
+// everything by keys: the same records, in key order.
+func TestVarMerger(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	s := newVarSorter("terms", t.TempDir(), 1<<20) // buffers of 4,096 records
+	defer s.release()
+	var all []varItem
+	for range 5 {
+		items := make([]varItem, 3000)
+		for i := range items {
+			k1 := r.Uint64N(2000) | r.Uint64N(2)<<63
+			items[i] = varItem{k1: k1, k2: r.Uint64N(3), data: fmt.Appendf(nil, "term %d %d", k1, r.IntN(2))}
+		}
+		all = append(all, items...)
+		if err := s.add(items); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.finish(); err != nil {
+		t.Fatal(err)
+	}
+	if s.fileRuns() < 2 {
+		t.Fatalf("%d runs in files, want several", s.fileRuns())
+	}
+	key := func(it varItem) string { return fmt.Sprintf("%020d %020d %s", it.k1, it.k2, it.data) }
+	for _, half := range []int{halfAll, halfLow, halfLit} {
+		var want []string
+		for _, it := range all {
+			if half == halfAll || (half == halfLit) == (it.k1 >= literalBit) {
+				want = append(want, key(it))
+			}
+		}
+		slices.Sort(want)
+		m, err := s.merge(half, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		var last varItem
+		for n := 0; ; n++ {
+			it, ok, err := m.next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ok {
+				break
+			}
+			if n > 0 && (it.k1 < last.k1 || it.k1 == last.k1 && it.k2 < last.k2) {
+				t.Fatalf("half %d: record %d (%d, %d) after (%d, %d)", half, n, it.k1, it.k2, last.k1, last.k2)
+			}
+			last = varItem{k1: it.k1, k2: it.k2}
+			got = append(got, key(it))
+		}
+		if err := m.close(); err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("half %d: %d records, want %d (or different ones)", half, len(got), len(want))
 		}
 	}
 }
@@ -208,4 +333,14 @@ func BenchmarkSortWords(b *testing.B) {
 		copy(rs, src)
 		sortWords(rs, tmp)
 	}
+}
+
+// cmpWords orders records by their words, as the sort does.
+func cmpWords[R words](a, b R) int {
+	for i := 0; i < len(a); i++ {
+		if c := cmp.Compare(a[i], b[i]); c != 0 {
+			return c
+		}
+	}
+	return 0
 }

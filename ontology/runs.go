@@ -24,22 +24,6 @@ type cursor[R any] interface {
 	close() error
 }
 
-// memCursor reads a sorted in-memory slice.
-type memCursor[R any] struct {
-	rs []R
-	i  int
-}
-
-func (c *memCursor[R]) next() (R, bool, error) {
-	if c.i >= len(c.rs) {
-		var zero R
-		return zero, false, nil
-	}
-	c.i++
-	return c.rs[c.i-1], true, nil
-}
-func (c *memCursor[R]) close() error { return nil }
-
 // runSource is one sorted run: a file, or a slice kept in memory. split is the index of
 // the first record whose first word has the top bit set (a literal node), so that the
 // halves of the identifier space can be merged in parallel.
@@ -76,8 +60,7 @@ func writeFixedRun[R words](path string, rs []R) (err error) {
 type fixedFileCursor[R words] struct {
 	f     *os.File
 	buf   []R
-	block int // records per read
-	i     int
+	block int   // records per read
 	off   int64 // file offset of the next block
 	left  int64 // records not yet read into buf
 }
@@ -98,33 +81,30 @@ func openFixedRun[R words](path string, from, to int64, blockBytes int) (*fixedF
 	return &fixedFileCursor[R]{f: f, block: max(blockBytes/(8*len(r)), 1), off: from * int64(8*len(r)), left: to - from}, nil
 }
 
-func (c *fixedFileCursor[R]) next() (R, bool, error) {
-	if c.i == len(c.buf) {
-		var zero R
-		if c.left <= 0 {
-			return zero, false, nil
-		}
-		if c.buf == nil {
-			b, err := allocRecords[R](c.block)
-			if err != nil {
-				return zero, false, err
-			}
-			c.buf = b
-		}
-		n := min(int64(c.block), c.left)
-		b := recordBytes(c.buf[:n])
-		if k, err := c.f.ReadAt(b, c.off); k < len(b) || err != nil && !errors.Is(err, io.EOF) {
-			if err == nil || errors.Is(err, io.EOF) {
-				err = io.ErrUnexpectedEOF
-			}
-			return zero, false, fmt.Errorf("read sort run %s: %w", c.f.Name(), err)
-		}
-		c.off += int64(len(b))
-		c.left -= n
-		c.buf, c.i = c.buf[:n], 0
+// fill reads the next block of the run; it returns no records at the end. The block is
+// valid until the next fill.
+func (c *fixedFileCursor[R]) fill() ([]R, error) {
+	if c.left <= 0 {
+		return nil, nil
 	}
-	c.i++
-	return c.buf[c.i-1], true, nil
+	if c.buf == nil {
+		b, err := allocRecords[R](c.block)
+		if err != nil {
+			return nil, err
+		}
+		c.buf = b
+	}
+	n := min(int64(c.block), c.left)
+	b := recordBytes(c.buf[:n])
+	if k, err := c.f.ReadAt(b, c.off); k < len(b) || err != nil && !errors.Is(err, io.EOF) {
+		if err == nil || errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, fmt.Errorf("read sort run %s: %w", c.f.Name(), err)
+	}
+	c.off += int64(len(b))
+	c.left -= n
+	return c.buf[:n], nil
 }
 
 func (c *fixedFileCursor[R]) close() error {
@@ -133,7 +113,8 @@ func (c *fixedFileCursor[R]) close() error {
 	return c.f.Close()
 }
 
-func openRun[R words](s runSource[R], half, blockBytes int) (cursor[R], error) {
+// openRun opens (one half of) a run for a wordMerger.
+func openRun[R words](s runSource[R], half, blockBytes int) (wordSource[R], error) {
 	from, to := int64(0), s.n
 	switch half {
 	case halfLow:
@@ -142,9 +123,18 @@ func openRun[R words](s runSource[R], half, blockBytes int) (cursor[R], error) {
 		from = s.split
 	}
 	if s.path == "" {
-		return &memCursor[R]{rs: s.mem[from:to]}, nil
+		return wordSource[R]{buf: s.mem[from:to]}, nil
 	}
-	return openFixedRun[R](s.path, from, to, blockBytes)
+	c, err := openFixedRun[R](s.path, from, to, blockBytes)
+	if err != nil {
+		return wordSource[R]{}, err
+	}
+	b, err := c.fill()
+	if err != nil {
+		_ = c.close()
+		return wordSource[R]{}, err
+	}
+	return wordSource[R]{buf: b, file: c}, nil
 }
 
 // splitIndex returns the index of the first record whose first word has the literal
@@ -154,114 +144,159 @@ func splitIndex[R words](rs []R) int64 {
 	return int64(i)
 }
 
-// merger merges sorted cursors into one sorted sequence (duplicates are kept; callers
-// drop them, since equal records are adjacent).
-type merger[R any] struct {
-	cs   []cursor[R]
-	heap []mergeItem[R]
-	cmp  func(a, b R) int
+// loserTree picks the smallest of k sorted sequences' head keys with a tree of losers:
+// after the winner's sequence advances, log2(k) matches on the path from its leaf to
+// the root find the next one, each comparing words inline (a binary heap needs up to
+// twice as many comparisons, and swaps). Equal keys come out in leaf order. The final
+// merge of a load passes every record through one.
+type loserTree[K words] struct {
+	key  []K    // the head key of each leaf (a sequence, or padding up to a power of two)
+	live []bool // whether the leaf has a head
+	tree []int  // tree[0] is the winning leaf; tree[1:] the losers of each match
 }
 
-type mergeItem[R any] struct {
-	r R
-	c int
-}
-
-func newMerger[R any](cs []cursor[R], compare func(a, b R) int) (*merger[R], error) {
-	m := &merger[R]{cs: cs, cmp: compare}
-	if len(cs) == 1 {
-		return m, nil // one run: no heap
+// newLoserTree makes the tree of n leaves, none live yet; set key and live, then play.
+func newLoserTree[K words](n int) loserTree[K] {
+	k := 1
+	for k < n {
+		k *= 2
 	}
-	for i, c := range cs {
-		r, ok, err := c.next()
-		if err != nil {
-			_ = m.close()
-			return nil, err
+	return loserTree[K]{key: make([]K, k), live: make([]bool, k), tree: make([]int, k)}
+}
+
+// play plays every match.
+func (t *loserTree[K]) play() { t.tree[0] = t.match(1) }
+
+// match plays the matches of the subtree at node, records the losers, and returns
+// the winner.
+func (t *loserTree[K]) match(node int) int {
+	k := len(t.tree)
+	if node >= k {
+		return node - k
+	}
+	a, b := t.match(2*node), t.match(2*node+1)
+	if t.less(b, a) {
+		a, b = b, a
+	}
+	t.tree[node] = b
+	return a
+}
+
+// less says whether leaf a's head comes before leaf b's; a leaf without one comes last.
+func (t *loserTree[K]) less(a, b int) bool {
+	if !t.live[a] || !t.live[b] {
+		return t.live[a]
+	}
+	x, y := t.key[a], t.key[b]
+	for i := 0; i < len(x); i++ {
+		if x[i] != y[i] {
+			return x[i] < y[i]
 		}
-		if ok {
-			m.heap = append(m.heap, mergeItem[R]{r, i})
-		}
 	}
-	for i := len(m.heap)/2 - 1; i >= 0; i-- {
-		m.down(i)
-	}
-	return m, nil
+	return a < b
 }
 
-func (m *merger[R]) less(i, j int) bool {
-	c := m.cmp(m.heap[i].r, m.heap[j].r)
-	return c < 0 || c == 0 && m.heap[i].c < m.heap[j].c
+// winner returns the leaf with the smallest head; ok is false when no leaf has one.
+func (t *loserTree[K]) winner() (leaf int, ok bool) {
+	return t.tree[0], t.live[t.tree[0]]
 }
 
-func (m *merger[R]) down(i int) {
-	n := len(m.heap)
-	for {
-		l := 2*i + 1
-		if l >= n {
-			return
+// replay finds the new winner after leaf w's head changed (w must be the winner).
+func (t *loserTree[K]) replay(w int) {
+	for node := (w + len(t.tree)) / 2; node >= 1; node /= 2 {
+		if t.less(t.tree[node], w) {
+			t.tree[node], w = w, t.tree[node]
 		}
-		s := l
-		if r := l + 1; r < n && m.less(r, l) {
-			s = r
-		}
-		if !m.less(s, i) {
-			return
-		}
-		m.heap[i], m.heap[s] = m.heap[s], m.heap[i]
-		i = s
 	}
+	t.tree[0] = w
 }
 
-// next returns the smallest remaining record.
-func (m *merger[R]) next() (R, bool, error) {
-	if len(m.cs) == 1 {
-		return m.cs[0].next()
-	}
-	if len(m.heap) == 0 {
-		var zero R
-		return zero, false, nil
-	}
-	top := m.heap[0]
-	r, ok, err := m.cs[top.c].next()
-	if err != nil {
-		return top.r, false, err
-	}
-	if ok {
-		m.heap[0].r = r
-	} else {
-		last := len(m.heap) - 1
-		m.heap[0] = m.heap[last]
-		m.heap = m.heap[:last]
-	}
-	if len(m.heap) > 0 {
-		m.down(0)
-	}
-	return top.r, true, nil
+// wordMerger merges sorted runs of fixed-size records (duplicates are kept; callers
+// drop them, since equal records are adjacent). It reads each run's records from a
+// block in place, refilling from the run's file only at the end of a block, with the
+// run's head record as its key in a loserTree.
+type wordMerger[R words] struct {
+	srcs []wordSource[R]
+	t    loserTree[R]
 }
 
-func (m *merger[R]) close() error {
-	var errs []error
-	for _, c := range m.cs {
-		errs = append(errs, c.close())
+// wordSource is one run of a wordMerger: the unread records of its current block (the
+// whole run when it is in memory) and, for a run file, its cursor.
+type wordSource[R words] struct {
+	buf  []R
+	file *fixedFileCursor[R]
+}
+
+// pop removes the source's head record and returns it; ok is false at the end of the run.
+func (s *wordSource[R]) pop() (r R, ok bool, err error) {
+	if len(s.buf) == 0 {
+		if s.file == nil {
+			return r, false, nil
+		}
+		if s.buf, err = s.file.fill(); err != nil || len(s.buf) == 0 {
+			return r, false, err
+		}
 	}
-	return errors.Join(errs...)
+	r = s.buf[0]
+	s.buf = s.buf[1:]
+	return r, true, nil
 }
 
 // openMerger opens (one half of) the runs of one order and merges them; run files are
 // read in blocks of blockBytes.
-func openMerger[R words](srcs []runSource[R], half, blockBytes int, compare func(a, b R) int) (*merger[R], error) {
-	var cs []cursor[R]
+func openMerger[R words](srcs []runSource[R], half, blockBytes int) (*wordMerger[R], error) {
+	m := &wordMerger[R]{}
 	for _, s := range srcs {
-		c, err := openRun(s, half, blockBytes)
+		ws, err := openRun(s, half, blockBytes)
 		if err != nil {
-			for _, c := range cs {
-				_ = c.close()
-			}
+			_ = m.close()
 			return nil, err
 		}
-		cs = append(cs, c)
+		m.srcs = append(m.srcs, ws)
 	}
-	return newMerger(cs, compare)
+	if len(m.srcs) <= 1 {
+		return m, nil // one run (or none): no tree
+	}
+	m.t = newLoserTree[R](len(m.srcs))
+	for i := range m.srcs {
+		var err error
+		if m.t.key[i], m.t.live[i], err = m.srcs[i].pop(); err != nil {
+			_ = m.close()
+			return nil, err
+		}
+	}
+	m.t.play()
+	return m, nil
+}
+
+// next returns the smallest remaining record.
+func (m *wordMerger[R]) next() (r R, ok bool, err error) {
+	switch len(m.srcs) {
+	case 0:
+		return r, false, nil
+	case 1:
+		return m.srcs[0].pop()
+	}
+	w, ok := m.t.winner()
+	if !ok {
+		return r, false, nil
+	}
+	r = m.t.key[w]
+	if m.t.key[w], m.t.live[w], err = m.srcs[w].pop(); err != nil {
+		return r, false, err
+	}
+	m.t.replay(w)
+	return r, true, nil
+}
+
+func (m *wordMerger[R]) close() error {
+	var errs []error
+	for _, s := range m.srcs {
+		if s.file != nil {
+			errs = append(errs, s.file.close())
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // background runs the spill of one full buffer at a time while the parsers fill the
@@ -324,11 +359,10 @@ type fixedSorter[R words] struct {
 	orders  int
 	permute func(order int, r R) R // from the previous order's layout (or the input) to this order's
 	sort    func(order int, rs, tmp []R)
-	compare func(a, b R) int
 }
 
 func newFixedSorter[R words](name, dir string, limitBytes int64, orders int,
-	permute func(order int, r R) R, sort func(order int, rs, tmp []R), compare func(a, b R) int) *fixedSorter[R] {
+	permute func(order int, r R) R, sort func(order int, rs, tmp []R)) *fixedSorter[R] {
 	if orders < 1 || orders > 2 {
 		panic("ontology: a fixed sorter keeps one or two orders") // a programming error, not input
 	}
@@ -336,7 +370,7 @@ func newFixedSorter[R words](name, dir string, limitBytes int64, orders int,
 	limit := int(limitBytes / int64(3*8*len(r)))
 	limit = max(limit, 1024)
 	return &fixedSorter[R]{name: name, dir: dir, limit: limit, orders: orders, permute: permute,
-		sort: sort, compare: compare, runs: make([][]runSource[R], orders)}
+		sort: sort, runs: make([][]runSource[R], orders)}
 }
 
 // buffer returns an empty buffer of limit records, reusing b if it has one.
@@ -464,8 +498,8 @@ func (s *fixedSorter[R]) finish() error {
 
 // merge returns the merged records of one order (or of one half of it), reading run
 // files in blocks of blockBytes.
-func (s *fixedSorter[R]) merge(order, half, blockBytes int) (*merger[R], error) {
-	return openMerger(s.runs[order], half, blockBytes, s.compare)
+func (s *fixedSorter[R]) merge(order, half, blockBytes int) (*wordMerger[R], error) {
+	return openMerger(s.runs[order], half, blockBytes)
 }
 
 // fileRuns is the number of runs of one order written to files.

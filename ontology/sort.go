@@ -1,7 +1,6 @@
 package ontology
 
 import (
-	"cmp"
 	"math/bits"
 	"sync"
 )
@@ -17,18 +16,6 @@ import (
 
 type rec2 = [2]uint64
 type rec3 = [3]uint64
-
-func cmpWords[R words](a, b R) int {
-	for i := 0; i < len(a); i++ {
-		if c := cmp.Compare(a[i], b[i]); c != 0 {
-			return c
-		}
-	}
-	return 0
-}
-
-func cmp2(a, b rec2) int { return cmpWords(a, b) }
-func cmp3(a, b rec3) int { return cmpWords(a, b) }
 
 const smallSort = 32
 

@@ -17,20 +17,12 @@ import (
 
 // varItem is a record of the variable-length sorter: two sort keys and a payload (a
 // term encoding, or a literal's normal form). A payload returned by a cursor stays valid
-// until the cursor's next call but one.
+// until the cursor's next call but one. A run is sorted by keys then payload; the
+// merge of the runs orders by keys, and records of equal keys (the same term, or a
+// hash collision that the consumers detect) in run order.
 type varItem struct {
 	k1, k2 uint64
 	data   []byte
-}
-
-func cmpVar(a, b varItem) int {
-	if c := cmp.Compare(a.k1, b.k1); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(a.k2, b.k2); c != 0 {
-		return c
-	}
-	return bytes.Compare(a.data, b.data)
 }
 
 // varSorter is the external sorter for variable-length records. Like fixedSorter it
@@ -311,7 +303,7 @@ func (c *varMemCursor) next() (varItem, bool, error) {
 
 func (c *varMemCursor) close() error { return nil }
 
-func (s *varSorter) merge(half, blockBytes int) (*merger[varItem], error) {
+func (s *varSorter) merge(half, blockBytes int) (*varMerger, error) {
 	var cs []cursor[varItem]
 	for _, r := range s.runs {
 		if r.path == "" {
@@ -341,7 +333,67 @@ func (s *varSorter) merge(half, blockBytes int) (*merger[varItem], error) {
 		}
 		cs = append(cs, &varFileCursor{f: f, r: runReader{f: f, off: from, end: to, block: blockBytes}})
 	}
-	return newMerger(cs, cmpVar)
+	return newVarMerger(cs)
+}
+
+// varMerger merges the runs of a varSorter: the cursors' head records, keyed by
+// (k1, k2) in a loserTree.
+type varMerger struct {
+	cs   []cursor[varItem]
+	head []varItem
+	t    loserTree[rec2]
+}
+
+func newVarMerger(cs []cursor[varItem]) (*varMerger, error) {
+	m := &varMerger{cs: cs}
+	if len(cs) <= 1 {
+		return m, nil // one run (or none): no tree
+	}
+	m.t = newLoserTree[rec2](len(cs))
+	m.head = make([]varItem, len(cs))
+	for i := range cs {
+		if err := m.advance(i); err != nil {
+			_ = m.close()
+			return nil, err
+		}
+	}
+	m.t.play()
+	return m, nil
+}
+
+// advance reads cursor i's next record into its leaf.
+func (m *varMerger) advance(i int) error {
+	it, ok, err := m.cs[i].next()
+	m.head[i], m.t.key[i], m.t.live[i] = it, rec2{it.k1, it.k2}, ok
+	return err
+}
+
+// next returns the smallest remaining record.
+func (m *varMerger) next() (varItem, bool, error) {
+	switch len(m.cs) {
+	case 0:
+		return varItem{}, false, nil
+	case 1:
+		return m.cs[0].next()
+	}
+	w, ok := m.t.winner()
+	if !ok {
+		return varItem{}, false, nil
+	}
+	it := m.head[w]
+	if err := m.advance(w); err != nil {
+		return it, false, err
+	}
+	m.t.replay(w)
+	return it, true, nil
+}
+
+func (m *varMerger) close() error {
+	var errs []error
+	for _, c := range m.cs {
+		errs = append(errs, c.close())
+	}
+	return errors.Join(errs...)
 }
 
 // fileRuns is the number of runs written to files.
@@ -424,6 +476,13 @@ type varFileCursor struct {
 }
 
 func (c *varFileCursor) next() (varItem, bool, error) {
+	// Most records lie whole in the read buffer: decode them there.
+	if rest := c.r.buf[c.r.pos:]; len(rest) > 16 {
+		if n, w := binary.Uvarint(rest[16:]); w > 0 && n <= uint64(len(rest)-16-w) {
+			c.r.pos += 16 + w + int(n)
+			return c.item(rest[:16], rest[16+w:16+w+int(n)]), true, nil
+		}
+	}
 	var hdr [16]byte
 	if _, err := io.ReadFull(&c.r, hdr[:]); err != nil {
 		if err == io.EOF {
@@ -435,17 +494,32 @@ func (c *varFileCursor) next() (varItem, bool, error) {
 	if err != nil {
 		return varItem{}, false, fmt.Errorf("read sort run %s: %w", c.f.Name(), err)
 	}
+	b := c.payload(n)
+	if _, err := io.ReadFull(&c.r, b); err != nil {
+		return varItem{}, false, fmt.Errorf("read sort run %s: %w", c.f.Name(), err)
+	}
+	return varItem{k1: binary.LittleEndian.Uint64(hdr[0:]), k2: binary.LittleEndian.Uint64(hdr[8:]), data: b}, true, nil
+}
+
+// payload returns the other of the cursor's two payload buffers, of n bytes: the
+// record returned before stays valid while the caller reads the next one.
+func (c *varFileCursor) payload(n uint64) []byte {
 	c.flip ^= 1
 	b := c.bufs[c.flip]
 	if uint64(cap(b)) < n {
 		b = make([]byte, n)
 	}
 	b = b[:n]
-	if _, err := io.ReadFull(&c.r, b); err != nil {
-		return varItem{}, false, fmt.Errorf("read sort run %s: %w", c.f.Name(), err)
-	}
 	c.bufs[c.flip] = b
-	return varItem{k1: binary.LittleEndian.Uint64(hdr[0:]), k2: binary.LittleEndian.Uint64(hdr[8:]), data: b}, true, nil
+	return b
+}
+
+// item copies a record found whole in the read buffer (hdr, its 16-byte header, and
+// data, its payload) out of it: the next fill overwrites the buffer.
+func (c *varFileCursor) item(hdr, data []byte) varItem {
+	b := c.payload(uint64(len(data)))
+	copy(b, data)
+	return varItem{k1: binary.LittleEndian.Uint64(hdr[0:]), k2: binary.LittleEndian.Uint64(hdr[8:]), data: b}
 }
 
 func (c *varFileCursor) close() error {

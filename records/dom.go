@@ -57,10 +57,12 @@ type elem struct {
 	end int32
 }
 
-// leaf is one content leaf: a text node, or an image.
+// leaf is one content leaf: a text node, or an image. It holds no node pointer: the
+// collector marks the kept pages' tables on every cycle, and an image's node is its
+// element's (elem).
 type leaf struct {
-	n    *html.Node
-	elem int32 // enclosing element
+	elem int32 // enclosing element; for an image, the img element itself
+	img  bool  // an image (an img element), not a text node
 	text string
 	// toks is the range of the leaf's tokens in page.toks.
 	tokStart, tokEnd int32
@@ -178,7 +180,7 @@ func indexPage(name string, doc *html.Node, skipHidden bool, nelems, nleaves int
 			toks := textnorm.Tokens(n.Data)
 			start := int32(len(p.toks))
 			p.toks = append(p.toks, toks...)
-			p.leaves = append(p.leaves, leaf{n: n, elem: parent, text: collapse(n.Data),
+			p.leaves = append(p.leaves, leaf{elem: parent, text: collapse(n.Data),
 				tokStart: start, tokEnd: int32(len(p.toks))})
 			return
 		case html.ElementNode:
@@ -210,7 +212,7 @@ func indexPage(name string, doc *html.Node, skipHidden bool, nelems, nleaves int
 			nkids[parent]++
 		}
 		if n.DataAtom == atom.Img && !e.skipped {
-			p.leaves = append(p.leaves, leaf{n: n, elem: idx,
+			p.leaves = append(p.leaves, leaf{elem: idx, img: true,
 				tokStart: int32(len(p.toks)), tokEnd: int32(len(p.toks))})
 		}
 		childDepth := depth + 1

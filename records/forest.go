@@ -425,7 +425,7 @@ func labelList(p *page, l *list) bool {
 		for li := e.leafStart; li < e.leafEnd; li++ {
 			lf := &p.leaves[li]
 			switch {
-			case lf.n.Type == html.ElementNode:
+			case lf.img:
 				img = true
 			case lf.text != "" && lf.text != text:
 				if distinct == 0 || !strings.EqualFold(lf.text, text) {

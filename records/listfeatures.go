@@ -484,7 +484,7 @@ func (v *listView) textAndLinks() {
 		for li := e.leafStart; li < e.leafEnd; li++ {
 			lf := &p.leaves[li]
 			if lf.text == "" {
-				hasImg = hasImg || lf.n.Type == html.ElementNode
+				hasImg = hasImg || lf.img
 				continue
 			}
 			tl++

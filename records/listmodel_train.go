@@ -52,6 +52,34 @@ type pageExamples struct {
 	name   string
 	feats  [][]float64
 	labels []float64
+	// yields lists, for every pattern, the true records it yields alone (matched one to
+	// one); truths is the number of true records of the page.
+	yields [][]int32
+	truths int
+}
+
+// TruthCover tells, for every true record of a page, how the list model m scores the
+// candidate patterns that yield it alone (matched one to one, as the labels count):
+// the highest probability among them, and -1 when no candidate pattern yields it (the
+// candidate generation's miss). It returns nil for a page that gave no examples.
+func (ex *ListExamples) TruthCover(page string, m *ListModel) []float64 {
+	for _, pe := range ex.pages {
+		if pe.name != page {
+			continue
+		}
+		out := make([]float64, pe.truths)
+		for j := range out {
+			out[j] = -1
+		}
+		for k, ys := range pe.yields {
+			pr := m.prob(pe.feats[k])
+			for _, j := range ys {
+				out[j] = max(out[j], pr)
+			}
+		}
+		return out
+	}
+	return nil
 }
 
 // Pages names the pages that gave examples, in order.
@@ -123,14 +151,16 @@ func (ex *ListExamples) collect(ctx context.Context, pages []TrainingPage, opts 
 		if err != nil {
 			return fmt.Errorf("%s: %w", in[i].Name, err)
 		}
-		pe := pageExamples{name: in[i].Name}
+		pe := pageExamples{name: in[i].Name, truths: len(pages[i].Truth)}
 		for k, pt := range pats {
 			sel := &selection{mode: ModeRecords, names: opts.TypeAttributes, pats: []*pattern{pt},
 				runs: map[*pattern]*siblingRun{}, parallel: map[*pattern]bool{}}
 			sel.complete(samples, pt)
 			elems, extra := sel.records(s)
 			pe.feats = append(pe.feats, feats[k])
-			pe.labels = append(pe.labels, label(elems, extra))
+			l, ys := label(elems, extra)
+			pe.labels = append(pe.labels, l)
+			pe.yields = append(pe.yields, ys)
 		}
 		ex.pages = append(ex.pages, pe)
 	}
@@ -230,8 +260,8 @@ func standardise(feats [][]float64) (mean, scale []float64) {
 // truthLabeller returns the label of a set of records of page p (first elements and the
 // sibling elements they span): the share of them that are matched one to one, greedily
 // by decreasing Jaccard overlap of their text leaves, with a true record at
-// matchJaccard or more.
-func truthLabeller(p *page, truth [][]string) (func(elems []int32, extra [][]int32) float64, error) {
+// matchJaccard or more; and the true records so matched.
+func truthLabeller(p *page, truth [][]string) (func(elems []int32, extra [][]int32) (float64, []int32), error) {
 	// the records of every text leaf, and the text leaves of every true record
 	owners := make([][]int32, len(p.leaves))
 	size := make([]int, len(truth))
@@ -255,9 +285,9 @@ func truthLabeller(p *page, truth [][]string) (func(elems []int32, extra [][]int
 			}
 		}
 	}
-	return func(elems []int32, extra [][]int32) float64 {
+	return func(elems []int32, extra [][]int32) (float64, []int32) {
 		if len(elems) == 0 {
-			return 0
+			return 0, nil
 		}
 		type pair struct {
 			rec, truth int
@@ -286,13 +316,13 @@ func truthLabeller(p *page, truth [][]string) (func(elems []int32, extra [][]int
 		}
 		slices.SortFunc(pairs, func(a, b pair) int { return cmp.Compare(b.j, a.j) })
 		usedR, usedT := map[int]bool{}, map[int]bool{}
-		hit := 0
+		var hit []int32
 		for _, pr := range pairs {
 			if !usedR[pr.rec] && !usedT[pr.truth] {
 				usedR[pr.rec], usedT[pr.truth] = true, true
-				hit++
+				hit = append(hit, int32(pr.truth))
 			}
 		}
-		return float64(hit) / float64(len(elems))
+		return float64(len(hit)) / float64(len(elems)), hit
 	}, nil
 }

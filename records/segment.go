@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
 
@@ -40,9 +39,10 @@ func leavesOf(p *page, root int32, base *url.URL) []Leaf {
 	var out []Leaf
 	for li := el.leafStart; li < el.leafEnd; li++ {
 		l := &p.leaves[li]
-		if l.n.Type == html.ElementNode { // an image
-			src := resolve(base, attr(l.n, "src"))
-			alt := collapse(attr(l.n, "alt"))
+		if l.img {
+			n := p.elems[l.elem].n
+			src := resolve(base, attr(n, "src"))
+			alt := collapse(attr(n, "alt"))
 			if src == "" && alt == "" {
 				continue
 			}

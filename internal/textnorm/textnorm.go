@@ -145,26 +145,14 @@ func asciiTokens(s string) []string {
 			i++
 			continue
 		}
-		j, plain := i, true
-		for ; j < len(s) && (asciiAlnum(s[j]) || s[j] == '\''); j++ {
-			if s[j] == '\'' || (s[j] >= 'A' && s[j] <= 'Z') {
-				plain = false
-			}
-		}
+		j, plain := asciiWord(s, i)
 		if plain {
 			toks = append(toks, s[i:j])
 		} else {
-			b := make([]byte, 0, j-i)
-			for k := i; k < j; k++ {
-				switch c := s[k]; {
-				case c == '\'':
-				case c >= 'A' && c <= 'Z':
-					b = append(b, c+'a'-'A')
-				default:
-					b = append(b, c)
-				}
-			}
-			toks = append(toks, string(b))
+			var b strings.Builder
+			b.Grow(lowerWordLen(s[i:j], plain))
+			writeLowerWord(&b, s[i:j], plain)
+			toks = append(toks, b.String())
 		}
 		i = j
 	}
@@ -181,10 +169,27 @@ func asciiAlnum(c byte) bool {
 // leave nothing ("The The" stays "the the"). It returns "" for text without letters or
 // digits.
 func Literal(s string) string {
-	toks := Tokens(StripBracketed(s))
+	st := StripBracketed(s)
+	if isASCII(st) {
+		if out, ok := asciiLiteral(st); ok {
+			return out
+		}
+		if isASCII(s) { // the whole text was bracketed: keep it
+			out, _ := asciiLiteral(s)
+			return out
+		}
+		return literalOf(Tokens(s))
+	}
+	toks := Tokens(st)
 	if len(toks) == 0 {
 		toks = Tokens(s) // the whole text was bracketed: keep it
 	}
+	return literalOf(toks)
+}
+
+// literalOf joins the words of toks that are no stop words, or all of them when every
+// one is; "" when there are none.
+func literalOf(toks []string) string {
 	if len(toks) == 0 {
 		return ""
 	}
@@ -198,6 +203,126 @@ func Literal(s string) string {
 		kept = toks
 	}
 	return strings.Join(kept, " ")
+}
+
+// asciiLiteral is literalOf(asciiTokens(s)) without the slice of words: the words are
+// read twice in place (once to count the stop words, once to write), a word is lowered
+// into a buffer on the stack only to be looked up, and the result is s itself when s is
+// already in normal form (lower-case words without stop words, one space apart). ok is
+// false when s has no words. Loading a KB and re-scoring approximate literals normalise
+// every literal they read, so this path carries most of Literal's calls.
+func asciiLiteral(s string) (out string, ok bool) {
+	var words, stops, size int
+	canonical := true // s equals its normal form if no stop word is dropped
+	prevEnd := -1
+	for i := 0; i < len(s); {
+		if !asciiAlnum(s[i]) {
+			i++
+			continue
+		}
+		j, plain := asciiWord(s, i)
+		if isASCIIStopWord(s[i:j], plain) {
+			stops++
+		}
+		words++
+		size += lowerWordLen(s[i:j], plain)
+		if !plain || (prevEnd < 0 && i != 0) || (prevEnd >= 0 && (i != prevEnd+1 || s[prevEnd] != ' ')) {
+			canonical = false
+		}
+		prevEnd = j
+		i = j
+	}
+	if words == 0 {
+		return "", false
+	}
+	keepAll := stops == words
+	if canonical && prevEnd == len(s) && (keepAll || stops == 0) {
+		return s, true
+	}
+	var b strings.Builder
+	b.Grow(size + words - 1)
+	for i := 0; i < len(s); {
+		if !asciiAlnum(s[i]) {
+			i++
+			continue
+		}
+		j, plain := asciiWord(s, i)
+		if keepAll || !isASCIIStopWord(s[i:j], plain) {
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			writeLowerWord(&b, s[i:j], plain)
+		}
+		i = j
+	}
+	return b.String(), true
+}
+
+// asciiWord returns the end of the word of ASCII text s starting at the letter or digit
+// s[i] (letters, digits and apostrophes, as asciiTokens reads it), and whether the word
+// is already lower-case without apostrophes.
+func asciiWord(s string, i int) (j int, plain bool) {
+	plain = true
+	for j = i; j < len(s) && (asciiAlnum(s[j]) || s[j] == '\''); j++ {
+		if s[j] == '\'' || (s[j] >= 'A' && s[j] <= 'Z') {
+			plain = false
+		}
+	}
+	return j, plain
+}
+
+// lowerWordLen is the length of ASCII word w lowered and without apostrophes.
+func lowerWordLen(w string, plain bool) int {
+	if plain {
+		return len(w)
+	}
+	return len(w) - strings.Count(w, "'")
+}
+
+// writeLowerWord writes ASCII word w lowered and without apostrophes.
+func writeLowerWord(b *strings.Builder, w string, plain bool) {
+	if plain {
+		b.WriteString(w)
+		return
+	}
+	for k := 0; k < len(w); k++ {
+		switch c := w[k]; {
+		case c == '\'':
+		case c >= 'A' && c <= 'Z':
+			b.WriteByte(c + 'a' - 'A')
+		default:
+			b.WriteByte(c)
+		}
+	}
+}
+
+// maxStopWordLen bounds the English stop words' length (TestStopWordLength); a longer
+// word is none.
+const maxStopWordLen = 16
+
+// isASCIIStopWord reports whether ASCII word w, lowered and without apostrophes, is an
+// English stop word, without allocating.
+func isASCIIStopWord(w string, plain bool) bool {
+	if plain {
+		return englishStop[w]
+	}
+	var buf [maxStopWordLen]byte
+	n := 0
+	for k := 0; k < len(w); k++ {
+		c := w[k]
+		if c == '\'' {
+			continue
+		}
+		if n == len(buf) {
+			return false
+		}
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[n] = c
+		n++
+	}
+	return englishStop[string(buf[:n])]
 }
 
 // StripBracketed removes every (…), […] and {…} group from s, nested or not, and trims

@@ -2,6 +2,7 @@ package textnorm
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -96,32 +97,155 @@ func TestStopWords(t *testing.T) {
 	}
 }
 
-// TestASCIITokens checks the ASCII path of Tokens against the general one.
-func TestASCIITokens(t *testing.T) {
-	general := func(s string) []string {
-		var toks []string
-		var cur strings.Builder
-		for _, r := range Fold(s) {
-			switch {
-			case unicode.IsLetter(r) || unicode.IsDigit(r):
-				cur.WriteRune(r)
-			case r == '\'' && cur.Len() > 0:
-			default:
-				if cur.Len() > 0 {
-					toks = append(toks, cur.String())
-					cur.Reset()
-				}
+// generalTokens is Tokens by its definition, through Fold and Unicode classes, for
+// checking the ASCII paths against.
+func generalTokens(s string) []string {
+	var toks []string
+	var cur strings.Builder
+	for _, r := range Fold(s) {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			cur.WriteRune(r)
+		case r == '\'' && cur.Len() > 0:
+		default:
+			if cur.Len() > 0 {
+				toks = append(toks, cur.String())
+				cur.Reset()
 			}
 		}
-		if cur.Len() > 0 {
-			toks = append(toks, cur.String())
-		}
-		return toks
 	}
+	if cur.Len() > 0 {
+		toks = append(toks, cur.String())
+	}
+	return toks
+}
+
+// TestASCIITokens checks the ASCII path of Tokens against the general one.
+func TestASCIITokens(t *testing.T) {
 	for _, s := range []string{"", " ", "O'Brien's  BOOK-12, vol.3", "'quoted' words''", "a''b", "x\t\ny\rZ",
 		"rock'n'roll", "'", "123abc ABC123", "e-mail: x@y.org", "Tab\vFeed\fEnd"} {
-		if got, want := Tokens(s), general(s); !slices.Equal(got, want) || (got == nil) != (want == nil) {
+		if got, want := Tokens(s), generalTokens(s); !slices.Equal(got, want) || (got == nil) != (want == nil) {
 			t.Errorf("Tokens(%q) = %q, want %q", s, got, want)
 		}
+	}
+}
+
+// literalByDefinition is Literal as its comment defines it, through the general
+// tokenizer: the words of the text without bracketed parts (of the whole text when
+// nothing else is left), without stop words unless every word is one, one space apart.
+func literalByDefinition(s string) string {
+	toks := generalTokens(StripBracketed(s))
+	if len(toks) == 0 {
+		toks = generalTokens(s)
+	}
+	var kept []string
+	for _, w := range toks {
+		if !englishStop[w] {
+			kept = append(kept, w)
+		}
+	}
+	if len(kept) == 0 {
+		kept = toks
+	}
+	return strings.Join(kept, " ")
+}
+
+// literalCases are texts of the kinds a KB and a result page hold: names in every case,
+// titles with articles and brackets, dates, numbers, codes, apostrophes, stray spaces
+// and punctuation, all-stop-word titles, and some non-ASCII text.
+var literalCases = []string{
+	"", " ", "---", "hamlet", "Hamlet", "john smith", "john  smith", " john smith", "john smith ",
+	"John Smith", "the wall", "The Wall", "the the", "The The", "a", "A", "of the",
+	"O'Brien", "o'brien", "'twas", "rock'n'roll", "THE'S", "it's", "It's", "don't stop",
+	"Hamlet (French Edition)", "(1984)", "(The)", "[the]", "x (y", "unbalanced (paren",
+	"1984-05-03", "42", "3.14", "+33 1 23 45 67 89", "75001", "e-mail: x@y.org",
+	"Dickens, Charles", "Les Misérables", "Ångström (Café)", "naïve the", "über",
+	"word\tword", "a\nb", "x\u00a0y", "ALL CAPS TITLE", "mIxEd CaSe", "the 2nd edition",
+	"Wasn't it", "AN", "THE", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+	"Th'e", "T'H'E", "'the'", "the'", "a'a'a'a'a'a'a'a'a'a'a'a'a'a'a'a'a'a'a",
+}
+
+// TestLiteralByDefinition checks Literal's fast paths against the definition on the
+// cases above, every pair of them joined, and random texts over the characters that
+// matter (letters of both cases, digits, apostrophes, brackets, spaces, punctuation,
+// stop words).
+func TestLiteralByDefinition(t *testing.T) {
+	check := func(s string) {
+		t.Helper()
+		if got, want := Literal(s), literalByDefinition(s); got != want {
+			t.Errorf("Literal(%q) = %q, want %q", s, got, want)
+		}
+	}
+	for _, a := range literalCases {
+		check(a)
+		for _, b := range literalCases {
+			check(a + " " + b)
+			check(a + b)
+		}
+	}
+	pieces := []string{"the", "The", "THE", "of", "a", "An", "x", "Bob", "smith", "42", "'", "''",
+		" ", "  ", "\t", "(", ")", "[", "]", "{", "}", ",", ".", "-", "é", "É", "ß", "wasn't"}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		var b strings.Builder
+		for range r.IntN(8) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		check(b.String())
+	}
+}
+
+// FuzzLiteral checks Literal against its definition on any text.
+func FuzzLiteral(f *testing.F) {
+	for _, s := range literalCases {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := Literal(s), literalByDefinition(s); got != want {
+			t.Errorf("Literal(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
+
+// TestStopWordLength checks that no English stop word is longer than the buffer the
+// ASCII path lowers words into.
+func TestStopWordLength(t *testing.T) {
+	for w := range englishStop {
+		if len(w) > maxStopWordLen {
+			t.Errorf("stop word %q is longer than maxStopWordLen (%d)", w, maxStopWordLen)
+		}
+	}
+}
+
+// TestLiteralAllocations checks that a literal already in normal form is returned as
+// it is and that any other ASCII literal without brackets costs one allocation.
+func TestLiteralAllocations(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want float64
+	}{{"john smith", 0}, {"John Smith", 1}, {"The Brothers Karamazov", 1}} {
+		if got := testing.AllocsPerRun(100, func() { _ = Literal(tc.s) }); got != tc.want {
+			t.Errorf("Literal(%q): %v allocations, want %v", tc.s, got, tc.want)
+		}
+	}
+}
+
+// BenchmarkLiteral normalises a mix of KB literals (names, titles, dates, numbers),
+// ASCII and not.
+func BenchmarkLiteral(b *testing.B) {
+	for _, bc := range []struct {
+		name  string
+		texts []string
+	}{
+		{"ascii", []string{"John Smith", "the brothers karamazov", "Hamlet (French Edition)", "1984-05-03",
+			"42", "O'Brien", "Dickens, Charles", "Paris", "new york city", "The Lord of the Rings"}},
+		{"unicode", []string{"Les Misérables", "Ångström", "Łódź (city)", "Straße der Pariser Kommune"}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				_ = Literal(bc.texts[i%len(bc.texts)])
+			}
+		})
 	}
 }

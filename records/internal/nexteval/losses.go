@@ -52,6 +52,42 @@ type pageLoss struct {
 	Cuts, Odd []string
 	// Lists names the lists of kinds b and c (count, parent XPath, first record's text).
 	Lists []string
+	// Missed splits the lists of kind b by what became of them in candidate generation
+	// (missedKinds): the lists, their records and the page's share of kind b in
+	// proportion to the records. Known only with the candidates' cover.
+	Missed [3]missedSplit
+}
+
+// missedSplit counts missed lists of one kind of candidate cover.
+type missedSplit struct {
+	Lists, Recs int
+	Share       float64
+}
+
+// missedKinds names the ways a true list is missed: no candidate pattern yields most
+// of its records (not generated), a candidate pattern does but the list model gives it
+// less than the threshold (scored low), or it gives it the threshold or more and the
+// selection still leaves it out (overlap with a better pattern, or the features of the
+// pages extracted together differ from those of the examples).
+var missedKinds = []string{"not generated", "scored low", "scored high"}
+
+// missedKind sorts a missed true list by the cover of its records: the probability of
+// the best candidate pattern that yields each (-1: none).
+func missedKind(recs []int, cover []float64, threshold float64) (int, float64) {
+	gen, best := 0, -1.0
+	for _, j := range recs {
+		if cover[j] >= 0 {
+			gen++
+			best = max(best, cover[j])
+		}
+	}
+	switch {
+	case 2*gen < len(recs):
+		return 0, best
+	case best < threshold:
+		return 1, best
+	}
+	return 2, best
 }
 
 // recList is a list of records (indices into a page's predicted or true records).
@@ -130,7 +166,9 @@ func inChromeNode(doc *html.Node, xp string) bool {
 }
 
 // analyseLoss classifies the loss of one page.
-func analyseLoss(p *benchmark.Page, fold int, pred [][]string) (pageLoss, error) {
+// cover is the candidate cover of the true records (ListExamples.TruthCover; nil:
+// unknown), threshold the probability at which the list model takes a pattern.
+func analyseLoss(p *benchmark.Page, fold int, pred [][]string, cover []float64, threshold float64) (pageLoss, error) {
 	doc, err := html.Parse(bytes.NewReader(p.HTML))
 	if err != nil {
 		return pageLoss{}, fmt.Errorf("%s: %w", p.Name(), err)
@@ -195,7 +233,14 @@ func analyseLoss(p *benchmark.Page, fold int, pred [][]string) (pageLoss, error)
 	for j, l := range tlD {
 		if !touchedT[j] {
 			missed = append(missed, l.recs...)
-			out.Lists = append(out.Lists, fmt.Sprintf("b: %d × %s %s", len(l.recs), l.parent, textOf(doc, p.Truth[l.recs[0]][0])))
+			how := ""
+			if cover != nil {
+				k, best := missedKind(l.recs, cover, threshold)
+				out.Missed[k].Lists++
+				out.Missed[k].Recs += len(l.recs)
+				how = fmt.Sprintf(" [%s, p %.2f]", missedKinds[k], best)
+			}
+			out.Lists = append(out.Lists, fmt.Sprintf("b: %d × %s %s%s", len(l.recs), l.parent, textOf(doc, p.Truth[l.recs[0]][0]), how))
 		}
 	}
 	out.Recs[1], out.Recs[2] = len(missed), len(wrong)
@@ -276,6 +321,11 @@ func analyseLoss(p *benchmark.Page, fold int, pred [][]string) (pageLoss, error)
 			s := popcount(m)
 			w := fact[s] * fact[3-s] / fact[4]
 			out.Share[k] += w * (val[m|1<<k] - val[m])
+		}
+	}
+	for k := range out.Missed {
+		if len(missed) > 0 {
+			out.Missed[k].Share = out.Share[1] * float64(out.Missed[k].Recs) / float64(len(missed))
 		}
 	}
 	return out, nil
@@ -386,6 +436,21 @@ func printLosses(w io.Writer, all []pageLoss, n int, verbose bool) {
 		}
 	}
 	pages := float64(len(all))
+	var ms [3]missedSplit
+	for _, l := range all {
+		for k := range ms {
+			ms[k].Lists += l.Missed[k].Lists
+			ms[k].Recs += l.Missed[k].Recs
+			ms[k].Share += l.Missed[k].Share
+		}
+	}
+	if ms[0].Lists+ms[1].Lists+ms[2].Lists > 0 {
+		fmt.Fprintf(w, "lists of kind b by candidate cover (lists, records, share of mean F1):")
+		for k, m := range ms {
+			fmt.Fprintf(w, " %s %d %d %.4f;", missedKinds[k], m.Lists, m.Recs, m.Share/pages)
+		}
+		fmt.Fprintln(w)
+	}
 	fmt.Fprintf(w, "sum over the %d worst pages: a %.3f b %.3f c %.3f d %.3f (records %d %d %d %d)\n", min(n, len(all)),
 		top[0], top[1], top[2], top[3], topR[0], topR[1], topR[2], topR[3])
 	fmt.Fprintf(w, "mean over %d pages (share of 1 − mean F1): a %.4f b %.4f c %.4f d %.4f (records %d %d %d %d)\n", len(all),

@@ -35,9 +35,14 @@ func TestAnalyseLoss(t *testing.T) {
 		{"/html[1]/body[1]/section[1]/div[1]"},
 	}
 	p := &benchmark.Page{Set: "s", N: 1, HTML: []byte(page), Truth: truth}
-	l, err := analyseLoss(p, 0, pred)
+	// the missed ol's records are yielded by a candidate the model scores low
+	cover := []float64{0.9, 0.9, 0.8, -1, 0.8, 0.3, 0.2, -1, -1}
+	l, err := analyseLoss(p, 0, pred, cover, 0.5)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if m := l.Missed; m[0].Lists != 0 || m[2].Lists != 0 || m[1].Lists != 1 || m[1].Recs != 2 || math.Abs(m[1].Share-l.Share[1]) > 1e-12 {
+		t.Errorf("missed lists by cover %+v, want the ol scored low with all of kind b's share %.3f", m, l.Share[1])
 	}
 	if want := [4]int{2, 2, 2, 3}; l.Recs != want {
 		t.Errorf("records of kinds a b c d: %v, want %v", l.Recs, want)
@@ -63,6 +68,23 @@ func TestAnalyseLoss(t *testing.T) {
 	for _, want := range []string{"s/1", "c: 2 × /html[1]/body[1]/div[1]", "b: 2 × /html[1]/body[1]/ol[1]", `a: /html[1]/body[1]/ul[1]/li[2]/span[1] "Emma"`} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the report lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+func TestMissedKind(t *testing.T) {
+	cover := []float64{-1, -1, 0.2, 0.7, 0.4}
+	for _, c := range []struct {
+		recs []int
+		kind int
+		best float64
+	}{
+		{[]int{0, 1, 2}, 0, 0.2}, // most records yielded by no candidate
+		{[]int{1, 2, 4}, 1, 0.4}, // yielded, all below the threshold
+		{[]int{0, 3}, 2, 0.7},    // half yielded, one at the threshold or more
+	} {
+		if k, best := missedKind(c.recs, cover, 0.5); k != c.kind || best != c.best {
+			t.Errorf("missedKind(%v) = %s %.1f, want %s %.1f", c.recs, missedKinds[k], best, missedKinds[c.kind], c.best)
 		}
 	}
 }

@@ -12,7 +12,10 @@
 //	                                                    loss shared among records cut wrongly,
 //	                                                    lists missed, lists taken wrongly and
 //	                                                    annotation the policy does not meet
-//	                                                    (losses.go; -v lists them)
+//	                                                    (losses.go; -v lists them), and the
+//	                                                    missed lists split by whether a
+//	                                                    candidate pattern yields them and
+//	                                                    how the fold's model scores it
 //
 // The list model's L2 penalty is chosen among -lambdas by an inner cross-validation
 // (-inner folds) on the pages it is trained on, scored as the mean of the inner folds'
@@ -142,7 +145,11 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 			if !p.Scorable() {
 				continue
 			}
-			l, err := analyseLoss(p, folds[p.Name()], ch.pred[p.Name()])
+			var cover []float64
+			if m := ch.models[p.Name()]; m != nil {
+				cover = ch.ex.TruthCover(p.Name(), m)
+			}
+			l, err := analyseLoss(p, folds[p.Name()], ch.pred[p.Name()], cover, to.Threshold)
 			if err != nil {
 				return err
 			}
@@ -181,6 +188,10 @@ type chooser struct {
 	// pred keeps the scored predictions by page name for the loss analysis (nil: not
 	// kept).
 	pred map[string][][]string
+	// ex and models keep, for the loss analysis, the list examples of the pages and the
+	// model each page was scored with in the cross-validation.
+	ex     *records.ListExamples
+	models map[string]*records.ListModel
 }
 
 // fit trains the list model on the examples of pages tr, with the penalty of grid
@@ -243,10 +254,20 @@ func (c *chooser) crossValidate(ctx context.Context, pages []benchmark.Page, k i
 	if err != nil {
 		return nil, err
 	}
+	c.ex, c.models = ex, map[string]*records.ListModel{}
 	return benchmark.CrossValidate(ctx, pages, k, func(ctx context.Context, tr []benchmark.Page) (benchmark.Extractor, error) {
 		m, err := c.fit(ctx, ex, tr)
 		if err != nil {
 			return nil, err
+		}
+		in := map[string]bool{}
+		for _, p := range tr {
+			in[p.Name()] = true
+		}
+		for _, p := range pages {
+			if !in[p.Name()] {
+				c.models[p.Name()] = m
+			}
 		}
 		opts := c.opts
 		opts.ListModel = m
