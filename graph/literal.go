@@ -289,7 +289,8 @@ type LiteralIndex interface {
 	// keys, once per key it is under, in a slice the caller may reorder.
 	FormsInBands(ctx context.Context, keys []uint64) ([]uint64, error)
 	// FormsWithHash returns the indexed forms whose FormHash is h (more than one only
-	// on a hash collision) with their literal nodes.
+	// on a hash collision) with their literal nodes, in a slice that later calls leave
+	// unchanged (an approximate lookup holds the forms of all its hashes at once).
 	FormsWithHash(ctx context.Context, h uint64) ([]IndexedForm, error)
 	// Term returns the term of a literal node.
 	Term(ctx context.Context, n ID) (Term, error)
