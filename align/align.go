@@ -80,7 +80,7 @@ type aligner struct {
 	lit2   anchorTable // literal anchors of KB2 nodes, by KB2 local index
 	eq1    []match     // kept 1:1 partner of each KB1 node
 	eq2    []match     // the same, by KB2 local index (shorter than the view: no partner)
-	eqAnc1 []anchor    // eq1 as anchors (node -1: none), so anchors1 does not allocate
+	eqAnc1 []anchor    // eq1 as anchors, so anchors1 does not allocate
 	eqAnc2 []anchor
 	rels   *relTable  // relation scores of the previous relation pass
 	types  *typeModel // nil without TypeEvidence or a taxonomy on both sides
@@ -144,9 +144,6 @@ func Align(ctx context.Context, kb1 Source, kb2 Reference, opts Options) (*Resul
 		a.eq1[i] = match{node: -1}
 	}
 	a.eqAnc1 = make([]anchor, a.v1.size())
-	for i := range a.eqAnc1 {
-		a.eqAnc1[i] = anchor{node: -1}
-	}
 	n, err := a.matchLiterals(ctx)
 	if err != nil {
 		return nil, err
@@ -321,9 +318,7 @@ func (a *aligner) anchors1(i int32) []anchor {
 	if a.v1.lit[i] {
 		return a.lit1.of(i)
 	}
-	// eqAnc1 holds eq1's node and score: testing them there leaves the caller the one
-	// line it reads next rather than a second table's (at scale, a second cache miss).
-	if m := a.eqAnc1[i]; m.node >= 0 && m.score >= a.opts.Theta {
+	if m := a.eq1[i]; m.node >= 0 && m.score >= a.opts.Theta {
 		return a.eqAnc1[i : i+1]
 	}
 	return nil
@@ -334,8 +329,8 @@ func (a *aligner) anchors2(j int32) []anchor {
 	if a.v2.lit[j] {
 		return a.lit2.of(j)
 	}
-	if int(j) < len(a.eqAnc2) {
-		if m := a.eqAnc2[j]; m.node >= 0 && m.score >= a.opts.Theta {
+	if int(j) < len(a.eq2) {
+		if m := a.eq2[j]; m.node >= 0 && m.score >= a.opts.Theta {
 			return a.eqAnc2[j : j+1]
 		}
 	}

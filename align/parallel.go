@@ -54,7 +54,7 @@ type worker struct {
 	skipSeen   []Path       // paths factsToAnchored left out for the current node
 	keys       []uint64     // sort keys of factsToAnchored and frontier
 	frontTmp   []frontEntry // scratch of frontier
-	warm       []uint32     // scratch of warmEnds and warmMiddles
+	warm       []uint32     // scratch of warmEnds
 	sink       uint32       // keeps the reads of warmEnds and warmMiddles
 
 	unitWork workCounts // the work of the current unit, kept in work if it is not redone

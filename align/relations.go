@@ -657,29 +657,20 @@ func (w *worker) warmEnds(to *reader, facts []pathEnd, anchFrom func(int32) []an
 	w.sink += sink
 }
 
-// warmMiddles reads ahead, for the non-literal ends of es, their first steps in mid
-// and whether those steps' ends are literals: the offsets, then the steps, then the
-// literal flags, one table per loop as in warmEnds.
+// warmMiddles reads ahead, for the non-literal ends of es, their steps in mid and
+// whether the steps' ends are literals.
 func (w *worker) warmMiddles(r *reader, es []ledge, mid midIndex) {
 	v := r.v
-	ns := w.warm[:0]
+	var sink uint32
 	for _, e := range es {
 		m := e.node
 		if int(m)+1 < len(mid.off) {
 			if lo := mid.off[m]; lo < mid.off[m+1] {
-				ns = append(ns, uint32(lo))
+				if v.lit[mid.steps[lo].node] {
+					sink++
+				}
 			}
 		}
 	}
-	for k, lo := range ns {
-		ns[k] = uint32(mid.steps[lo].node)
-	}
-	var sink uint32
-	for _, n := range ns {
-		if v.lit[n] {
-			sink++
-		}
-	}
-	w.warm = ns
 	w.sink += sink
 }

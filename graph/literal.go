@@ -415,10 +415,10 @@ func approxLiterals(ctx context.Context, ix LiteralIndex, norm string, minScore 
 
 // selectForms returns, in increasing order, the at most limit distinct hashes of
 // hashes, self left out, that occur most often, ties by increasing hash. hashes is
-// reordered. A form's count is the number of bands it shares with the text, at most
-// the number of band keys asked, so the counts are bucketed rather than sorted.
+// sorted in place. A form's count is the number of bands it shares with the text, at
+// most the number of band keys asked, so the counts are bucketed rather than sorted.
 func selectForms(hashes []uint64, self uint64, limit int) []uint64 {
-	hashes = sortRuns(hashes)
+	slices.Sort(hashes)
 	// Run-length encode in place: forms[i] is a distinct hash, counts[i] its count.
 	forms := hashes[:0]
 	var counts []int32
@@ -460,65 +460,6 @@ func selectForms(hashes []uint64, self uint64, limit int) []uint64 {
 		}
 	}
 	return out
-}
-
-// maxMergedRuns is the most ascending runs that sortRuns merges; more are sorted.
-const maxMergedRuns = 4 * numBands
-
-// sortRuns returns hs sorted in increasing order, in hs or in a new slice. The hashes
-// of an approximate lookup come as one sorted run per band key (both indexes keep a
-// band's forms sorted): merging the runs pairwise costs n·log(runs) sequential steps
-// where a sort would cost n·log(n) comparisons, which grow with the band postings as
-// the index grows. Any other order is sorted; the result is the same either way.
-func sortRuns(hs []uint64) []uint64 {
-	var buf [maxMergedRuns + 1]int
-	bounds := append(buf[:0], 0)
-	for i := 1; i < len(hs); i++ {
-		if hs[i] < hs[i-1] {
-			if len(bounds) == maxMergedRuns {
-				slices.Sort(hs)
-				return hs
-			}
-			bounds = append(bounds, i)
-		}
-	}
-	if len(bounds) == 1 {
-		return hs
-	}
-	bounds = append(bounds, len(hs))
-	src, dst := hs, make([]uint64, len(hs))
-	for len(bounds) > 2 {
-		next := bounds[:1]
-		k := 0
-		for ; k+2 < len(bounds); k += 2 {
-			mergeRuns(dst[bounds[k]:bounds[k+2]], src[bounds[k]:bounds[k+1]], src[bounds[k+1]:bounds[k+2]])
-			next = append(next, bounds[k+2])
-		}
-		if k+1 < len(bounds) { // an odd run left: carried over
-			copy(dst[bounds[k]:bounds[k+1]], src[bounds[k]:bounds[k+1]])
-			next = append(next, bounds[k+1])
-		}
-		bounds = next
-		src, dst = dst, src
-	}
-	return src
-}
-
-// mergeRuns writes into dst (len(a)+len(b) long) the merge of the sorted a and b.
-func mergeRuns(dst, a, b []uint64) {
-	i, j, k := 0, 0, 0
-	for i < len(a) && j < len(b) {
-		if b[j] < a[i] {
-			dst[k] = b[j]
-			j++
-		} else {
-			dst[k] = a[i]
-			i++
-		}
-		k++
-	}
-	k += copy(dst[k:], a[i:])
-	copy(dst[k:], b[j:])
 }
 
 // rankedLiteral is a candidate with what orders it.

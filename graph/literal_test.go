@@ -151,13 +151,6 @@ func TestSelectForms(t *testing.T) {
 		for i := range hashes {
 			hashes[i] = uint64(rng.IntN(distinct))
 		}
-		if trial%2 == 1 { // as the indexes give them: one sorted run per band key
-			runs := 1 + rng.IntN(2*maxMergedRuns)
-			for r := range runs {
-				run := hashes[r*n/runs : (r+1)*n/runs]
-				slices.Sort(run)
-			}
-		}
 		self := uint64(rng.IntN(distinct + 5))
 		limit := 1 + rng.IntN(160)
 		w := want(hashes, self, limit)
