@@ -41,24 +41,3 @@ func recordBytes[R any](rs []R) []byte {
 	var r R
 	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(rs))), len(rs)*int(unsafe.Sizeof(r)))
 }
-
-// populateChunk is how many bytes of a sort buffer populateAhead makes resident at
-// once.
-const populateChunk = 2 << 20
-
-// populateAhead makes rs's memory resident up to the record need (rounded up to
-// populateChunk bytes, within cap(rs)) when *ready, the bytes already made resident,
-// falls short of it, and advances *ready: one system call per chunk instead of a page
-// fault per 4 KiB page. The pages read zero either way.
-func populateAhead[R any](rs []R, need int, ready *int) {
-	var r R
-	size := int(unsafe.Sizeof(r))
-	end := need * size
-	if end <= *ready {
-		return
-	}
-	total := cap(rs) * size
-	end = min((end+populateChunk-1)/populateChunk*populateChunk, total)
-	populate(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(rs))), total)[*ready:end])
-	*ready = end
-}

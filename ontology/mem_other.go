@@ -6,6 +6,3 @@ package ontology
 func mapBytes(n int) ([]byte, error) { return make([]byte, n), nil }
 
 func unmapBytes([]byte) error { return nil }
-
-// populate does nothing: the Go heap's memory is resident already.
-func populate([]byte) {}

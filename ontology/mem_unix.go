@@ -2,10 +2,7 @@
 
 package ontology
 
-import (
-	"runtime"
-	"syscall"
-)
+import "syscall"
 
 // mapBytes returns n zero bytes outside the Go heap: an anonymous private mapping. The
 // garbage collector does not count them toward its heap goal (so the sort buffers do
@@ -26,15 +23,4 @@ func unmapBytes(b []byte) error {
 		noteMapped(-int64(len(b)))
 	}
 	return err
-}
-
-// madvPopulateWrite is Linux's MADV_POPULATE_WRITE (since 5.14).
-const madvPopulateWrite = 23
-
-// populate makes b's pages resident and writable in one call, where Linux can; an
-// error (an older kernel) leaves them to fault in when written.
-func populate(b []byte) {
-	if runtime.GOOS == "linux" && len(b) > 0 {
-		_ = syscall.Madvise(b, madvPopulateWrite)
-	}
 }

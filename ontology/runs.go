@@ -343,9 +343,8 @@ func (g *background[B]) wait() error {
 // The last buffer is not written: it is sorted in place and kept in memory (its second
 // order in the spare buffer), so a load that fits in the budget writes no run at all.
 type fixedSorter[R words] struct {
-	mu    sync.Mutex // guards buf, ready and total
+	mu    sync.Mutex // guards buf and total
 	buf   []R
-	ready int // bytes of buf made resident (populateAhead)
 	total int64
 
 	bg   background[[]R] // the spill in flight; it owns tmp, runs and nrun
@@ -393,10 +392,9 @@ func (s *fixedSorter[R]) add(rs []R) error {
 			if err != nil {
 				return err
 			}
-			s.buf, s.ready = b, 0
+			s.buf = b
 		}
 		n := min(len(rs), s.limit-len(s.buf))
-		populateAhead(s.buf, len(s.buf)+n, &s.ready)
 		s.buf = append(s.buf, rs[:n]...) // within capacity: no reallocation
 		rs = rs[n:]
 		s.total += int64(n)
@@ -407,7 +405,7 @@ func (s *fixedSorter[R]) add(rs []R) error {
 		if err != nil {
 			return err
 		}
-		s.buf, s.ready = b, 0
+		s.buf = b
 	}
 	return nil
 }
@@ -424,8 +422,6 @@ func (s *fixedSorter[R]) spill(buf []R) error {
 		}
 	}
 	tmp := s.tmp[:len(buf)]
-	var ready int
-	populateAhead(tmp, len(tmp), &ready)
 	for o := 0; o < s.orders; o++ {
 		for i, r := range buf {
 			buf[i] = s.permute(o, r)
@@ -466,8 +462,6 @@ func (s *fixedSorter[R]) finish() error {
 		}
 	}
 	tmp := s.tmp[:len(buf)]
-	var ready int
-	populateAhead(tmp, len(tmp), &ready)
 	bufs := [][]R{buf}
 	if s.orders == 2 {
 		second := s.bg.spare
@@ -479,8 +473,6 @@ func (s *fixedSorter[R]) finish() error {
 			}
 		}
 		second = second[:len(buf)]
-		var ready int
-		populateAhead(second, len(second), &ready)
 		for i, r := range buf {
 			second[i] = s.permute(1, s.permute(0, r))
 		}

@@ -31,11 +31,9 @@ type varItem struct {
 // of records (k1, k2, offset<<32 | length), both outside the Go heap; the index is
 // sorted with the word sort, then each run of equal keys by payload bytes.
 type varSorter struct {
-	mu  sync.Mutex // guards cur and total
-	cur varBuf
-	// bytes of cur's arena and index made resident (populateAhead)
-	readyArena, readyRecs int
-	total                 int64
+	mu    sync.Mutex // guards cur and total
+	cur   varBuf
+	total int64
 
 	bg   background[varBuf] // the spill in flight; it owns tmp, runs and nrun
 	tmp  []rec3
@@ -110,15 +108,13 @@ func (s *varSorter) add(items []varItem) error {
 			if err != nil {
 				return err
 			}
-			s.cur, s.readyArena, s.readyRecs = b, 0, 0
+			s.cur = b
 		}
 		if len(s.cur.recs) == s.recCap || len(s.cur.arena)+len(it.data) > s.arenaCap {
 			if err := s.rotate(); err != nil {
 				return err
 			}
 		}
-		populateAhead(s.cur.arena, len(s.cur.arena)+len(it.data), &s.readyArena)
-		populateAhead(s.cur.recs, len(s.cur.recs)+1, &s.readyRecs)
 		off := len(s.cur.arena)
 		s.cur.arena = append(s.cur.arena, it.data...) // within capacity
 		s.cur.recs = append(s.cur.recs, rec3{it.k1, it.k2, uint64(off)<<32 | uint64(len(it.data))})
@@ -131,7 +127,7 @@ func (s *varSorter) add(items []varItem) error {
 func (s *varSorter) rotate() error {
 	b, err := s.bg.rotate(s.cur, s.buffer, s.spill)
 	if err == nil {
-		s.cur, s.readyArena, s.readyRecs = b, 0, 0
+		s.cur = b
 	}
 	return err
 }
