@@ -57,16 +57,24 @@ func TestMixedRangeNormaliser(t *testing.T) {
 	}
 }
 
+// replicaKB1Loaded returns an aligner whose KB1 view holds Persons1 replicated k times,
+// numbered and read as loadKB1 does.
+func replicaKB1Loaded(t *testing.T, k int) *aligner {
+	t.Helper()
+	kb1, _ := persons1Replica(t, k)
+	a := &aligner{opts: DefaultOptions(), v1: newView(kb1, "KB1", DefaultOptions().MaxDegree, 1)}
+	if err := a.loadKB1(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
 // TestBetweenBothEnds checks reader.between against its definition (the edges of i
 // whose other end is m, sorted by relation) for every pair of neighbours of Persons1
 // replicated three times, whichever end it reads: a value shared by many entities has
 // its edges by node, and between then reads the small end.
 func TestBetweenBothEnds(t *testing.T) {
-	kb1, _ := persons1Replica(t, 3)
-	a := &aligner{opts: DefaultOptions(), v1: newView(kb1, "KB1", DefaultOptions().MaxDegree, 1)}
-	if err := a.loadKB1(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	a := replicaKB1Loaded(t, 3)
 	v := a.v1
 	r := reader{v: v}
 	small, large := 0, 0
@@ -101,11 +109,7 @@ func TestBetweenBothEnds(t *testing.T) {
 // Persons1 replicated three times, a person and its address are at most a window's
 // nodes apart, while the KB lists its entities by hash.
 func TestKB1Numbering(t *testing.T) {
-	kb1, _ := persons1Replica(t, 3)
-	a := &aligner{opts: DefaultOptions(), v1: newView(kb1, "KB1", DefaultOptions().MaxDegree, 1)}
-	if err := a.loadKB1(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	a := replicaKB1Loaded(t, 3)
 	v := a.v1
 	far, pairs := 0, 0
 	for _, y := range a.tgt {
