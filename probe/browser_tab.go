@@ -90,6 +90,19 @@ func (l *limits) observe(d time.Duration) {
 	}
 }
 
+// reserve returns how much of a step a page that keeps changing leaves for reading it:
+// a quarter of the step, and at least 10 times the average answer time within half a
+// step.
+func (l *limits) reserve() time.Duration {
+	return min(max(l.step/4, 10*time.Duration(l.rtt.Load())), l.step/2)
+}
+
+// stepEnding reports whether ctx ends within d.
+func stepEnding(ctx context.Context, d time.Duration) bool {
+	dl, ok := ctx.Deadline()
+	return ok && time.Until(dl) < d
+}
+
 // describe explains the page-script limit in messages.
 func (l *limits) describe() string {
 	lim := l.script()
@@ -612,9 +625,18 @@ const settleWaitMax = 250 * time.Millisecond
 // (or the same one changed in place) complete, with no fetch/XHR in flight and no DOM
 // change for Quiet. seq0 is the tab's docSeq before the trigger. It gives up on a page
 // that keeps changing the settle limit after its first change, with a warning, and fails
-// when nothing happens at all (noChange) or the navigation failed.
-func (t *tab) waitSettled(ctx context.Context, token string, seq0 int, noChange time.Duration) (settleResult, error) {
+// when nothing happens at all (noChange) or the navigation failed. settleMax, when > 0,
+// cuts the settle limit. A page that changed but has not settled when the step is
+// about to end (less than limits.reserve left) and whose HTML is parsed is taken as it
+// is, with a warning, rather than lost to the step timeout.
+func (t *tab) waitSettled(ctx context.Context, token string, seq0 int, noChange, settleMax time.Duration) (settleResult, error) {
 	o := t.pol.opts
+	settleLimit := func() time.Duration {
+		if l := t.pol.limits.settle(); settleMax <= 0 || l < settleMax {
+			return l
+		}
+		return settleMax
+	}
 	start := time.Now()
 	var firstChange time.Time
 	var res settleResult
@@ -697,9 +719,22 @@ func (t *tab) waitSettled(ctx context.Context, token string, seq0 int, noChange 
 			return res, nil
 		case !changed && time.Since(start) > noChange:
 			return res, fmt.Errorf("the submission changed nothing within %v (no navigation, no DOM change, no request)", noChange.Round(10*time.Millisecond))
-		case changed && time.Since(firstChange) > t.pol.limits.settle():
+		case changed && time.Since(firstChange) > settleLimit():
 			res.Warnings = append(res.Warnings, fmt.Sprintf("the page did not settle within the settle limit %v (readyState %s, %d script requests in flight, last DOM change %.0f ms ago); taken as it is",
-				t.pol.limits.settle().Round(10*time.Millisecond), st.Ready, st.Inflight, st.Quiet))
+				settleLimit().Round(10*time.Millisecond), st.Ready, st.Inflight, st.Quiet))
+			res.Warnings = appendDialogs(res.Warnings, t.takeDialogs())
+			return res, nil
+		case changed && st.Hooked && st.Ready != "loading" && stepEnding(ctx, t.pol.limits.reserve()):
+			// The step began long before the first change (slow typing, a slow
+			// server, a busy machine): the settle limit would outlast the step, and
+			// the page would be lost although it is there. Take it while the step
+			// can still read it.
+			left := time.Duration(0)
+			if dl, ok := ctx.Deadline(); ok {
+				left = time.Until(dl)
+			}
+			res.Warnings = append(res.Warnings, fmt.Sprintf("the page did not settle before the step timeout %v neared (%v left to read it; readyState %s, %d script requests in flight, last DOM change %.0f ms ago); taken as it is",
+				t.pol.opts.StepTimeout, left.Round(10*time.Millisecond), st.Ready, st.Inflight, st.Quiet))
 			res.Warnings = appendDialogs(res.Warnings, t.takeDialogs())
 			return res, nil
 		}
@@ -779,7 +814,7 @@ func (t *tab) navigate(ctx context.Context, u string) (settleResult, error) {
 		}
 		return settleResult{}, fmt.Errorf("open %s: %s", u, res.ErrorText)
 	}
-	sr, err := t.waitSettled(ctx, "", seq0, 0)
+	sr, err := t.waitSettled(ctx, "", seq0, 0, 0)
 	if err != nil {
 		return sr, fmt.Errorf("open %s: %w", u, err)
 	}

@@ -145,6 +145,36 @@ func TestHostilePages(t *testing.T) {
 				t.Errorf("no settle warning: %v", pr.Warnings)
 			}
 		}},
+		{"a page that never settles after a slow answer", 25 * time.Second, func(t *testing.T) {
+			// The settle limit (three quarters of the step) counted from the first
+			// change, which comes only after the server's delay, would outlast the
+			// step: the page must be taken before the step ends, not lost.
+			slow := o
+			slow.SettleTimeout = 5 * time.Second
+			ps, err := NewProber(b, slow)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ps.Close()
+			d, err := ps.Discover(t.Context(), srv.URL+testsites.HostileUnsettledSlow)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pages, err := ps.Submit(t.Context(), d.Form(), map[string]string{"q": "the"})
+			if err != nil {
+				t.Fatalf("Submit: %v", err)
+			}
+			if len(pages) != 1 || len(recordIDs(pages[0].HTML)) == 0 {
+				t.Fatalf("%d pages, want 1 with records", len(pages))
+			}
+			found := false
+			for _, w := range pages[0].Warnings {
+				found = found || strings.Contains(w, "did not settle before the step timeout")
+			}
+			if !found {
+				t.Errorf("no warning that the step ended the wait: %v", pages[0].Warnings)
+			}
+		}},
 		{"redirect loop", 20 * time.Second, func(t *testing.T) {
 			wantProbeErr(t, first(probeOnce(t, testsites.HostileRedirectLoop, "the")), "ERR_TOO_MANY_REDIRECTS")
 		}},

@@ -298,7 +298,7 @@ func (p *Prober) reveal(ctx context.Context, t *tab, f Form, specs []fieldSpec) 
 			}
 		}
 		opened = append(opened, fmt.Sprintf("%q (for field %q)", st.Control, st.Field))
-		res, err := t.waitSettled(ctx, token, seq0, p.opts.Quiet+p.pol.limits.script()/4)
+		res, err := t.waitSettled(ctx, token, seq0, p.opts.Quiet+p.pol.limits.script()/4, 0)
 		if err != nil && !strings.Contains(err.Error(), "changed nothing") {
 			return opened, fmt.Errorf("after clicking %q to show field %q: %w", st.Control, st.Field, err)
 		}
@@ -327,8 +327,10 @@ func (p *Prober) trigger(ctx context.Context, t *tab, f Form, kwIndex int, sub *
 		Hit bool    `json:"hit"`
 	}
 	// Scripts that answer typing (suggestions, live search) finish before the
-	// submission, so that their changes are not taken for the result.
-	if _, err := t.waitSettled(ctx, "", 0, 0); err != nil {
+	// submission, so that their changes are not taken for the result. A page that
+	// never settles (a ticker, a long poll) is waited for a quarter of the step at
+	// most: the rest is for the result.
+	if _, err := t.waitSettled(ctx, "", 0, 0, p.opts.StepTimeout/4); err != nil {
 		return Page{}, fmt.Errorf("wait for the filled form to settle: %w", err)
 	}
 	trig, err := eval[how](ctx, t, jsBody(triggerJS, jsJSON(struct {
@@ -381,7 +383,7 @@ func (p *Prober) trigger(ctx context.Context, t *tab, f Form, kwIndex int, sub *
 	if err != nil && !transient(err) {
 		return Page{}, fmt.Errorf("submit (%s): %w", sub.Trigger, err)
 	}
-	res, err := t.waitSettled(ctx, token, seq0, p.pol.limits.script())
+	res, err := t.waitSettled(ctx, token, seq0, p.pol.limits.script(), 0)
 	if err != nil {
 		return Page{}, fmt.Errorf("after submitting (%s): %w", sub.Trigger, err)
 	}
@@ -478,7 +480,7 @@ func (p *Prober) next(ctx context.Context, t *tab, f Form, k int, current, origi
 		if err != nil && !transient(err) {
 			return Page{}, "", fmt.Errorf("click %q: %w", nx.Text, err)
 		}
-		res, err = t.waitSettled(sctx, token, seq0, p.pol.limits.script())
+		res, err = t.waitSettled(sctx, token, seq0, p.pol.limits.script(), 0)
 		// A click that changed nothing on a link to another page of the site (the click
 		// landed while the page was still moving, or an overlay took it): follow the link
 		// as a person would by opening its address.

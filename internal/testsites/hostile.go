@@ -14,6 +14,7 @@ const (
 	HostileNoForm        = "/no-form"        // a page without any form
 	HostileLoginOnly     = "/login-only"     // only a login form and a newsletter form
 	HostileUnsettled     = "/unsettled"      // a search form; form and result pages change their DOM every 10 ms and keep a long poll open
+	HostileUnsettledSlow = "/unsettled-slow" // the same, with a result page that answers after UnsettledDelay
 	HostileRedirectLoop  = "/redirect-loop"  // a search form whose action redirects to itself forever
 	HostileHuge          = "/huge"           // a search form whose result page is 50 MB (with Content-Length)
 	HostileHugeChunked   = "/huge-chunked"   // the same, streamed without Content-Length
@@ -29,6 +30,9 @@ const (
 	HostileNotFound      = "/not-found"      // a search form whose result page is a 404
 	HostileServerError   = "/server-error"   // a search form whose result page is a 500
 )
+
+// UnsettledDelay is how long the server of HostileUnsettledSlow takes to answer a search.
+const UnsettledDelay = 2 * time.Second
 
 // HugeSize is the size of the hostile site's huge result page.
 const HugeSize = 50 << 20
@@ -85,7 +89,7 @@ func Hostile() *Site {
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		var b strings.Builder
 		b.WriteString("<h1>Hostile pages</h1><ul>")
-		for _, p := range []string{HostileNoForm, HostileLoginOnly, HostileUnsettled, HostileRedirectLoop, HostileHuge,
+		for _, p := range []string{HostileNoForm, HostileLoginOnly, HostileUnsettled, HostileUnsettledSlow, HostileRedirectLoop, HostileHuge,
 			HostileHugeChunked, HostileBusy, HostileBusyLoad, HostileDialog, HostileSlow, HostileRobotsBlocked,
 			HostileOffsite, HostileOffsiteRedir, HostileJSForm, HostileFormless, HostileNotFound, HostileServerError} {
 			fmt.Fprintf(&b, `<li><a href="%s">%s</a></li>`, p, p)
@@ -119,6 +123,17 @@ var n = 0; setInterval(function () { n++; document.getElementById('ticker').text
 		page(w, "Unsettled", "<h1>Live search</h1>"+form(HostileUnsettled+"/results", "")+churn)
 	})
 	mux.HandleFunc("GET "+HostileUnsettled+"/results", func(w http.ResponseWriter, r *http.Request) {
+		page(w, "Unsettled results", results(r.URL.Query())+churn)
+	})
+	mux.HandleFunc("GET "+HostileUnsettledSlow, func(w http.ResponseWriter, r *http.Request) {
+		page(w, "Unsettled", "<h1>Live search</h1>"+form(HostileUnsettledSlow+"/results", "")+churn)
+	})
+	mux.HandleFunc("GET "+HostileUnsettledSlow+"/results", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(UnsettledDelay):
+		case <-r.Context().Done():
+			return
+		}
 		page(w, "Unsettled results", results(r.URL.Query())+churn)
 	})
 	mux.HandleFunc("GET "+HostileUnsettled+"/poll", func(w http.ResponseWriter, r *http.Request) {
