@@ -321,7 +321,10 @@ func TestRunCalibre(t *testing.T) {
 	out := t.TempDir()
 	// Two guided rounds: the demo KB holds few of the site's books, so the first round's
 	// relations stay under the floor of issue 15 and only gather facts (tentative plan).
-	cmd := trawlCmd("run", u, "--out", out, "--ignore-robots", "--max-probes", "12", "--pages-per-probe", "2",
+	// A delay of 100 ms, as TestRunCalibreBookKB's, for the default 1 s: the run makes
+	// 14 probes of up to 2 pages and re-submissions to the one host, and the delay
+	// itself is tested in probe (TestDelayHoldsForEveryRequest).
+	cmd := trawlCmd("run", u, "--out", out, "--ignore-robots", "--delay", "100ms", "--max-probes", "12", "--pages-per-probe", "2",
 		"--rounds", "2", "--guided-values", "3", "--max-submissions", "30", "--json")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

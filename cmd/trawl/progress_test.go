@@ -77,6 +77,7 @@ var (
 // a pipe writes no progress line.)
 func TestProgressOnTerminal(t *testing.T) {
 	runtest.NeedBrowser(t)
+	t.Parallel() // a slow site: mostly waiting
 	u := slowBookshop(t, 400*time.Millisecond)
 	args := []string{"run", u, "--ignore-robots", "--delay", "0s", "--rounds", "0", "--max-probes", "6",
 		"--pages-per-probe", "1", "--no-screenshots", "--no-report", "--max-submissions", "4", "--tabs", "1"}

@@ -22,6 +22,7 @@ import (
 // them, and the source ends with the probes an uninterrupted run makes.
 func TestBatchResumesProbes(t *testing.T) {
 	runtest.NeedBrowser(t)
+	t.Parallel() // a slow site: mostly waiting
 	u := slowBookshop(t, 300*time.Millisecond)
 	jobs := filepath.Join(t.TempDir(), "jobs.txt")
 	if err := os.WriteFile(jobs, []byte(u+" max-probes=8 pages-per-probe=1 rounds=0 resubmit=false delay=0s no-report=true\n"), 0o644); err != nil {
@@ -51,8 +52,10 @@ func TestBatchResumesProbes(t *testing.T) {
 	}
 }
 
-// killWhen starts cmd, kills it (SIGKILL) once ready reports true (90 s at most) and
-// returns what it wrote on stderr.
+// killWhen starts cmd, kills it (SIGKILL) once ready reports true and returns what it
+// wrote on stderr. It waits as long as the process runs (no deadline of its own: a
+// busy machine only makes the wait longer; go test's -timeout bounds it); a process that
+// ends before ready is left to the caller's checks.
 func killWhen(t *testing.T, cmd *exec.Cmd, ready func() bool) *bytes.Buffer {
 	t.Helper()
 	var stderr bytes.Buffer
@@ -60,11 +63,17 @@ func killWhen(t *testing.T, cmd *exec.Cmd, ready func() bool) *bytes.Buffer {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(90 * time.Second); time.Now().Before(deadline) && !ready(); {
-		time.Sleep(50 * time.Millisecond)
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	for !ready() {
+		select {
+		case <-exited:
+			return &stderr
+		case <-time.After(50 * time.Millisecond):
+		}
 	}
 	_ = cmd.Process.Signal(syscall.SIGKILL)
-	_ = cmd.Wait()
+	<-exited
 	return &stderr
 }
 
@@ -125,6 +134,7 @@ func completeLines(path string) []string {
 // them without making any of them twice, and it ends with the round's whole plan.
 func TestRunResumesGuidedRound(t *testing.T) {
 	runtest.NeedBrowser(t)
+	t.Parallel() // a slow site: mostly waiting
 	u := slowBookshop(t, 400*time.Millisecond)
 	out := t.TempDir()
 	dir := filepath.Join(out, rundir.Name(u, ""))
