@@ -3,11 +3,13 @@ package probe_test
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/trawl-dev/trawl/internal/testutil"
@@ -17,19 +19,39 @@ import (
 
 func loadExamples(t *testing.T) []formasaurus.Example {
 	t.Helper()
-	pages, err := formasaurus.Load(t.Context(), testutil.SharedData(t, "formasaurus"))
-	if err != nil {
-		t.Fatal(err)
+	dir := testutil.SharedData(t, "formasaurus")
+	formasaurusOnce.Do(func() {
+		// Parsing the thousand pages takes most of a minute under -race: the tests
+		// share one load (they only read the examples).
+		pages, err := formasaurus.Load(context.Background(), dir)
+		formasaurusExamples, formasaurusErr = formasaurus.Examples(pages), err
+	})
+	if formasaurusErr != nil {
+		t.Fatal(formasaurusErr)
 	}
-	return formasaurus.Examples(pages)
+	return formasaurusExamples
 }
+
+var (
+	formasaurusOnce     sync.Once
+	formasaurusExamples []formasaurus.Example
+	formasaurusErr      error
+)
 
 // TestClassifierCrossValidation is the acceptance test of the classifier: grouped
 // 10-fold cross-validation on the shared Formasaurus pages (no registered domain in
 // both the training and the test folds) must reach Formasaurus's published 20-fold
 // figures: search F1 0.93 and search-query (keyword box) F1 0.92. docs/benchmarks.md
 // has the 20-fold figures of `go run ./probe/internal/formtrain -cv 20`.
+//
+// Ten trainings on a thousand forms take minutes under the race detector; the training
+// starts no goroutine, and the folds' concurrency is tested under -race by
+// TestCrossValidateFoldsAtOnce. It skips under -race; scripts/test.sh runs it in its
+// step without -race.
 func TestClassifierCrossValidation(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the cross-validation takes minutes under -race; run go test -run TestClassifierCrossValidation ./probe without -race (scripts/test.sh does)")
+	}
 	exs := loadExamples(t)
 	pred, err := formasaurus.CrossValidate(t.Context(), exs, 10, probe.DefaultTrainOptions())
 	if err != nil {
@@ -59,11 +81,36 @@ func TestClassifierCrossValidation(t *testing.T) {
 	}
 }
 
+// TestCrossValidateFoldsAtOnce runs the folds of a cross-validation at once (as many as
+// there are CPUs), under the race detector in CI, on the first 200 Formasaurus forms:
+// every form is classified by the fold that held it out.
+func TestCrossValidateFoldsAtOnce(t *testing.T) {
+	exs := loadExamples(t)
+	exs = exs[:min(len(exs), 200)]
+	pred, err := formasaurus.CrossValidate(t.Context(), exs, 3, probe.DefaultTrainOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pred) != len(exs) {
+		t.Fatalf("%d forms classified of %d", len(pred), len(exs))
+	}
+	for i, f := range pred {
+		if f.Class == "" || len(f.Fields) != len(exs[i].Form.Fields) {
+			t.Errorf("form %d (%s): class %q, %d of %d fields", i, exs[i].Group, f.Class, len(f.Fields), len(exs[i].Form.Fields))
+		}
+	}
+}
+
 // TestEmbeddedModelUpToDate retrains on all pages and compares with the embedded model,
 // so that a change of the features or of the training without `go generate ./probe`
 // fails. Weights are compared with a tolerance: floating-point sums may differ in the
-// last bits on other CPUs.
+// last bits on other CPUs. The training (one goroutine, run under -race on fewer forms
+// by TestCrossValidateFoldsAtOnce) takes minutes under the race detector: it skips
+// there and scripts/test.sh runs it in its step without -race.
 func TestEmbeddedModelUpToDate(t *testing.T) {
+	if raceEnabled {
+		t.Skip("training on every Formasaurus form takes minutes under -race; run go test -run TestEmbeddedModelUpToDate ./probe without -race (scripts/test.sh does)")
+	}
 	exs := loadExamples(t)
 	o := probe.DefaultTrainOptions()
 	c, err := probe.TrainClassifier(t.Context(), formasaurus.Training(exs), o)

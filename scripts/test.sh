@@ -33,11 +33,13 @@ fi
 tail -n 1 "$calibre_log"
 export TRAWL_BROWSER_TESTS=1 TRAWL_REQUIRE_SHARED=1 TRAWL_REQUIRE_WORDPRESS=1 TRAWL_REQUIRE_SITES=1 TRAWL_REQUIRE_NATS=1 TRAWL_REQUIRE_INTEROP=1
 go test -race -timeout 25m -count=1 ./...
-# The evaluations that take minutes under the race detector and skip there, the two
-# packages at once: the linking evaluations (the aligner's concurrency is covered under
-# -race by the OAEI and determinism tests) and the article evaluation on WordPress (one
-# goroutine; TestArticlesCommandWordPress runs the command under -race).
-go test -count=1 -timeout 15m -run 'TestLinking|TestDeepWebBooksBadger|TestArticlesWordPress$' ./align ./cmd/trawl
+# The evaluations that take minutes under the race detector and skip there, two
+# packages at a time: the linking evaluations (the aligner's concurrency is covered
+# under -race by the OAEI and determinism tests), the article evaluation on WordPress
+# (one goroutine; TestArticlesCommandWordPress runs the command under -race) and the
+# form classifier's cross-validation and retraining (the folds' concurrency is covered
+# under -race by TestCrossValidateFoldsAtOnce).
+go test -count=1 -timeout 15m -run 'TestLinking|TestDeepWebBooksBadger|TestArticlesWordPress$|TestClassifierCrossValidation$|TestEmbeddedModelUpToDate$' ./align ./cmd/trawl ./probe
 # The load's memory budget, checked on the peak of a child process: the race
 # detector's shadow memory would count in it, so it runs without -race (about 10 s).
 go test -count=1 -timeout 5m -run 'TestLoadBudgetBoundsPeak' ./ontology
