@@ -166,69 +166,38 @@ func comparable(t *testing.T, out string) map[string]string {
 
 // TestBatchKillResume: a batch of the local test sites, killed twice at random moments
 // (SIGKILL) and resumed, gives the same outputs as an uninterrupted batch.
-//
-// The uninterrupted batch is trawl under the race detector (this test binary): the only
-// run of the batch's concurrent jobs under -race. The killed and resumed batches are
-// trawl built without it (as the worker tests run it), a third of the CPU: what they
-// test is the state on disk, which the detector does not see. A kill's moment is drawn
-// on the batch's progress (probes logged and stages done, out of the uninterrupted
-// batch's) rather than on the clock, so that a busy machine moves it nowhere.
 func TestBatchKillResume(t *testing.T) {
 	runtest.NeedBrowser(t)
 	if testing.Short() {
 		t.Skip("-short: the kill-and-resume batch takes minutes")
 	}
 	jobs := batchSites(t)
-	args := func(out string) []string { return []string{"batch", jobs, "--out", out, "--concurrency", "2", "-q"} }
+	run := func(out string) {
+		t.Helper()
+		cmd := trawlCmd("batch", jobs, "--out", out, "--concurrency", "2", "-q")
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("trawl batch: %v\n%s", err, b)
+		}
+	}
 	want := t.TempDir()
 	start := time.Now()
-	if b, err := trawlCmd(args(want)...).CombinedOutput(); err != nil {
-		t.Fatalf("trawl batch: %v\n%s", err, b)
-	}
-	total := batchProgress(want)
-	t.Logf("uninterrupted batch (-race): %v, %d steps (probes and stages)", time.Since(start).Round(time.Millisecond), total)
+	run(want)
+	full := time.Since(start)
+	t.Logf("uninterrupted batch: %v", full.Round(time.Millisecond))
 
-	bin := buildTrawl(t)
 	got := t.TempDir()
 	for kill := range 2 {
-		done := batchProgress(got)
-		left := total - done
-		if left < 2 {
-			t.Logf("kill %d: %d of %d steps done, nothing left to interrupt", kill+1, done, total)
-			break
-		}
-		// As the clock-drawn moments were: within the middle of what is left.
-		at := done + max(1, left/10) + rand.IntN(max(1, left*3/4))
-		at = min(at, total-1)
-		cmd := exec.Command(bin, args(got)...)
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
+		cmd := trawlCmd("batch", jobs, "--out", got, "--concurrency", "2", "-q")
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		exited := make(chan error, 1)
-		go func() { exited <- cmd.Wait() }()
-	wait:
-		for {
-			select {
-			case err := <-exited:
-				// Only a batch that does other steps than the first one did ends here;
-				// the resumed batch below still has to finish it right.
-				t.Logf("kill %d: the batch ended (%v) before step %d of %d\n%s", kill+1, err, at, total, out.String())
-				break wait
-			case <-time.After(50 * time.Millisecond):
-				if batchProgress(got) >= at {
-					_ = cmd.Process.Signal(syscall.SIGKILL)
-					<-exited
-					t.Logf("kill %d at step %d of %d", kill+1, batchProgress(got), total)
-					break wait
-				}
-			}
-		}
+		at := time.Duration(rand.Int64N(int64(full*3/4))) + full/10
+		time.Sleep(at)
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		_ = cmd.Wait()
+		t.Logf("kill %d after %v", kill+1, at.Round(time.Millisecond))
 	}
-	if b, err := exec.Command(bin, args(got)...).CombinedOutput(); err != nil {
-		t.Fatalf("trawl batch after the kills: %v\n%s", err, b)
-	}
+	run(got)
 	w, g := comparable(t, want), comparable(t, got)
 	if len(w) == 0 {
 		t.Fatal("the uninterrupted batch wrote nothing")
@@ -248,18 +217,6 @@ func TestBatchKillResume(t *testing.T) {
 			t.Errorf("%s: state %s (%s)", s.URL, s.State, s.Error)
 		}
 	}
-}
-
-// batchProgress counts the steps a batch has written under out: the complete lines of
-// every source's probes.jsonl and its stage markers.
-func batchProgress(out string) int {
-	n := 0
-	logs, _ := filepath.Glob(filepath.Join(out, "*", rundir.ProbesFile))
-	for _, l := range logs {
-		n += len(completeLines(l))
-	}
-	markers, _ := filepath.Glob(filepath.Join(out, "*", rundir.StateDir, "*.done"))
-	return n + len(markers)
 }
 
 func TestRunRefusesNonHTTP(t *testing.T) {
