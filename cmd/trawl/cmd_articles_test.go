@@ -75,8 +75,8 @@ type wpPost struct {
 // beside it. TestArticlesCommandWordPress runs the command itself.
 //
 // The evaluation extracts the site's few hundred posts five times on one goroutine
-// (records.ExtractArticles starts none): about 20 s of CPU without the race detector,
-// over 2 min with it, for nothing the detector could find. It skips under -race;
+// (records.ExtractArticles starts none): 35 s without the race detector, fetching
+// included, and 210 s with it (load average 20-25), for nothing the detector could find. It skips under -race;
 // scripts/test.sh runs it in its step without -race. The command's whole path (feed,
 // fetcher, extraction, output) stays under -race in TestArticlesCommandWordPress.
 func TestArticlesWordPress(t *testing.T) {
