@@ -171,6 +171,9 @@ func TestBatchKillResume(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the kill-and-resume batch takes minutes")
 	}
+	// Beside the tests that wait on a slow site; the kills fall at random moments
+	// anyway, and the outputs must not depend on them.
+	t.Parallel()
 	jobs := batchSites(t)
 	run := func(out string) {
 		t.Helper()
