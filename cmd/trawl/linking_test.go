@@ -54,9 +54,9 @@ func TestRunCalibreBookKB(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// The run is trawl built without the race detector (as the worker tests run it):
-	// aligning the records with thousands of distractors is minutes of CPU under -race,
-	// and the pipeline's concurrency on this site is tested under -race by TestRunCalibre.
+	// The run is trawl built without the race detector (as the worker tests run it): 43 s
+	// against 76 s under -race (load average 20), and the pipeline's concurrency on this
+	// site is tested under -race by TestRunCalibre.
 	cmd := exec.Command(buildTrawl(t), "run", u, "--kb", kbFile, "--out", filepath.Join(dir, "runs"), "--ignore-robots", "--delay", "100ms",
 		"--no-screenshots", "--no-report", "--max-probes", "12", "--pages-per-probe", "2", "--rounds", "1",
 		"--guided-values", "4", "--max-submissions", "30", "--json")
