@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -148,15 +149,22 @@ func TestExtractRunDirBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer b.Close()
-	p, err := probe.NewProber(b, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	var report strings.Builder
+	t.Cleanup(func() { b.Close() }) // after the parallel subtests
+	var (
+		mu     sync.Mutex
+		report strings.Builder
+	)
+	t.Cleanup(func() { t.Log("\n" + report.String()) })
 	for _, s := range testsites.All() {
 		t.Run(s.Name, func(t *testing.T) {
+			// The sites two at a time, a prober each over the one browser: a site's
+			// probes wait on the page as much as they compute.
+			t.Parallel()
+			p, err := probe.NewProber(b, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
 			srv := s.NewServer()
 			defer srv.Close()
 			d, err := p.Discover(t.Context(), srv.URL+s.FormPath)
@@ -243,14 +251,15 @@ func TestExtractRunDirBrowser(t *testing.T) {
 			if prec+rec > 0 {
 				f1 = 2 * prec * rec / (prec + rec)
 			}
+			mu.Lock()
 			fmt.Fprintf(&report, "%-10s probes=%2d pages=%2d true=%4d found=%4d P=%.3f R=%.3f F1=%.3f\n",
 				s.Name, len(probes), len(truth), tru, len(recs), prec, rec, f1)
+			mu.Unlock()
 			if f1 < 0.98 {
 				t.Errorf("%s: record F1 %.3f < 0.98", s.Name, f1)
 			}
 		})
 	}
-	t.Log("\n" + report.String())
 }
 
 func ratio(a, b int) float64 {
