@@ -582,9 +582,19 @@ func (nw *nodeWriter) writeRecord(id uint64, term []byte) error {
 		}
 		nw.bucket = b
 	}
-	nw.bucketVal = appendNodeEntry(nw.bucketVal, id, uint32(len(nw.ends)-1), nw.val[:nw.ends[0]])
-	for part := 1; part < len(nw.ends); part++ {
-		if err := nw.w.put(nw.moreStream, nodePartKey(nw.key, graph.ID(id), uint32(part)), nw.val[nw.ends[part-1]:nw.ends[part]]); err != nil {
+	first := 1
+	if nw.ends[0] > inlinePart0 {
+		first = 0
+		nw.bucketVal = appendNodeEntry(nw.bucketVal, id, uint32(len(nw.ends)-1), nil)
+	} else {
+		nw.bucketVal = appendNodeEntry(nw.bucketVal, id, uint32(len(nw.ends)-1), nw.val[:nw.ends[0]])
+	}
+	for part := first; part < len(nw.ends); part++ {
+		start := 0
+		if part > 0 {
+			start = nw.ends[part-1]
+		}
+		if err := nw.w.put(nw.moreStream, nodePartKey(nw.key, graph.ID(id), uint32(part)), nw.val[start:nw.ends[part]]); err != nil {
 			return err
 		}
 	}

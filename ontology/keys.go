@@ -19,9 +19,11 @@ const LayoutVersion = 3
 //	                              objects(8), pair blocks(4), IRI
 //	'N' bucket(4)               → node bucket: the nodes whose id starts with the
 //	                              bucket's NodeBits bits, in id order, as entries (id(8),
-//	                              uvarint more parts, uvarint len, part 0 of the record)
+//	                              uvarint more parts, uvarint len, part 0 of the record;
+//	                              len 0 when part 0 is longer than inlinePart0: it is
+//	                              then under 'X' id part 0)
 //	'X' id(8) part(4)           → parts 1 and up of a node record with more than partIDs
-//	                              edges
+//	                              edges (and a long part 0)
 //	                              A record part: part 0 starts with the term; then edge
 //	                              groups: uvarint rel, uvarint n, n node ids (8 each);
 //	                              rdf:type edges into a class are not here but in 'I'
@@ -78,6 +80,11 @@ func metaKey(name string) []byte { return append([]byte{pfxMeta}, name...) }
 
 // nodeBucketNodes is the number of nodes per 'N' bucket the bucket bits aim at.
 const nodeBucketNodes = 8
+
+// inlinePart0 is the longest part 0 of a node record kept in its bucket; a longer
+// one (a long literal: terms go up to maxTermBytes) goes under 'X', so that a bucket
+// stays well below Badger's 1 MiB inline value limit.
+const inlinePart0 = 16 << 10
 
 // nodePartKey is the key of part (≥ 1) of node id's record.
 func nodePartKey(b []byte, id graph.ID, part uint32) []byte {

@@ -195,16 +195,30 @@ func (s *Store) node(txn *badger.Txn, n graph.ID, fn func(part0 []byte, more uin
 	if err != nil {
 		return false, err
 	}
-	found := false
+	found, long := false, false
+	var more uint64
 	err = item.Value(func(v []byte) error {
-		part0, more, ok, err := findNodeEntry(v, uint64(n))
+		part0, m, ok, err := findNodeEntry(v, uint64(n))
 		if err != nil || !ok {
 			return err
 		}
-		found = true
+		found, more = true, m
+		if long = len(part0) == 0; long {
+			return nil
+		}
 		return fn(part0, more)
 	})
-	return found, err
+	if err != nil || !long {
+		return found, err
+	}
+	// A part 0 longer than inlinePart0 is under 'X' id 0.
+	if item, err = txn.Get(nodePartKey(nil, n, 0)); err != nil {
+		if errors.Is(err, badger.ErrKeyNotFound) {
+			err = errCorrupt("node record")
+		}
+		return true, err
+	}
+	return true, item.Value(func(v []byte) error { return fn(v, more) })
 }
 
 // eachPart calls fn with the edge groups of each part of n's record (the term removed
@@ -231,6 +245,9 @@ func (s *Store) eachPart(ctx context.Context, txn *badger.Txn, n graph.ID, fn fu
 	for it.Rewind(); it.Valid(); it.Next() {
 		if err := ctx.Err(); err != nil {
 			return found, err
+		}
+		if binary.BigEndian.Uint32(it.Item().Key()[9:]) == 0 {
+			continue // a long part 0, read by node
 		}
 		err := it.Item().Value(func(v []byte) error {
 			var err error
