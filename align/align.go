@@ -139,11 +139,11 @@ func Align(ctx context.Context, kb1 Source, kb2 Reference, opts Options) (*Resul
 	if err := a.copyAwareFun1(ctx); err != nil {
 		return nil, err
 	}
-	a.eq1 = hugeMake[match](a.v1.size(), a.v1.size())
+	a.eq1 = make([]match, a.v1.size())
 	for i := range a.eq1 {
 		a.eq1[i] = match{node: -1}
 	}
-	a.eqAnc1 = hugeMake[anchor](a.v1.size(), a.v1.size())
+	a.eqAnc1 = make([]anchor, a.v1.size())
 	n, err := a.matchLiterals(ctx)
 	if err != nil {
 		return nil, err
@@ -355,11 +355,11 @@ func (a *aligner) assign(cands []cand, st *IterationStats) float64 {
 		}
 		return compareID(a.v2.ids[x.y2], a.v2.ids[y.y2])
 	})
-	eq1 := hugeMake[match](len(a.eq1), len(a.eq1))
+	eq1 := make([]match, len(a.eq1))
 	for i := range eq1 {
 		eq1[i] = match{node: -1}
 	}
-	eq2 := hugeMake[match](a.v2.size(), a.v2.size())
+	eq2 := make([]match, a.v2.size())
 	for i := range eq2 {
 		eq2[i] = match{node: -1}
 	}
@@ -395,7 +395,7 @@ func (a *aligner) assign(cands []cand, st *IterationStats) float64 {
 	for i, m := range eq1 {
 		a.eqAnc1[i] = anchor{node: m.node, score: m.score}
 	}
-	a.eqAnc2 = hugeMake[anchor](len(eq2), len(eq2))
+	a.eqAnc2 = make([]anchor, len(eq2))
 	for j, m := range eq2 {
 		a.eqAnc2[j] = anchor{node: m.node, score: m.score}
 	}

@@ -73,7 +73,7 @@ func (a *aligner) instancePass(ctx context.Context) ([]cand, error) {
 	grow := func(w *worker) {
 		w.ctx = ctx
 		for len(w.acc) < a.v2.size() {
-			w.acc = hugeAppend(w.acc, candAcc{prod: 1})
+			w.acc = append(w.acc, candAcc{prod: 1})
 		}
 	}
 	err := runUnits(ctx, a, len(parts), grow,

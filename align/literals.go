@@ -98,7 +98,7 @@ func (a *aligner) matchLiterals(ctx context.Context) (int, error) {
 	}
 	// Both tables are flat (anchorTable): the anchors of the literals read one after
 	// the other lie one after the other, with no pointer for the collector to follow.
-	a.lit1 = anchorTable{off: hugeMake[int32](a.v1.size()+1, a.v1.size()+1)}
+	a.lit1 = anchorTable{off: make([]int32, a.v1.size()+1)}
 	var pairs []anchor // (KB1 literal, score) for each KB2 anchor, in KB1 order
 	var to2 []int32    // the KB2 literal of each element of pairs
 	matched := 0
@@ -114,7 +114,7 @@ func (a *aligner) matchLiterals(ctx context.Context) (int, error) {
 		a.work.litCands += int64(len(found[k]))
 		for _, m := range found[k] {
 			an := anchor{node: a.v2.local(m.node), score: m.score}
-			a.lit1.an = hugeAppend(a.lit1.an, an)
+			a.lit1.an = append(a.lit1.an, an)
 			pairs = append(pairs, anchor{node: i, score: an.score})
 			to2 = append(to2, an.node)
 		}
@@ -123,7 +123,7 @@ func (a *aligner) matchLiterals(ctx context.Context) (int, error) {
 		a.lit1.off[next] = int32(len(a.lit1.an))
 	}
 	// lit2 lists the KB1 literals of each KB2 literal in KB1 order, as pairs has them.
-	a.lit2 = anchorTable{off: hugeMake[int32](a.v2.size()+1, a.v2.size()+1), an: hugeMake[anchor](len(pairs), len(pairs))}
+	a.lit2 = anchorTable{off: make([]int32, a.v2.size()+1), an: make([]anchor, len(pairs))}
 	for _, j := range to2 {
 		a.lit2.off[j+1]++
 	}

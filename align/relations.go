@@ -443,14 +443,14 @@ func (ix midIndex) isAnchored(n int32) bool {
 // neighbours of nodes back to them.
 func buildMidIndex(r *reader, nodes []int32, joins bool) midIndex {
 	v := r.v
-	ix := midIndex{anchored: hugeMake[bool](v.size(), v.size())}
+	ix := midIndex{anchored: make([]bool, v.size())}
 	for _, y := range nodes {
 		ix.anchored[y] = true
 	}
 	if !joins {
 		return ix
 	}
-	ix.off = hugeMake[int32](v.size()+1, v.size()+1)
+	ix.off = make([]int32, v.size()+1)
 	for _, y := range nodes {
 		for _, e := range r.edges(y) {
 			if !v.lit[e.node] && e.node != y {
@@ -461,7 +461,7 @@ func buildMidIndex(r *reader, nodes []int32, joins bool) midIndex {
 	for i := 1; i < len(ix.off); i++ {
 		ix.off[i] += ix.off[i-1]
 	}
-	ix.steps = hugeMake[midEdgeT](int(ix.off[len(ix.off)-1]), int(ix.off[len(ix.off)-1]))
+	ix.steps = make([]midEdgeT, ix.off[len(ix.off)-1])
 	fill := slices.Clone(ix.off[:len(ix.off)-1])
 	for _, y := range nodes {
 		for _, e := range r.edges(y) {

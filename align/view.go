@@ -116,12 +116,12 @@ func (v *view) reserve(n int) {
 		return
 	}
 	v.idx = make(map[graph.ID]int32, n)
-	v.ids = hugeMake[graph.ID](0, n)
-	v.lit = hugeMake[bool](0, n)
-	v.span = hugeMake[edgeSpan](0, n)
-	v.byOff = hugeMake[uint32](0, n)
-	v.fetched = hugeMake[bool](0, n)
-	v.hub = hugeMake[bool](0, n)
+	v.ids = make([]graph.ID, 0, n)
+	v.lit = make([]bool, 0, n)
+	v.span = make([]edgeSpan, 0, n)
+	v.byOff = make([]uint32, 0, n)
+	v.fetched = make([]bool, 0, n)
+	v.hub = make([]bool, 0, n)
 }
 
 // local returns the local index of id, assigning one if needed.
@@ -130,13 +130,13 @@ func (v *view) local(id graph.ID) int32 {
 		return i
 	}
 	i := int32(len(v.ids))
-	v.ids = hugeAppend(v.ids, id)
+	v.ids = append(v.ids, id)
 	v.idx[id] = i
-	v.lit = hugeAppend(v.lit, v.kb.IsLiteral(id))
-	v.span = hugeAppend(v.span, edgeSpan{off: unread})
-	v.byOff = hugeAppend(v.byOff, 0)
-	v.fetched = hugeAppend(v.fetched, false)
-	v.hub = hugeAppend(v.hub, false)
+	v.lit = append(v.lit, v.kb.IsLiteral(id))
+	v.span = append(v.span, edgeSpan{off: unread})
+	v.byOff = append(v.byOff, 0)
+	v.fetched = append(v.fetched, false)
+	v.hub = append(v.hub, false)
 	return i
 }
 
@@ -207,7 +207,6 @@ func (v *view) fetch(ctx context.Context, ns []int32) error {
 			}
 		}
 	}
-	v.arena = hugeGrow(v.arena, total-len(v.arena))
 	for k, i := range todo {
 		v.reads++
 		if hub[k] {
@@ -224,7 +223,7 @@ func (v *view) fetch(ctx context.Context, ns []int32) error {
 		v.span[i] = edgeSpan{off: uint32(start), n: uint32(len(out))}
 		if len(out) > byNodeMin {
 			start := len(v.byArena)
-			v.byArena = append(hugeGrow(v.byArena, len(out)), out...)
+			v.byArena = append(v.byArena, out...)
 			bn := v.byArena[start:]
 			slices.SortFunc(bn, func(a, b ledge) int { return cmp.Or(cmp.Compare(a.node, b.node), cmp.Compare(a.rel, b.rel)) })
 			v.byOff[i] = uint32(start) + 1
