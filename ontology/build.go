@@ -23,6 +23,7 @@ type kbInfo struct {
 	Salt        uint64         `json:"salt"`
 	LiteralBits uint           `json:"literal_bucket_bits"`
 	BandBits    uint           `json:"band_bucket_bits"`
+	NodeBits    uint           `json:"node_bucket_bits"`
 	ShingleK    int            `json:"shingle_k"`
 	MinHashes   int            `json:"minhashes"`
 	BandRows    int            `json:"band_rows"`
@@ -136,11 +137,12 @@ func (l *loader) build(db *badger.DB) error {
 			objects: make([]int64, len(preds)), blocks: make([]uint32, len(preds))}
 	}
 	st, stLit := newStats(), newStats()
-	var litInfo kbInfo
 	info := &kbInfo{Layout: LayoutVersion, Salt: l.salt, ShingleK: graph.BandShingleK, MinHashes: graph.MinHashes,
 		BandRows: graph.BandRows, Created: time.Now().UTC(), Sources: l.report.Sources,
 		Parsed: l.parsed.Load(), BadLines: l.bad.Load(),
-		LiteralBits: bucketBits(l.lits.total), BandBits: bucketBits(l.bands.total)}
+		LiteralBits: bucketBits(l.lits.total), BandBits: bandBucketBits(l.bands.total),
+		NodeBits: nodeBucketBits(l.terms.total)}
+	litInfo := kbInfo{NodeBits: info.NodeBits}
 
 	l.readBlock = l.mergeReadBlock()
 	sw := db.NewStreamWriter()
@@ -271,7 +273,8 @@ func writeMetadata(db *badger.DB, preds []predEntry, relOf []graph.Rel, st *relS
 // ('E'). It also counts facts, distinct subjects and distinct objects per predicate.
 // It handles the nodes of one half of the identifier space (literals or not).
 func (l *loader) buildNodes(ctx contextLike, sw *badger.StreamWriter, half int, relOf []graph.Rel, typeIdx, subIdx int, st *relStats, info *kbInfo, spool *pairSpool) (err error) {
-	nw := &nodeWriter{w: l.newKVWriter(sw), stream: streamNode, relOf: relOf, typeIdx: typeIdx, subIdx: subIdx, st: st, info: info, spool: spool}
+	nw := &nodeWriter{w: l.newKVWriter(sw), stream: streamNode, moreStream: streamNodeMore, relOf: relOf, typeIdx: typeIdx, subIdx: subIdx,
+		st: st, info: info, spool: spool, bits: info.NodeBits, bucket: -1}
 	defer func() {
 		if cerr := nw.w.close(); err == nil {
 			err = cerr
@@ -280,7 +283,7 @@ func (l *loader) buildNodes(ctx contextLike, sw *badger.StreamWriter, half int, 
 	if half == halfLit {
 		// Literals have no outgoing facts; an rdf:type fact to a literal (which is
 		// not a class) stays an edge, so that only the other half writes 'I' and 'E'.
-		nw.stream, nw.typeIdx = streamNodeLit, -1
+		nw.stream, nw.moreStream, nw.typeIdx = streamNodeLit, streamNodeLitMore, -1
 	}
 	m, err := l.openNodeMerge(half)
 	if err != nil {
@@ -297,6 +300,9 @@ func (l *loader) buildNodes(ctx contextLike, sw *badger.StreamWriter, half int, 
 		if err != nil || !ok {
 			if err == nil {
 				err = nw.flushEntities(true)
+			}
+			if err == nil {
+				err = nw.flushBucket()
 			}
 			return err
 		}
@@ -417,7 +423,12 @@ func (m *nodeMerge) next() (bool, error) {
 // nodeWriter turns nodeFacts into node records, instance chunks and entity chunks.
 type nodeWriter struct {
 	w                 *kvWriter
-	stream            uint32
+	stream            uint32 // of the 'N' buckets
+	moreStream        uint32 // of the further record parts ('X')
+	bits              uint   // node bucket bits
+	bucket            int64  // the bucket being filled (-1: none yet)
+	bucketVal         []byte
+	ends              []int // the ends of the record's parts in val
 	relOf             []graph.Rel
 	typeIdx, subIdx   int
 	st                *relStats
@@ -544,20 +555,19 @@ func (nw *nodeWriter) flushEntities(force bool) error {
 	return nw.w.put(streamEntity, nw.key, nw.val)
 }
 
-// writeRecord writes the node's record: the term, then the edge groups, in parts of at
-// most partIDs ids.
+// writeRecord adds the node's entry to its bucket (the term, then the edge groups,
+// up to partIDs ids) and writes the further parts of its record, of at most partIDs
+// ids each.
 func (nw *nodeWriter) writeRecord(id uint64, term []byte) error {
 	nw.val = append(nw.val[:0], term...)
-	part, inPart := uint32(0), 0
+	nw.ends = nw.ends[:0]
+	inPart := 0
 	for _, g := range nw.groups {
 		ids := nw.flat[g.start:g.end]
 		for len(ids) > 0 {
 			if inPart == partIDs {
-				if err := nw.w.put(nw.stream, nodeKey(nw.key, graph.ID(id), part), nw.val); err != nil {
-					return err
-				}
-				part++
-				nw.val, inPart = nw.val[:0], 0
+				nw.ends = append(nw.ends, len(nw.val))
+				inPart = 0
 			}
 			n := min(partIDs-inPart, len(ids))
 			nw.val = appendGroup(nw.val, g.rel, ids[:n])
@@ -565,7 +575,40 @@ func (nw *nodeWriter) writeRecord(id uint64, term []byte) error {
 			ids = ids[n:]
 		}
 	}
-	return nw.w.put(nw.stream, nodeKey(nw.key, graph.ID(id), part), nw.val)
+	nw.ends = append(nw.ends, len(nw.val))
+	if b := int64(bucketOf(id, nw.bits)); b != nw.bucket {
+		if err := nw.flushBucket(); err != nil {
+			return err
+		}
+		nw.bucket = b
+	}
+	first := 1
+	if nw.ends[0] > inlinePart0 {
+		first = 0
+		nw.bucketVal = appendNodeEntry(nw.bucketVal, id, uint32(len(nw.ends)-1), nil)
+	} else {
+		nw.bucketVal = appendNodeEntry(nw.bucketVal, id, uint32(len(nw.ends)-1), nw.val[:nw.ends[0]])
+	}
+	for part := first; part < len(nw.ends); part++ {
+		start := 0
+		if part > 0 {
+			start = nw.ends[part-1]
+		}
+		if err := nw.w.put(nw.moreStream, nodePartKey(nw.key, graph.ID(id), uint32(part)), nw.val[start:nw.ends[part]]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// flushBucket writes the 'N' bucket being filled, if any.
+func (nw *nodeWriter) flushBucket() error {
+	if len(nw.bucketVal) == 0 {
+		return nil
+	}
+	err := nw.w.put(nw.stream, bucketKey(nw.key, pfxNode, uint32(nw.bucket)), nw.bucketVal)
+	nw.bucketVal = nw.bucketVal[:0]
+	return err
 }
 
 // contextLike is the part of context.Context the builders use.

@@ -43,7 +43,7 @@ type bucketRef struct {
 	bucket uint32
 }
 
-// bucket returns the value of an 'L' or 'K' bucket (nil if absent).
+// bucket returns the value of an 'L' bucket (nil if absent).
 func (r *literalReader) bucket(pfx byte, b uint32) ([]byte, error) {
 	ref := bucketRef{pfx, b}
 	if v, ok := r.buckets[ref]; ok {
@@ -135,16 +135,29 @@ func (r *literalReader) LiteralsWithForm(ctx context.Context, norm string) ([]gr
 // FormsInBands returns the form hashes under each band key ('K' entries are sorted by
 // band key: the run equal to the key is found by binary search).
 func (r *literalReader) FormsInBands(ctx context.Context, keys []uint64) ([]uint64, error) {
+	// The buckets are read in place, not copied: the band keys of one text seldom
+	// share a bucket, and a bucket holds about 64 entries.
 	var out []uint64
+	var key []byte
 	for _, band := range keys {
-		v, err := r.bucket(pfxBand, bucketOf(band, r.s.info.BandBits))
+		key = bucketKey(key, pfxBand, bucketOf(band, r.s.info.BandBits))
+		item, err := r.txn.Get(key)
+		if err == badger.ErrKeyNotFound {
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
-		n := len(v) / 16
-		lo := sort.Search(n, func(m int) bool { return binary.BigEndian.Uint64(v[16*m:]) >= band })
-		for j := lo; j < n && binary.BigEndian.Uint64(v[16*j:]) == band; j++ {
-			out = append(out, binary.BigEndian.Uint64(v[16*j+8:]))
+		err = item.Value(func(v []byte) error {
+			n := len(v) / 16
+			lo := sort.Search(n, func(m int) bool { return binary.BigEndian.Uint64(v[16*m:]) >= band })
+			for j := lo; j < n && binary.BigEndian.Uint64(v[16*j:]) == band; j++ {
+				out = append(out, binary.BigEndian.Uint64(v[16*j+8:]))
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
 	}
 	return out, nil

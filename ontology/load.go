@@ -50,7 +50,8 @@ const maxReportedErrors = 100
 const chunkSize = 1 << 20
 
 // maxTermBytes bounds the size of one term (a literal's text, an IRI): a node record
-// must stay below Badger's 1 MiB inline value limit. A longer term makes its line bad.
+// part must stay below Badger's 1 MiB inline value limit (a long part 0 is kept out of
+// its node bucket, see inlinePart0). A longer term makes its line bad.
 const maxTermBytes = 256 << 10
 
 // checkTriple reports a term too large to store.

@@ -149,18 +149,15 @@ func (s *Store) Term(ctx context.Context, n graph.ID) (graph.Term, error) {
 	}
 	var t graph.Term
 	err := s.db.View(func(txn *badger.Txn) error {
-		item, err := txn.Get(nodeKey(nil, n, 0))
-		if errors.Is(err, badger.ErrKeyNotFound) {
-			return fmt.Errorf("ontology: no node %016x in the KB", uint64(n))
-		}
-		if err != nil {
-			return err
-		}
-		return item.Value(func(v []byte) error {
+		found, err := s.node(txn, n, func(part0 []byte, _ uint64) error {
 			var err error
-			t, _, err = graph.DecodeTermKey(v)
+			t, _, err = graph.DecodeTermKey(part0)
 			return err
 		})
+		if err == nil && !found {
+			err = fmt.Errorf("ontology: no node %016x in the KB", uint64(n))
+		}
+		return err
 	})
 	return t, err
 }
@@ -174,18 +171,12 @@ func (s *Store) Lookup(ctx context.Context, t graph.Term) (graph.ID, bool, error
 	id, _ := termID(t, s.info.Salt, nil)
 	found := false
 	err := s.db.View(func(txn *badger.Txn) error {
-		item, err := txn.Get(nodeKey(nil, id, 0))
-		if errors.Is(err, badger.ErrKeyNotFound) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		return item.Value(func(v []byte) error {
-			got, _, err := graph.DecodeTermKey(v)
+		_, err := s.node(txn, id, func(part0 []byte, _ uint64) error {
+			got, _, err := graph.DecodeTermKey(part0)
 			found = err == nil && got == t
 			return err
 		})
+		return err
 	})
 	return id, found, err
 }
@@ -193,30 +184,72 @@ func (s *Store) Lookup(ctx context.Context, t graph.Term) (graph.ID, bool, error
 // IsLiteral reports whether n is a literal node.
 func (s *Store) IsLiteral(n graph.ID) bool { return isLiteralID(n) }
 
+// node calls fn with part 0 of n's record (the term, then edge groups) and the number
+// of further parts, read from n's 'N' bucket. It returns false if the node does not
+// exist (fn is not called).
+func (s *Store) node(txn *badger.Txn, n graph.ID, fn func(part0 []byte, more uint64) error) (bool, error) {
+	item, err := txn.Get(bucketKey(nil, pfxNode, bucketOf(uint64(n), s.info.NodeBits)))
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	found, long := false, false
+	var more uint64
+	err = item.Value(func(v []byte) error {
+		part0, m, ok, err := findNodeEntry(v, uint64(n))
+		if err != nil || !ok {
+			return err
+		}
+		found, more = true, m
+		if long = len(part0) == 0; long {
+			return nil
+		}
+		return fn(part0, more)
+	})
+	if err != nil || !long {
+		return found, err
+	}
+	// A part 0 longer than inlinePart0 is under 'X' id 0.
+	if item, err = txn.Get(nodePartKey(nil, n, 0)); err != nil {
+		if errors.Is(err, badger.ErrKeyNotFound) {
+			err = errCorrupt("node record")
+		}
+		return true, err
+	}
+	return true, item.Value(func(v []byte) error { return fn(v, more) })
+}
+
 // eachPart calls fn with the edge groups of each part of n's record (the term removed
 // from part 0). It returns false if the node does not exist.
 func (s *Store) eachPart(ctx context.Context, txn *badger.Txn, n graph.ID, fn func(groups []byte) (bool, error)) (bool, error) {
+	more, parts := true, uint64(0)
+	found, err := s.node(txn, n, func(part0 []byte, m uint64) error {
+		groups, err := graph.SkipTermKey(part0)
+		if err != nil {
+			return err
+		}
+		parts = m
+		more, err = fn(groups)
+		return err
+	})
+	if err != nil || !found || !more || parts == 0 {
+		return found, err
+	}
 	opt := badger.DefaultIteratorOptions
-	opt.Prefix = nodePrefix(n)
+	opt.Prefix = nodePartPrefix(n)
 	opt.PrefetchValues = false
 	it := txn.NewIterator(opt)
 	defer it.Close()
-	found := false
 	for it.Rewind(); it.Valid(); it.Next() {
 		if err := ctx.Err(); err != nil {
 			return found, err
 		}
-		k := it.Item().Key()
-		part := binary.BigEndian.Uint32(k[9:])
-		var more bool
+		if binary.BigEndian.Uint32(it.Item().Key()[9:]) == 0 {
+			continue // a long part 0, read by node
+		}
 		err := it.Item().Value(func(v []byte) error {
-			if part == 0 {
-				found = true
-				var err error
-				if v, err = graph.SkipTermKey(v); err != nil {
-					return err
-				}
-			}
 			var err error
 			more, err = fn(v)
 			return err

@@ -246,6 +246,103 @@ func sortedIDs(ids ...graph.ID) []graph.ID {
 	return ids
 }
 
+// TestLargeRecords checks nodes whose record is split into parts (more edges than a
+// part holds) next to thousands of small nodes sharing the node buckets: every edge
+// comes back once, in both directions, and every term is found and only those.
+func TestLargeRecords(t *testing.T) {
+	const knows, likes = "http://schema.org/knows", "http://schema.org/likes"
+	var b strings.Builder
+	hub := y + "Hub"
+	fmt.Fprintf(&b, "<%s> <http://www.w3.org/2000/01/rdf-schema#label> \"the hub\" .\n", hub)
+	// A long literal (its record's first part is kept out of its bucket) with 600
+	// subjects (more than one part), and a long IRI with a short record.
+	long := strings.Repeat("long text ", 5000)
+	longIRI := y + strings.Repeat("L", 40000)
+	fmt.Fprintf(&b, "<%s> <http://schema.org/knows> <%s> .\n", longIRI, hub)
+	const people = 3000
+	for i := range people {
+		p := fmt.Sprintf("%sP%d", y, i)
+		fmt.Fprintf(&b, "<%s> <%s> <%s> .\n", p, knows, hub) // 3,000 facts into the hub
+		if i%2 == 0 {
+			fmt.Fprintf(&b, "<%s> <%s> <%s> .\n", hub, likes, p) // 1,500 out of it
+		}
+		fmt.Fprintf(&b, "<%s> <http://www.w3.org/2000/01/rdf-schema#label> \"person %d\" .\n", p, i)
+		if i < 600 {
+			fmt.Fprintf(&b, "<%s> <http://schema.org/description> \"%s\" .\n", p, long)
+		}
+	}
+	st, _, err := ontology.LoadMemory(t.Context(), []ontology.Source{ontology.BytesSource("hub.nt", []byte(b.String()), ontology.FormatNTriples)}, smallLoad())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := t.Context()
+	h := mustNode(t, st, graph.NewIRI(hub))
+	counts := map[string]int{}
+	seen := map[graph.Edge]bool{}
+	for e, err := range st.Edges(ctx, h) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if seen[e] {
+			t.Fatalf("edge %v twice", e)
+		}
+		seen[e] = true
+		name := st.RelationIRI(e.Rel)
+		if e.Rel.IsInverse() {
+			name += "⁻"
+		}
+		counts[name]++
+	}
+	want := map[string]int{knows + "⁻": people + 1, likes: people / 2, "http://www.w3.org/2000/01/rdf-schema#label": 1}
+	if fmt.Sprint(counts) != fmt.Sprint(want) {
+		t.Errorf("edges of the hub by relation = %v, want %v", counts, want)
+	}
+	if tm, err := st.Term(ctx, h); err != nil || tm != graph.NewIRI(hub) {
+		t.Errorf("Term(hub) = %v, %v", tm, err)
+	}
+	for _, term := range []graph.Term{graph.NewLiteral(long), graph.NewIRI(longIRI)} {
+		id := mustNode(t, st, term)
+		if tm, err := st.Term(ctx, id); err != nil || tm != term {
+			t.Errorf("Term(%.40s…) = %.40v…, %v", term.Value, tm, err)
+		}
+		n := 0
+		for _, err := range st.Edges(ctx, id) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+		}
+		if want := map[bool]int{true: 600, false: 1}[st.IsLiteral(id)]; n != want {
+			t.Errorf("%.40s… has %d edges, want %d", term.Value, n, want)
+		}
+	}
+	for i := range people {
+		p := graph.NewIRI(fmt.Sprintf("%sP%d", y, i))
+		id := mustNode(t, st, p)
+		if tm, err := st.Term(ctx, id); err != nil || tm != p {
+			t.Fatalf("Term(%v) = %v, %v", p, tm, err)
+		}
+		n := 0
+		for _, err := range st.Edges(ctx, id) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+		}
+		want := 2 + (1 - i%2) // label, knows, likes⁻ for even i, description for i < 600
+		if i < 600 {
+			want++
+		}
+		if n != want {
+			t.Fatalf("%v has %d edges, want %d", p, n, want)
+		}
+		if _, ok, err := st.Lookup(ctx, graph.NewIRI(fmt.Sprintf("%sQ%d", y, i))); ok || err != nil {
+			t.Fatalf("Lookup(Q%d) = %v, %v: found a node that is not there", i, ok, err)
+		}
+	}
+}
+
 // TestLoadDirectory covers the life cycle of a KB directory: load, reopen read-only,
 // refuse to overwrite, replace, refuse incomplete, foreign and incompatible ones.
 func TestLoadDirectory(t *testing.T) {
