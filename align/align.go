@@ -183,6 +183,9 @@ func Align(ctx context.Context, kb1 Source, kb2 Reference, opts Options) (*Resul
 				return nil, err
 			}
 		}
+		if a.it == 0 && renumberOn {
+			a.renumberKB2()
+		}
 		st.DroppedJoinPairs = a.drop
 		st.KB2Nodes = a.v2.reads
 		st.Elapsed = time.Since(t0)
