@@ -2,7 +2,6 @@ package align
 
 import (
 	"cmp"
-	"os"
 	"slices"
 
 	"github.com/trawl-dev/trawl/graph"
@@ -40,7 +39,10 @@ func (a *aligner) kb2Order() []int32 {
 		for step := 0; step < kb2Steps && from < len(order); step++ {
 			end := len(order)
 			for _, j := range order[from:end] {
-				if v2.span[j].n > byNodeMin {
+				// Not through a literal: a value kept in several places (an age, a
+				// postcode, a name in every copy of a KB) leads to entities of
+				// other windows.
+				if v2.lit[j] || v2.span[j].n > byNodeMin {
 					continue
 				}
 				for _, e := range v2.nodeEdges(j) {
@@ -141,4 +143,23 @@ func (a *aligner) renumberKB2() {
 	}
 }
 
-var renumberOn = os.Getenv("TRAWL_NORENUM") == ""
+// farJump is the distance between local indices that partnerJumps counts as a jump: a
+// few cache lines of the per-node tables.
+const farJump = 256
+
+// partnerJumps counts the KB1 nodes, in local order, whose partner's KB2 local index is
+// more than farJump away from the previous partner's: how scattered the reads of KB2's
+// tables are when a pass goes through KB1 in order.
+func (a *aligner) partnerJumps() int {
+	n, prev := 0, int32(-1)
+	for _, m := range a.eq1 {
+		if m.node < 0 {
+			continue
+		}
+		if prev >= 0 && (m.node-prev > farJump || prev-m.node > farJump) {
+			n++
+		}
+		prev = m.node
+	}
+	return n
+}
