@@ -44,12 +44,6 @@ func TestListFilters(t *testing.T) {
 			"/html[1]/body[1]/div[1]", ""},
 		{"modal dialog", `<div aria-modal="true"><ul><li><b>Analytics</b> <span>measure visits to the site</span></li><li><b>Marketing</b> <span>show offers on other sites</span></li></ul></div>`,
 			"/html[1]/body[1]/div[1]/ul[1]", "inside a modal dialog"},
-		{"page footer", `<footer><ul><li><b>Bleak House</b> <span>Dickens, 1853</span></li><li><b>Hard Times</b> <span>Dickens, 1854</span></li><li><b>Little Dorrit</b> <span>Dickens, 1857</span></li></ul></footer>`,
-			"/html[1]/body[1]/footer[1]/ul[1]", "inside <footer>"},
-		{"footer of an article is no page chrome (HTML-AAM)", `<main><article><p>Reviews</p><footer><ul><li><b>Bleak House</b> <span>Dickens, 1853</span></li><li><b>Hard Times</b> <span>Dickens, 1854</span></li><li><b>Little Dorrit</b> <span>Dickens, 1857</span></li></ul></footer></article></main>`,
-			"/html[1]/body[1]/main[1]/article[1]/footer[1]/ul[1]", ""},
-		{"header in role=region is no page chrome", `<div role="region"><header><ul><li><b>Bleak House</b> <span>Dickens, 1853</span></li><li><b>Hard Times</b> <span>Dickens, 1854</span></li><li><b>Little Dorrit</b> <span>Dickens, 1857</span></li></ul></header></div>`,
-			"/html[1]/body[1]/div[1]/header[1]/ul[1]", ""},
 		{"results of a Q&A site: linked questions are records", `<div class="results">` + repeat(3, func(i int) string {
 			return `<div><a href="/q/` + strconv.Itoa(i) + `">How do I parse case ` + strconv.Itoa(i) + ` in Go?</a> <span>` + strconv.Itoa(i+3) + ` answers</span></div>`
 		}) + `</div>`,

@@ -327,8 +327,8 @@ func navigation(p *page, l *list) string {
 			return "inside " + r
 		}
 	}
-	if first := p.elems[l.members[0]].n; landmark(first) != "" && landmarkTag(first.Data) {
-		return "<" + first.Data + "> elements"
+	if t := p.elems[l.members[0]].tag; landmarkTag(t) {
+		return "<" + t + "> elements"
 	}
 	if p.elems[l.members[0]].tag == "th" {
 		return "header cells"
@@ -443,14 +443,9 @@ func labelList(p *page, l *list) bool {
 
 // landmark names the page region element n is when it is one that holds navigation,
 // page headers and footers or dialogs ("<nav>", "role=banner", "a modal dialog"), or
-// returns "". A header or footer inside sectioning content (article, aside, nav,
-// section) or main is the header or footer of that section, not of the page
-// (HTML-AAM maps it to banner or contentinfo only when it is scoped to the body).
+// returns "".
 func landmark(n *html.Node) string {
 	if landmarkTag(n.Data) {
-		if (n.Data == "header" || n.Data == "footer") && inSection(n) {
-			return ""
-		}
 		return "<" + n.Data + ">"
 	}
 	if len(n.Attr) == 0 {
@@ -463,28 +458,6 @@ func landmark(n *html.Node) string {
 		return "a modal dialog"
 	}
 	return ""
-}
-
-// inSection reports whether element n lies in sectioning content or main: an
-// article, aside, nav, section or main element, or an element with the role of one
-// (HTML-AAM, header and footer).
-func inSection(n *html.Node) bool {
-	for a := n.Parent; a != nil; a = a.Parent {
-		if a.Type != html.ElementNode {
-			continue
-		}
-		switch a.Data {
-		case "article", "aside", "main", "nav", "section":
-			return true
-		}
-		if len(a.Attr) > 0 {
-			switch strings.ToLower(strings.TrimSpace(attr(a, "role"))) {
-			case "article", "complementary", "main", "navigation", "region":
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // textLeaves counts the text leaves of element m.

@@ -139,41 +139,30 @@ func pick(sets []map[string]bool, idx []int) []map[string]bool {
 	return out
 }
 
-// inChromeNode reports whether the element an XPath selects lies in page chrome, as
-// records reads it: a header or footer inside sectioning content or main belongs to
-// that section and is no chrome (HTML-AAM).
+// inChromeNode reports whether the element an XPath selects lies in page chrome.
 func inChromeNode(doc *html.Node, xp string) bool {
 	n, err := htmlquery.Query(doc, xp)
 	if err != nil || n == nil {
 		return false
 	}
-	header := false // a header or footer seen below n's current ancestor
 	for ; n != nil; n = n.Parent {
 		if n.Type != html.ElementNode {
 			continue
 		}
-		role := ""
+		switch n.Data {
+		case "nav", "header", "footer", "dialog", "menu":
+			return true
+		}
 		for _, a := range n.Attr {
 			if a.Key == "role" {
-				role = strings.ToLower(strings.TrimSpace(a.Val))
+				switch strings.ToLower(strings.TrimSpace(a.Val)) {
+				case "navigation", "menu", "menubar", "banner", "contentinfo", "dialog", "alertdialog", "tablist":
+					return true
+				}
 			}
 		}
-		switch role {
-		case "navigation", "menu", "menubar", "banner", "contentinfo", "dialog", "alertdialog", "tablist":
-			return true
-		case "article", "complementary", "main", "region":
-			header = false
-		}
-		switch n.Data {
-		case "nav", "dialog", "menu":
-			return true
-		case "header", "footer":
-			header = true
-		case "article", "aside", "main", "section":
-			header = false
-		}
 	}
-	return header
+	return false
 }
 
 // analyseLoss classifies the loss of one page.
