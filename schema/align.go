@@ -280,6 +280,7 @@ func splitCandidates(cands []*cand, rs []rec, joins []Join, o Options) []*cand {
 	for _, j := range joins {
 		joined[j.Path] = true
 	}
+	repeated := repeatedTexts(rs)
 	var out []*cand
 	var walk func(c *cand, depth int)
 	walk = func(c *cand, depth int) {
@@ -293,7 +294,7 @@ func splitCandidates(cands []*cand, rs []rec, joins []Join, o Options) []*cand {
 			if len(c.vals[ri]) > 0 {
 				v = c.vals[ri][0]
 			}
-			in = append(in, splitInput{value: v, terms: rs[ri].terms})
+			in = append(in, splitInput{value: v, terms: rs[ri].terms, context: otherText(&rs[ri], v, repeated)})
 		}
 		markers := learnSplit(in, o)
 		if markers == nil {
@@ -309,6 +310,48 @@ func splitCandidates(cands []*cand, rs []rec, joins []Join, o Options) []*cand {
 	}
 	for _, c := range cands {
 		walk(c, 0)
+	}
+	return out
+}
+
+// otherText returns the text leaves of the record that do not hold v and whose text is
+// not repeated across the records (repeated: template text such as "commitdiff" or "min
+// ago", or a recurring value): the record's other running text, the background a
+// template word must stand out from.
+func otherText(r *rec, v string, repeated map[string]bool) []textLeaf {
+	if v == "" {
+		return nil
+	}
+	var out []textLeaf
+	for i := range r.leaves {
+		l := &r.leaves[i]
+		if l.text == "" || repeated[l.text] || strings.Contains(l.text, v) {
+			continue
+		}
+		out = append(out, textLeaf{l.path, l.text})
+	}
+	return out
+}
+
+// repeatedTexts returns the leaf texts found in at least a tenth of the records (and in
+// two at least).
+func repeatedTexts(rs []rec) map[string]bool {
+	n := map[string]int{}
+	for ri := range rs {
+		seen := map[string]bool{}
+		for i := range rs[ri].leaves {
+			t := rs[ri].leaves[i].text
+			if t != "" && !seen[t] {
+				seen[t] = true
+				n[t]++
+			}
+		}
+	}
+	out := map[string]bool{}
+	for t, k := range n {
+		if k >= 2 && 10*k >= len(rs) {
+			out[t] = true
+		}
 	}
 	return out
 }
@@ -856,6 +899,22 @@ func mergeNear(cands []*cand, rs []rec, o Options) []*cand {
 		}
 		return true
 	}
+	// The value type of each candidate, computed once (a merge changes only the
+	// candidate merged into): typing every value again for every pair cost seconds on
+	// a thousand records.
+	types := map[*cand]ValueType{}
+	typeOfCand := func(c *cand) ValueType {
+		t, ok := types[c]
+		if !ok {
+			var vals []string
+			for _, v := range c.vals {
+				vals = append(vals, v...)
+			}
+			t, _, _, _ = typeOf(vals, o.TypeShare)
+			types[c] = t
+		}
+		return t
+	}
 	for {
 		var bestA, bestB *cand
 		for _, a := range cands {
@@ -894,7 +953,7 @@ func mergeNear(cands []*cand, rs []rec, o Options) []*cand {
 				if either == 0 || float64(both) > o.MaxMergeCooccurrence*float64(either) {
 					continue
 				}
-				if !sameType(a, b, o) {
+				if typeOfCand(a) != typeOfCand(b) {
 					continue
 				}
 				ra, rb := a.records(), b.records()
@@ -918,20 +977,8 @@ func mergeNear(cands []*cand, rs []rec, o Options) []*cand {
 		bestA.labels = append(bestA.labels, bestB.labels...)
 		bestB.dropped = "merged"
 		bestB.locs = nil
+		delete(types, bestA)
 	}
-}
-
-func sameType(a, b *cand, o Options) bool {
-	flat := func(c *cand) []string {
-		var out []string
-		for _, v := range c.vals {
-			out = append(out, v...)
-		}
-		return out
-	}
-	ta, _, _, _ := typeOf(flat(a), o.TypeShare)
-	tb, _, _, _ := typeOf(flat(b), o.TypeShare)
-	return ta == tb
 }
 
 // dropDuplicates drops a candidate whose values equal an earlier one's in (almost) every

@@ -326,6 +326,14 @@ type sepStat struct {
 type splitInput struct {
 	value string
 	terms map[string]bool
+	// context is the record's other text, the background against which a candidate
+	// template word must stand out (see languageWord); nil when unknown.
+	context []textLeaf
+}
+
+// textLeaf is the text of one leaf of a record with the leaf's path.
+type textLeaf struct {
+	path, text string
 }
 
 // learnSplit returns the markers of a composite feature, or nil when its values are not
@@ -333,12 +341,14 @@ type splitInput struct {
 func learnSplit(in []splitInput, o Options) []Marker {
 	var vals []masked
 	var terms []map[string]bool
+	var context [][]textLeaf
 	for _, v := range in {
 		if v.value == "" {
 			continue
 		}
 		vals = append(vals, mask(v.value))
 		terms = append(terms, v.terms)
+		context = append(context, v.context)
 	}
 	n := len(vals)
 	if n < max(4, o.MinRecords) {
@@ -350,7 +360,7 @@ func learnSplit(in []splitInput, o Options) []Marker {
 		countSeparators(m, stats)
 		atoms.count(m)
 	}
-	seps := mostSpecific(separatorCandidates(stats, vals, terms, o))
+	seps := mostSpecific(separatorCandidates(stats, vals, terms, context, o))
 	out := orderMarkers(seps, vals, atoms, o)
 	if len(out) == 0 {
 		return nil
@@ -405,6 +415,17 @@ func countSeparators(m masked, stats map[string]*sepStat) {
 			st.add(m.s, c)
 		}
 	}
+}
+
+// typed reports whether a probe with the folded query terms typed one of the
+// separator's words (a word typed into the form is no template word).
+func (st *sepStat) typed(terms map[string]bool) bool {
+	for _, w := range st.words {
+		if terms[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // newSepStat starts the statistics of a separator made of toks.
@@ -503,7 +524,7 @@ type sepCand struct {
 // separatorCandidates keeps the separators frequent enough among the values whose
 // probe did not type their words, once per value, not at the edge of most values, and
 // not inside numbers.
-func separatorCandidates(stats map[string]*sepStat, vals []masked, terms []map[string]bool, o Options) []sepCand {
+func separatorCandidates(stats map[string]*sepStat, vals []masked, terms []map[string]bool, context [][]textLeaf, o Options) []sepCand {
 	n := len(vals)
 	var cands []sepCand
 	for sep, st := range stats {
@@ -519,13 +540,7 @@ func separatorCandidates(stats map[string]*sepStat, vals []masked, terms []map[s
 		// Support among the values whose probe did not type the separator's words.
 		eligible, holding := 0, 0
 		for i, m := range vals {
-			typed := false
-			for _, w := range st.words {
-				if terms[i][w] {
-					typed = true
-				}
-			}
-			if typed {
+			if st.typed(terms[i]) {
 				continue
 			}
 			eligible++
@@ -547,9 +562,89 @@ func separatorCandidates(stats map[string]*sepStat, vals []masked, terms []map[s
 		if float64(edge) >= 0.5*float64(st.values) && share < 0.9 {
 			continue // a frequent first or last word ("The …") is not a template word
 		}
+		if st.hasWord && languageWord(sep, st, vals, terms, context) {
+			continue
+		}
 		cands = append(cands, sepCand{sep, share, st})
 	}
 	return cands
+}
+
+// templateLift is how many times more often, per word, a template word must occur in
+// the feature's values than in the records' other text. A template puts its word into
+// (almost) every short value: " by " is one word in five of "Title by Author", one in a
+// hundred or fewer in running text. A word of the language ("the", "of") that happens to
+// be in half of the values of free text (titles, commit subjects) occurs at about the
+// same rate in the records' other text: gitweb's commit subjects hold "the" 1.1-1.2
+// times as often as the commit message lines beside them.
+const templateLift = 3
+
+// minContextHits is the least number of occurrences of a separator in the records' other
+// text for that text to say how common the separator is there; with fewer, the context
+// cannot reject it (a template word is rare outside its template).
+const minContextHits = 5
+
+// languageWord reports whether the word separator sep is a word of the records' language
+// rather than of the template: counted on the records whose probe did not type its
+// words, its rate per word in the values is less than templateLift times its rate per
+// word in the records' other text. That text leaves out the leaves of the paths that
+// are a template of their own with the word, by the rule for values: ≥ 80 % of their
+// leaves hold it, ≥ 80 % of those once ("Sold by …" beside "Title by Author"). Running
+// text holds a common word in about half of its short leaves, or several times in long
+// ones.
+func languageWord(sep string, st *sepStat, vals []masked, terms []map[string]bool, context [][]textLeaf) bool {
+	type pathStat struct{ leaves, holding, once, hits, words int }
+	paths := map[string]*pathStat{}
+	var inHits, inWords int
+	for i, m := range vals {
+		if st.typed(terms[i]) {
+			continue
+		}
+		inHits += len(findSep(m.s, sep))
+		inWords += wordCount(m.s)
+		for _, l := range context[i] {
+			ps := paths[l.path]
+			if ps == nil {
+				ps = &pathStat{}
+				paths[l.path] = ps
+			}
+			h := len(findSep(l.text, sep))
+			ps.leaves++
+			ps.hits += h
+			ps.words += wordCount(l.text)
+			if h > 0 {
+				ps.holding++
+			}
+			if h == 1 {
+				ps.once++
+			}
+		}
+	}
+	var ctxHits, ctxWords int
+	for _, ps := range paths {
+		if float64(ps.holding) >= 0.8*float64(ps.leaves) && float64(ps.once) >= 0.8*float64(ps.holding) {
+			continue // a template of its own with the same word
+		}
+		ctxHits += ps.hits
+		ctxWords += ps.words
+	}
+	if ctxHits < minContextHits || inWords == 0 {
+		return false
+	}
+	return float64(inHits)*float64(ctxWords) < templateLift*float64(ctxHits)*float64(inWords)
+}
+
+// wordCount counts the runs of letters and digits of s.
+func wordCount(s string) int {
+	n, in := 0, false
+	for _, r := range s {
+		w := isWordRune(r)
+		if w && !in {
+			n++
+		}
+		in = w
+	}
+	return n
 }
 
 // mostSpecific keeps at most four candidates, preferring the most specific of nested

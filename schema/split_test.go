@@ -1,11 +1,20 @@
 package schema
 
 import (
+	"compress/gzip"
+	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/trawl-dev/trawl/internal/rundir"
+	"github.com/trawl-dev/trawl/records"
 )
 
 func TestApplySplit(t *testing.T) {
@@ -146,5 +155,140 @@ func TestSplitSeriesIndex(t *testing.T) {
 	got := learnSplit(inputs(vals), DefaultOptions())
 	if diff := cmp.Diff([]Marker{{Sep: "-"}}, got); diff != "" {
 		t.Errorf("learnSplit mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// gitwebRun reads testdata/gitweb: the records, probe log and form of a real trawl run
+// on Debian 12's gitweb over this repository's history up to 3bbd6fb (the run of the
+// sixth session's CI failure: 16 probes, 1,085 records of commit search result pages).
+func gitwebRun(t *testing.T) ([]records.Record, Input) {
+	t.Helper()
+	const dir = "testdata/gitweb"
+	f, err := os.Open(filepath.Join(dir, "records.jsonl.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	gz, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := rundir.DecodeJSONL[records.Record](gz, filepath.Join(dir, "records.jsonl.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	form, err := rundir.ReadForm(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	probes, err := rundir.ReadProbes(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs, Input{Form: &form, Probes: probes}
+}
+
+// gitwebSubjects returns the commit subjects of the dark rows of the gitweb run (path
+// tr.dark/td[2]/a.list/span, cut at about 50 characters by gitweb) as split inputs with
+// their records' other text, as splitCandidates makes them.
+func gitwebSubjects(t *testing.T) []splitInput {
+	t.Helper()
+	recs, in := gitwebRun(t)
+	rs, _ := prepare(recs, pageIndex(in.Probes))
+	repeated := repeatedTexts(rs)
+	var out []splitInput
+	for i := range rs {
+		for _, l := range rs[i].leaves {
+			if l.path == "tr.dark/td[2]/a.list/span" {
+				out = append(out, splitInput{value: l.text, terms: rs[i].terms, context: otherText(&rs[i], l.text, repeated)})
+				break
+			}
+		}
+	}
+	if len(out) < 500 {
+		t.Fatalf("testdata/gitweb: %d subjects in dark rows, want ≥ 500", len(out))
+	}
+	return out
+}
+
+// TestBuildGitwebSubjects: on the real gitweb run, the commit subjects (dark and light
+// rows) make one feature that is not cut on a word: "the" is in 55 % of them but is a
+// word of the language, as common in the commit message lines beside them.
+func TestBuildGitwebSubjects(t *testing.T) {
+	recs, in := gitwebRun(t)
+	s, err := Build(context.Background(), recs, in, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	subjects := 0
+	for _, f := range s.Features {
+		for _, l := range f.Locations {
+			if !strings.HasSuffix(l.Path, "/td[2]/a.list/span") || l.Attr != "" {
+				continue
+			}
+			for _, st := range f.Split {
+				for _, m := range st.Markers {
+					if strings.IndexFunc(m.Sep, unicode.IsLetter) >= 0 {
+						t.Errorf("feature %s (%s) is cut on the word %q", f.Name, l.Path, m.Sep)
+					}
+				}
+			}
+			if len(f.Split) == 0 {
+				subjects = max(subjects, f.Records)
+			}
+		}
+	}
+	if subjects < 1000 {
+		t.Errorf("the whole subjects are a feature of %d records, want ≥ 1000 of 1085", subjects)
+	}
+}
+
+// TestLearnSplitFreeText: a word of the language that is in half of the values of free
+// text (gitweb's commit subjects: "records: the compact page copy ...") is no template
+// word, because it is as common in the records' other text (the commit messages); a
+// template word ("by") is kept against the same background.
+func TestLearnSplitFreeText(t *testing.T) {
+	subjects := gitwebSubjects(t)
+	o := DefaultOptions()
+	words := func(ms []Marker) []string {
+		var out []string
+		for _, m := range ms {
+			if strings.IndexFunc(m.Sep, unicode.IsLetter) >= 0 {
+				out = append(out, m.Sep)
+			}
+		}
+		return out
+	}
+	// Without the records' other text the subjects look composite (this is how gitweb's
+	// subjects were cut on "the"): the language check is what must reject the cut.
+	bare := slices.Clone(subjects)
+	for i := range bare {
+		bare[i].context = nil
+	}
+	if got := words(learnSplit(bare, o)); len(got) == 0 {
+		t.Fatalf("without context the subjects are not cut on a word: the test data no longer tests the language check")
+	}
+	if got := words(learnSplit(subjects, o)); len(got) > 0 {
+		t.Errorf("commit subjects cut on %q: a word of the language taken as a template word", got)
+	}
+	// The same records with a template: "<area> by <author>".
+	bylines := slices.Clone(subjects)
+	for i := range bylines {
+		area, _, _ := strings.Cut(bylines[i].value, ":")
+		bylines[i].value = fmt.Sprintf("%s by %s", area, []string{"Ada Lovelace", "Alan Turing", "Grace Hopper", "Edsger Dijkstra"}[i%4])
+	}
+	if diff := cmp.Diff([]Marker{{Sep: "by"}}, learnSplit(bylines, o)); diff != "" {
+		t.Errorf("template word against the same records' text (-want +got):\n%s", diff)
+	}
+	// Another template with the same word in the records ("Sold by …") is no running
+	// text: it does not make "by" a word of the language.
+	for i := range bylines {
+		bylines[i].context = []textLeaf{
+			{"div.seller", fmt.Sprintf("Sold by Shop %c%c", 'A'+i%26, 'a'+i/26)},
+			{"span.price", fmt.Sprintf("$%d.%02d", 5+i%20, i%100)},
+		}
+	}
+	if diff := cmp.Diff([]Marker{{Sep: "by"}}, learnSplit(bylines, o)); diff != "" {
+		t.Errorf("template word beside another template with it (-want +got):\n%s", diff)
 	}
 }

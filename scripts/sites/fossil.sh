@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # A real Fossil SCM server (Debian 12's fossil package, unmodified: `fossil server`) at
-# 127.0.0.1 over a real repository: this repository's git history imported with
-# `fossil import --git`, and tickets made with `fossil ticket add` from the Debian
-# packages installed on the machine (dpkg's database: summary, long description,
-# section, version, priority). Its timeline has a filter form (event type, tag filter
-# with a match style, row count, view style): what trawl probes (issue 14, filter forms).
+# 127.0.0.1 over a real repository: this repository's git history (up to a fixed
+# commit) imported with `fossil import --git`, and tickets made with `fossil ticket
+# add` from the Debian packages installed on the machine (dpkg's database: summary, long
+# description, section, version, priority). Its timeline has a filter form (event type,
+# tag filter with a match style, row count, view style): what trawl probes (issue 14,
+# filter forms).
 #
 #   scripts/sites/fossil.sh [start]     install what is missing, load the data, start
 #   scripts/sites/fossil.sh stop        stop the server
@@ -65,8 +66,10 @@ export USER="${USER:-trawl}"
 
 if [ ! -f "$STATE/loaded" ]; then
   $SUDO rm -f "$REPO"
-  # The repository: this checkout's history, through Fossil's own git importer.
-  git fast-export HEAD 2>/dev/null | $SUDO env USER=trawl fossil import --git --quiet --admin-user trawl "$REPO" >/dev/null
+  # The repository: this checkout's history up to a fixed commit (history_rev in
+  # lib.sh), through Fossil's own git importer.
+  rev="$(history_rev)"
+  git fast-export "$rev" 2>/dev/null | $SUDO env USER=trawl fossil import --git --quiet --admin-user trawl "$REPO" >/dev/null
   $SUDO fossil user default trawl -R "$REPO"
   # Visitors read everything (check-ins, tickets, wiki) and follow links.
   for u in nobody anonymous; do $SUDO fossil user capabilities "$u" ghjortz -R "$REPO" >/dev/null; done

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # A real gitweb (Debian 12's gitweb package, unmodified, run as CGI by lighttpd) at
 # 127.0.0.1 over a real git repository: a bare clone of this repository (trawl's own
-# history). trawl probes the commit search form of the project's summary page
-# (?p=trawl.git;a=summary: search type select, text, regular-expression checkbox).
+# history up to a fixed commit). trawl probes the commit search form of the project's
+# summary page (?p=trawl.git;a=summary: search type select, text, regular-expression
+# checkbox).
 #
 #   scripts/sites/gitweb.sh [start]     install what is missing, clone, start
 #   scripts/sites/gitweb.sh stop        stop lighttpd
@@ -55,10 +56,12 @@ esac
 need_packages gitweb git lighttpd curl
 $SUDO mkdir -p "$STATE/repos"
 
-# The repository: this checkout's history (HEAD) in a bare repository, refreshed on
-# each start, so that the truth and the site read the same commits.
+# The repository: this checkout's history up to a fixed commit (history_rev in lib.sh)
+# in a bare repository, refreshed on each start, so that the truth and the site read the
+# same commits.
+REV="$(history_rev)"
 [ -d "$REPO" ] || $SUDO git init -q --bare "$REPO"
-$SUDO git --git-dir="$REPO" fetch -q --no-tags "$PWD" "+HEAD:refs/heads/main"
+$SUDO git --git-dir="$REPO" fetch -q --no-tags "$PWD" "+$REV:refs/heads/main"
 $SUDO git --git-dir="$REPO" symbolic-ref HEAD refs/heads/main
 echo "trawl: deep-web probing, record extraction and alignment (its own history)" | $SUDO tee "$REPO/description" >/dev/null
 

@@ -3,6 +3,20 @@
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO=sudo
 
+# history_rev: the commit up to which gitweb and Fossil serve this repository's history
+# ($TRAWL_SITES_GIT_REV, by default a fixed commit): the sites' data must not change with
+# every new commit (the sixth session's CI failed on subjects its own commits had added;
+# docs/decisions/2026-11-22-composite-leaf-splitting.md). Fails, naming the commit, when
+# the clone does not hold it (a shallow clone).
+history_rev() {
+  local rev="${TRAWL_SITES_GIT_REV:-3bbd6fba76284ddcdcc00af2b4305ddba05f7241}"
+  if ! git cat-file -e "$rev^{commit}" 2>/dev/null; then
+    echo "$(basename "$0"): commit $rev is not in this clone ($PWD): the site serves the history up to it; clone without --depth or set TRAWL_SITES_GIT_REV" >&2
+    return 1
+  fi
+  echo "$rev"
+}
+
 # need_packages PKG...: installs the Debian packages that are missing, without the
 # packages' own services starting (policy-rc.d refuses them: the site scripts start
 # what they need themselves, on 127.0.0.1).
