@@ -183,6 +183,10 @@ func Align(ctx context.Context, kb1 Source, kb2 Reference, opts Options) (*Resul
 				return nil, err
 			}
 		}
+		if a.it == 0 && !opts.keepKB2Order {
+			// The partners are known: lay KB2's view out in their order for the rest.
+			a.renumberKB2()
+		}
 		st.DroppedJoinPairs = a.drop
 		st.KB2Nodes = a.v2.reads
 		st.Elapsed = time.Since(t0)
@@ -219,6 +223,7 @@ func Align(ctx context.Context, kb1 Source, kb2 Reference, opts Options) (*Resul
 	}
 	res.Stats.KB2Nodes, res.Stats.KB2Hubs = a.v2.reads, a.v2.hubs
 	res.work = a.work
+	res.partnerJumps = a.partnerJumps()
 	for _, w := range a.workers {
 		res.work.add(w.work)
 	}

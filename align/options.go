@@ -146,6 +146,9 @@ type Options struct {
 	// before weak blocks were kept unexpanded (instances.go, addBlock): tests compare
 	// the two, which must give the same result.
 	expandWeak bool
+	// keepKB2Order keeps KB2's view in the order of its reads, as the aligner did
+	// before renumberKB2: tests compare the two, which must give the same result.
+	keepKB2Order bool
 }
 
 // DefaultOptions returns the defaults described on each field of Options.

@@ -36,6 +36,9 @@ type Result struct {
 	Warnings []string `json:"warnings,omitempty"`
 
 	work workCounts // for the scaling benchmark
+	// partnerJumps counts the KB1 nodes, in local order, whose partner lies more than
+	// farJump local indices from the previous one's in KB2's view (TestKB2Renumbered).
+	partnerJumps int
 }
 
 // InstanceMatch is an equality between a KB1 entity and a KB2 entity.

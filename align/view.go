@@ -19,7 +19,9 @@ type viewKB interface {
 
 // view caches what the aligner reads from one KB. Every node it touches gets a local
 // index (int32, in an order that depends only on the KB and the order of the reads, so
-// a run is deterministic; see fetch and loadKB1); the edges of a node are read once. KB1 is read completely at the start; of KB2 only the neighbourhood that
+// a run is deterministic; see fetch and loadKB1; KB2's view is renumbered once, after
+// the first iteration, in the order of KB1's partners: renumberKB2); the edges of a
+// node are read once. KB1 is read completely at the start; of KB2 only the neighbourhood that
 // literal candidates and equalities reach is ever read.
 //
 // A view changes only in fetch, which the aligner calls between its parallel phases;
