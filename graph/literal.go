@@ -362,6 +362,9 @@ func MatchLiterals(ctx context.Context, ix LiteralIndex, text string, k int, min
 // approxLiterals finds the forms that share the most bands with norm and returns the
 // literals of those whose Dice score with norm is at least minScore.
 func approxLiterals(ctx context.Context, ix LiteralIndex, norm string, minScore float64) ([]rankedLiteral, error) {
+	if rx, ok := ix.(*literalIndex); ok {
+		return rx.approxLiterals(ctx, norm, minScore)
+	}
 	hashes, err := ix.FormsInBands(ctx, BandKeys(norm))
 	if err != nil {
 		return nil, err
@@ -391,33 +394,50 @@ func approxLiterals(ctx context.Context, ix LiteralIndex, norm string, minScore 
 		}
 	}
 	runtime.KeepAlive(first) // the reads are the point
-	q := bigrams(nil, norm)
-	var grams []uint32
-	var out []rankedLiteral
+	var sc formScorer
+	sc.init(norm, minScore)
 	for _, fs := range found {
 		for _, f := range fs {
-			if f.Norm == norm {
-				continue
-			}
-			grams = bigrams(grams[:0], f.Norm)
-			score := dice(q, grams)
-			if score < minScore || score == 0 {
-				continue
-			}
-			score = min(score, 0.999999) // distinct normal forms are never an exact match
-			for _, id := range f.Nodes {
-				out = append(out, rankedLiteral{c: Candidate{Node: id, Score: score}})
-			}
+			sc.score(f.Norm, f.Nodes)
 		}
 	}
-	return out, nil
+	return sc.out, nil
+}
+
+// formScorer scores the forms of an approximate lookup against its text and collects
+// the literals of those whose Dice score is at least minScore.
+type formScorer struct {
+	norm     string
+	minScore float64
+	q, grams []uint32
+	out      []rankedLiteral
+}
+
+func (s *formScorer) init(norm string, minScore float64) {
+	s.norm, s.minScore = norm, minScore
+	s.q = bigrams(nil, norm)
+}
+
+func (s *formScorer) score(form string, nodes []ID) {
+	if form == s.norm {
+		return
+	}
+	s.grams = bigrams(s.grams[:0], form)
+	score := dice(s.q, s.grams)
+	if score < s.minScore || score == 0 {
+		return
+	}
+	score = min(score, 0.999999) // distinct normal forms are never an exact match
+	for _, id := range nodes {
+		s.out = append(s.out, rankedLiteral{c: Candidate{Node: id, Score: score}})
+	}
 }
 
 // selectForms returns, in increasing order, the at most limit distinct hashes of
 // hashes, self left out, that occur most often, ties by increasing hash. hashes is
 // sorted in place. A form's count is the number of bands it shares with the text, at
 // most the number of band keys asked, so the counts are bucketed rather than sorted.
-func selectForms(hashes []uint64, self uint64, limit int) []uint64 {
+func selectForms[T uint32 | uint64](hashes []T, self T, limit int) []T {
 	slices.Sort(hashes)
 	// Run-length encode in place: forms[i] is a distinct hash, counts[i] its count.
 	forms := hashes[:0]

@@ -1,79 +1,145 @@
 package graph
 
 import (
+	"cmp"
 	"context"
+	"runtime"
 	"slices"
+	"strings"
 )
 
-// The literal index of a Memory: the LiteralIndex of MatchLiterals, in maps built on
-// first use.
+// The literal index of a Memory: the LiteralIndex of MatchLiterals, built on first use.
+//
+// The forms indexed for approximate lookup are numbered by rank, in increasing
+// FormHash order (the forms of one hash in the order of their first literal), and kept
+// in flat tables without pointers: a band key leads to the ranks of its forms, a rank
+// to its forms, a form to its text in one string and to its nodes in one array. An
+// approximate lookup then reads tables by index instead of one map entry, one slice
+// and one string per form, and the collector has nothing to scan in them. Ranks order
+// as the hashes do, so a lookup selects and scores the same forms in the same order
+// as through FormsInBands and FormsWithHash.
 type literalIndex struct {
-	m      *Memory
-	exact  map[string][]ID          // normal form → literal nodes (classes plain and string)
-	hashed map[uint64][]IndexedForm // FormHash → forms indexed under bands, with their nodes
-	bands  map[uint64][]uint64      // band key → FormHash of its forms
-	years  map[int][]DatedLiteral
-	wild   []DatedLiteral // dates whose year has unknown digits
+	m     *Memory
+	exact map[string][]ID // normal form → literal nodes (classes plain and string)
+	years map[int][]DatedLiteral
+	wild  []DatedLiteral // dates whose year has unknown digits
+
+	hashes    []uint64 // FormHash by rank, increasing
+	group     []int32  // the forms of rank r are forms[group[r]:group[r+1]]
+	forms     []flatForm
+	norms     string            // the forms' texts, one after another
+	nodes     []ID              // the forms' literal nodes, one run per form
+	bands     map[uint64]uint64 // band key → offset<<32 | count of its ranks in bandRanks
+	bandRanks []uint32
+}
+
+// flatForm locates a form's text in literalIndex.norms and its nodes in
+// literalIndex.nodes.
+type flatForm struct {
+	norm, nodes int
+	normLen     int32
+	nodesLen    int32
+}
+
+func (ix *literalIndex) formText(f flatForm) string { return ix.norms[f.norm : f.norm+int(f.normLen)] }
+
+func (ix *literalIndex) formNodes(f flatForm) []ID {
+	return ix.nodes[f.nodes : f.nodes+int(f.nodesLen) : f.nodes+int(f.nodesLen)]
 }
 
 func (m *Memory) literalIndex() *literalIndex {
-	m.litOnce.Do(func() {
-		ix := &literalIndex{m: m, exact: map[string][]ID{}, hashed: map[uint64][]IndexedForm{},
-			bands: map[uint64][]uint64{}, years: map[int][]DatedLiteral{}}
-		hashed := map[uint64][]string{}
-		for id := 1; id < len(m.terms); id++ {
-			t := m.terms[id]
-			if t.Kind != KindLiteral {
-				continue
-			}
-			cls := ClassOf(t)
-			if cls == LiteralDate {
-				d, _ := DateOf(t)
-				if y, ok := d.Year(); ok {
-					ix.years[y] = append(ix.years[y], DatedLiteral{ID(id), d})
-				} else {
-					ix.wild = append(ix.wild, DatedLiteral{ID(id), d})
-				}
-				continue
-			}
-			norm := LiteralForm(t.Value)
-			if norm == "" || len(norm) > MaxExactForm {
-				continue
-			}
-			ids, seen := ix.exact[norm]
-			ix.exact[norm] = append(ids, ID(id))
-			if cls != LiteralString || len(norm) > MaxApproxForm {
-				continue
-			}
-			h := FormHash(norm)
-			if seen && slices.Contains(hashed[h], norm) {
-				continue
-			}
-			hashed[h] = append(hashed[h], norm)
-			for _, k := range BandKeys(norm) {
-				ix.bands[k] = append(ix.bands[k], h)
-			}
-		}
-		// The forms of a hash with their nodes in one entry: an approximate lookup
-		// reads up to MaxApproxForms of them, one map access each.
-		for h, norms := range hashed {
-			fs := make([]IndexedForm, len(norms))
-			for i, norm := range norms {
-				fs[i] = IndexedForm{Norm: norm, Nodes: slices.Clip(ix.exact[norm])}
-			}
-			ix.hashed[h] = fs
-		}
-		for k, hs := range ix.bands {
-			slices.Sort(hs)
-			if hs = slices.Compact(hs); len(hs) > MaxBandPostings {
-				delete(ix.bands, k)
-			} else {
-				ix.bands[k] = hs
-			}
-		}
-		m.lit = ix
-	})
+	m.litOnce.Do(func() { m.lit = buildLiteralIndex(m) })
 	return m.lit
+}
+
+func buildLiteralIndex(m *Memory) *literalIndex {
+	ix := &literalIndex{m: m, exact: map[string][]ID{}, years: map[int][]DatedLiteral{}}
+	// The approximate forms in order of their first literal, and the band keys they
+	// are under (by that order's index), until they are ranked.
+	type newForm struct {
+		h    uint64
+		norm string
+	}
+	var found []newForm
+	seen := map[string]struct{}{}
+	bandForms := map[uint64][]int32{}
+	for id := 1; id < len(m.terms); id++ {
+		t := m.terms[id]
+		if t.Kind != KindLiteral {
+			continue
+		}
+		cls := ClassOf(t)
+		if cls == LiteralDate {
+			d, _ := DateOf(t)
+			if y, ok := d.Year(); ok {
+				ix.years[y] = append(ix.years[y], DatedLiteral{ID(id), d})
+			} else {
+				ix.wild = append(ix.wild, DatedLiteral{ID(id), d})
+			}
+			continue
+		}
+		norm := LiteralForm(t.Value)
+		if norm == "" || len(norm) > MaxExactForm {
+			continue
+		}
+		ix.exact[norm] = append(ix.exact[norm], ID(id))
+		if cls != LiteralString || len(norm) > MaxApproxForm {
+			continue
+		}
+		if _, ok := seen[norm]; ok {
+			continue
+		}
+		seen[norm] = struct{}{}
+		for _, k := range BandKeys(norm) {
+			bandForms[k] = append(bandForms[k], int32(len(found)))
+		}
+		found = append(found, newForm{FormHash(norm), norm})
+	}
+	order := make([]int32, len(found))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return cmp.Or(cmp.Compare(found[a].h, found[b].h), cmp.Compare(a, b)) })
+	rank := make([]uint32, len(found)) // by index in found
+	ix.forms = make([]flatForm, 0, len(found))
+	var text strings.Builder
+	for _, i := range order {
+		f := found[i]
+		if len(ix.hashes) == 0 || ix.hashes[len(ix.hashes)-1] != f.h {
+			ix.hashes = append(ix.hashes, f.h)
+			ix.group = append(ix.group, int32(len(ix.forms)))
+		}
+		rank[i] = uint32(len(ix.hashes) - 1)
+		ns := ix.exact[f.norm]
+		ix.forms = append(ix.forms, flatForm{norm: text.Len(), nodes: len(ix.nodes), normLen: int32(len(f.norm)), nodesLen: int32(len(ns))})
+		text.WriteString(f.norm)
+		ix.nodes = append(ix.nodes, ns...)
+	}
+	ix.group = append(ix.group, int32(len(ix.forms)))
+	ix.norms = text.String()
+	ix.bands = make(map[uint64]uint64, len(bandForms))
+	for k, fs := range bandForms {
+		rs := make([]uint32, len(fs))
+		for j, i := range fs {
+			rs[j] = rank[i]
+		}
+		slices.Sort(rs)
+		if rs = slices.Compact(rs); len(rs) <= MaxBandPostings {
+			ix.bands[k] = uint64(len(ix.bandRanks))<<32 | uint64(len(rs))
+			ix.bandRanks = append(ix.bandRanks, rs...)
+		}
+	}
+	return ix
+}
+
+// ranks returns the ranks of the forms under band key k.
+func (ix *literalIndex) ranks(k uint64) []uint32 {
+	p, ok := ix.bands[k]
+	if !ok {
+		return nil
+	}
+	off, n := p>>32, p&(1<<32-1)
+	return ix.bandRanks[off : off+n : off+n]
 }
 
 func (ix *literalIndex) LiteralsWithForm(_ context.Context, norm string) ([]ID, error) {
@@ -92,22 +158,72 @@ func (ix *literalIndex) DatedLiterals(_ context.Context, d Date) ([]DatedLiteral
 }
 
 func (ix *literalIndex) FormsInBands(_ context.Context, keys []uint64) ([]uint64, error) {
-	n := 0
+	var out []uint64
 	for _, k := range keys {
-		n += len(ix.bands[k])
-	}
-	out := make([]uint64, 0, n)
-	for _, k := range keys {
-		out = append(out, ix.bands[k]...)
+		for _, r := range ix.ranks(k) {
+			out = append(out, ix.hashes[r])
+		}
 	}
 	return out, nil
 }
 
 func (ix *literalIndex) FormsWithHash(_ context.Context, h uint64) ([]IndexedForm, error) {
-	return slices.Clip(ix.hashed[h]), nil
+	r, ok := slices.BinarySearch(ix.hashes, h)
+	if !ok {
+		return nil, nil
+	}
+	fs := ix.forms[ix.group[r]:ix.group[r+1]]
+	out := make([]IndexedForm, len(fs))
+	for i, f := range fs {
+		out[i] = IndexedForm{Norm: ix.formText(f), Nodes: ix.formNodes(f)}
+	}
+	return out, nil
 }
 
 func (ix *literalIndex) Term(ctx context.Context, n ID) (Term, error) { return ix.m.Term(ctx, n) }
+
+// approxLiterals is approxLiterals of package graph on the ranked tables: the same
+// forms, selected by rank instead of hash (the same order), scored in the same order.
+func (ix *literalIndex) approxLiterals(ctx context.Context, norm string, minScore float64) ([]rankedLiteral, error) {
+	keys := BandKeys(norm)
+	n := 0
+	for _, k := range keys {
+		n += len(ix.ranks(k))
+	}
+	rs := make([]uint32, 0, n)
+	for _, k := range keys {
+		rs = append(rs, ix.ranks(k)...)
+	}
+	self := ^uint32(0) // no rank
+	if r, ok := slices.BinarySearch(ix.hashes, FormHash(norm)); ok {
+		self = uint32(r)
+	}
+	sel := selectForms(rs, self, MaxApproxForms)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	// Read ahead one table per loop (as approxLiterals does): the reads of a loop do
+	// not depend on one another, so the processor keeps their misses in flight.
+	spans := make([][2]int32, len(sel))
+	for i, r := range sel {
+		spans[i] = [2]int32{ix.group[r], ix.group[r+1]}
+	}
+	var first byte
+	for _, s := range spans {
+		for _, f := range ix.forms[s[0]:s[1]] {
+			first |= ix.norms[f.norm]
+		}
+	}
+	runtime.KeepAlive(first)
+	var sc formScorer
+	sc.init(norm, minScore)
+	for _, s := range spans {
+		for _, f := range ix.forms[s[0]:s[1]] {
+			sc.score(ix.formText(f), ix.formNodes(f))
+		}
+	}
+	return sc.out, nil
+}
 
 // Candidates returns up to k literal nodes that match text, by the rules of
 // MatchLiterals (with MinApproxScore): exact normal-form matches, then dates that

@@ -2,8 +2,11 @@ package graph
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -261,4 +264,96 @@ func TestBigramDice(t *testing.T) {
 			t.Errorf("dice(%q, %q) = %v, want %v", p[0], p[1], got, want)
 		}
 	}
+}
+
+// hiddenIndex hides a Memory's literal index behind the LiteralIndex interface, so that
+// MatchLiterals takes the path of any index (FormsInBands, FormsWithHash).
+type hiddenIndex struct{ LiteralIndex }
+
+// TestRankedApproxAsHashed checks that an approximate lookup on a Memory's ranked
+// tables selects, scores and orders the same literals as the generic lookup through
+// FormsInBands and FormsWithHash, on forms crowded enough that the lookups hit
+// MaxApproxForms and some band keys exceed MaxBandPostings.
+func TestRankedApproxAsHashed(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 19))
+	word := func(n int) string {
+		const letters = "aeioubcdlmnrst"
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = letters[rng.IntN(len(letters))]
+		}
+		return string(b)
+	}
+	stems := []string{"maria", "johnson", "street", "anderson"}
+	var sb strings.Builder
+	var texts []string
+	for i := range 6000 {
+		s := stems[i%len(stems)] + " " + word(3+rng.IntN(6))
+		if i%7 == 0 {
+			s = word(5 + rng.IntN(10))
+		}
+		fmt.Fprintf(&sb, "<%se%d> <%sname> %q .\n", ex, i, ex, s)
+		if i%5 == 0 {
+			fmt.Fprintf(&sb, "<%sf%d> <%sname> %q .\n", ex, i, ex, s) // a form with two nodes
+		}
+		if i%40 == 0 {
+			texts = append(texts, s[:len(s)-1]+"x", word(8), stems[i%len(stems)]+" "+word(4))
+		}
+	}
+	m := mustMemory(t, sb.String())
+	ix := m.literalIndex()
+	full := 0
+	for _, text := range texts {
+		got, err := MatchLiterals(t.Context(), ix, text, 20, MinApproxScore)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := MatchLiterals(t.Context(), hiddenIndex{ix}, text, 20, MinApproxScore)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("%q: ranked lookup gave %v, the generic one %v", text, got, want)
+		}
+		hs, _ := ix.FormsInBands(t.Context(), BandKeys(LiteralForm(text)))
+		if len(selectForms(hs, FormHash(LiteralForm(text)), MaxApproxForms)) == MaxApproxForms {
+			full++
+		}
+	}
+	capped := 0
+	for _, fs := range bandFormsOf(m) {
+		if fs > MaxBandPostings {
+			capped++
+		}
+	}
+	if full == 0 || capped == 0 {
+		t.Errorf("%d of %d lookups at MaxApproxForms and %d band keys over MaxBandPostings: the data does not exercise the caps", full, len(texts), capped)
+	}
+}
+
+// bandFormsOf counts the distinct approximate forms under each band key of m's
+// literals, capped keys included.
+func bandFormsOf(m *Memory) map[uint64]int {
+	forms := map[uint64]map[string]bool{}
+	for id := 1; id < len(m.terms); id++ {
+		t := m.terms[id]
+		if t.Kind != KindLiteral || ClassOf(t) != LiteralString {
+			continue
+		}
+		norm := LiteralForm(t.Value)
+		if norm == "" || len(norm) > MaxApproxForm {
+			continue
+		}
+		for _, k := range BandKeys(norm) {
+			if forms[k] == nil {
+				forms[k] = map[string]bool{}
+			}
+			forms[k][norm] = true
+		}
+	}
+	out := map[uint64]int{}
+	for k, fs := range forms {
+		out[k] = len(fs)
+	}
+	return out
 }
