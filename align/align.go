@@ -258,7 +258,7 @@ func (a *aligner) loadKB1(ctx context.Context) error {
 	for start := 0; start < len(ents); start += kb1Window {
 		ns = ns[:0]
 		for _, id := range ents[start:min(start+kb1Window, len(ents))] {
-			i, ok := v.idx[id]
+			i, ok := v.idx.get(id)
 			if !ok {
 				i = v.local(id)
 			}

@@ -101,9 +101,7 @@ func (a *aligner) renumberKB2() {
 			byOff[nw] = uint32(bo) + 1
 		}
 	}
-	for id, old := range v.idx {
-		v.idx[id] = perm[old]
-	}
+	v.idx.renumber(perm)
 	v.ids, v.lit, v.fetched, v.hub, v.span, v.byOff, v.arena, v.byArena = ids, lit, fetched, hub, span, byOff, arena, byArena
 
 	for k := range a.lit1.an {

@@ -31,7 +31,7 @@ type view struct {
 	kb   viewKB
 	name string
 	ids  []graph.ID
-	idx  map[graph.ID]int32
+	idx  nodeIndex
 	lit  []bool
 	// The edges of node i are arena[span[i].off:][:span[i].n], sorted by relation, then
 	// KB node id; a node with more than byNodeMin edges also has them sorted by local
@@ -100,7 +100,7 @@ type ledge struct {
 }
 
 func newView(kb viewKB, name string, maxDegree, workers int) *view {
-	v := &view{kb: kb, name: name, idx: map[graph.ID]int32{}, maxDegree: maxDegree, workers: workers}
+	v := &view{kb: kb, name: name, idx: newNodeIndex(kb), maxDegree: maxDegree, workers: workers}
 	rels := kb.Relations()
 	if len(rels) > 0 && int(slices.Max(rels)) < 1<<22 {
 		v.fun = make([]float64, slices.Max(rels)+2)
@@ -117,7 +117,7 @@ func (v *view) reserve(n int) {
 	if len(v.ids) > 0 {
 		return
 	}
-	v.idx = make(map[graph.ID]int32, n)
+	v.idx.reserve(n)
 	v.ids = make([]graph.ID, 0, n)
 	v.lit = make([]bool, 0, n)
 	v.span = make([]edgeSpan, 0, n)
@@ -126,14 +126,77 @@ func (v *view) reserve(n int) {
 	v.hub = make([]bool, 0, n)
 }
 
+// nodeIndex maps the KB ids of a view's nodes to their local indices: a table by id
+// when the KB numbers its nodes 1 … n (graph.Memory: one read of four bytes, where a
+// map lookup in a table of a million nodes reads its directory, control word and slot,
+// each a cache miss), a map for other KBs (the Badger store's ids are hashes) and for
+// ids beyond n.
+type nodeIndex struct {
+	dense []int32 // by KB id: local index + 1, 0 for none
+	m     map[graph.ID]int32
+}
+
+// denseNodes is a KB whose node ids are 1 … Nodes().
+type denseNodes interface {
+	Nodes() int
+}
+
+// maxDenseNodes bounds the table of a nodeIndex (4 bytes a KB node, whether the view
+// reads the node or not).
+const maxDenseNodes = 1 << 28
+
+func newNodeIndex(kb viewKB) nodeIndex {
+	x := nodeIndex{m: map[graph.ID]int32{}}
+	if d, ok := kb.(denseNodes); ok && d.Nodes() < maxDenseNodes {
+		x.dense = make([]int32, d.Nodes()+1)
+	}
+	return x
+}
+
+// reserve makes room for n nodes in the map of a KB without a table.
+func (x *nodeIndex) reserve(n int) {
+	if x.dense == nil && len(x.m) == 0 {
+		x.m = make(map[graph.ID]int32, n)
+	}
+}
+
+func (x *nodeIndex) get(id graph.ID) (int32, bool) {
+	if id < graph.ID(len(x.dense)) {
+		i := x.dense[id]
+		return i - 1, i != 0
+	}
+	i, ok := x.m[id]
+	return i, ok
+}
+
+func (x *nodeIndex) set(id graph.ID, i int32) {
+	if id < graph.ID(len(x.dense)) {
+		x.dense[id] = i + 1
+		return
+	}
+	x.m[id] = i
+}
+
+// renumber gives every node the local index perm[old].
+func (x *nodeIndex) renumber(perm []int32) {
+	for id, i := range x.dense {
+		if i != 0 {
+			x.dense[id] = perm[i-1] + 1
+		}
+	}
+	for id, old := range x.m {
+		x.m[id] = perm[old]
+	}
+}
+
 // local returns the local index of id, assigning one if needed.
 func (v *view) local(id graph.ID) int32 {
-	if i, ok := v.idx[id]; ok {
+	if i, ok := v.idx.get(id); ok {
 		return i
 	}
 	i := int32(len(v.ids))
 	v.ids = append(v.ids, id)
-	v.idx[id] = i
+	v.idx.set(id, i)
 	v.lit = append(v.lit, v.kb.IsLiteral(id))
 	v.span = append(v.span, edgeSpan{off: unread})
 	v.byOff = append(v.byOff, 0)

@@ -423,7 +423,12 @@ func (s *formScorer) score(form string, nodes []ID) {
 		return
 	}
 	s.grams = bigrams(s.grams[:0], form)
-	score := dice(s.q, s.grams)
+	s.scoreGrams(s.grams, nodes)
+}
+
+// scoreGrams scores a form other than the text by its sorted 2-grams.
+func (s *formScorer) scoreGrams(grams []uint32, nodes []ID) {
+	score := dice(s.q, grams)
 	if score < s.minScore || score == 0 {
 		return
 	}

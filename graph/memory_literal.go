@@ -28,20 +28,24 @@ type literalIndex struct {
 	group     []int32  // the forms of rank r are forms[group[r]:group[r+1]]
 	forms     []flatForm
 	norms     string            // the forms' texts, one after another
+	grams     []uint32          // the forms' sorted byte 2-grams (bigrams), one run per form
 	nodes     []ID              // the forms' literal nodes, one run per form
 	bands     map[uint64]uint64 // band key → offset<<32 | count of its ranks in bandRanks
 	bandRanks []uint32
 }
 
-// flatForm locates a form's text in literalIndex.norms and its nodes in
-// literalIndex.nodes.
+// flatForm locates a form's text, 2-grams and nodes in the tables of its
+// literalIndex.
 type flatForm struct {
-	norm, nodes int
-	normLen     int32
-	nodesLen    int32
+	norm, grams, nodes          int
+	normLen, gramsLen, nodesLen int32
 }
 
 func (ix *literalIndex) formText(f flatForm) string { return ix.norms[f.norm : f.norm+int(f.normLen)] }
+
+func (ix *literalIndex) formGrams(f flatForm) []uint32 {
+	return ix.grams[f.grams : f.grams+int(f.gramsLen) : f.grams+int(f.gramsLen)]
+}
 
 func (ix *literalIndex) formNodes(f flatForm) []ID {
 	return ix.nodes[f.nodes : f.nodes+int(f.nodesLen) : f.nodes+int(f.nodesLen)]
@@ -111,7 +115,10 @@ func buildLiteralIndex(m *Memory) *literalIndex {
 		}
 		rank[i] = uint32(len(ix.hashes) - 1)
 		ns := ix.exact[f.norm]
-		ix.forms = append(ix.forms, flatForm{norm: text.Len(), nodes: len(ix.nodes), normLen: int32(len(f.norm)), nodesLen: int32(len(ns))})
+		g := len(ix.grams)
+		ix.grams = bigrams(ix.grams, f.norm)
+		ix.forms = append(ix.forms, flatForm{norm: text.Len(), grams: g, nodes: len(ix.nodes),
+			normLen: int32(len(f.norm)), gramsLen: int32(len(ix.grams) - g), nodesLen: int32(len(ns))})
 		text.WriteString(f.norm)
 		ix.nodes = append(ix.nodes, ns...)
 	}
@@ -208,18 +215,20 @@ func (ix *literalIndex) approxLiterals(ctx context.Context, norm string, minScor
 	for i, r := range sel {
 		spans[i] = [2]int32{ix.group[r], ix.group[r+1]}
 	}
-	var first byte
+	var first uint32
 	for _, s := range spans {
 		for _, f := range ix.forms[s[0]:s[1]] {
-			first |= ix.norms[f.norm]
+			first |= ix.grams[f.grams]
 		}
 	}
 	runtime.KeepAlive(first)
+	// The forms are scored on their stored 2-grams; none is norm itself, whose hash
+	// selectForms left out with every form of that hash.
 	var sc formScorer
 	sc.init(norm, minScore)
 	for _, s := range spans {
 		for _, f := range ix.forms[s[0]:s[1]] {
-			sc.score(ix.formText(f), ix.formNodes(f))
+			sc.scoreGrams(ix.formGrams(f), ix.formNodes(f))
 		}
 	}
 	return sc.out, nil
