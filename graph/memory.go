@@ -30,6 +30,7 @@ import (
 type Memory struct {
 	terms []Term // by ID; terms[0] is the zero term
 	ids   map[Term]ID
+	isLit []bool // by ID: IsLiteral reads a byte, not a 72-byte term
 
 	relIRIs []string // forward relation i has Rel 2i
 	relIDs  map[string]Rel
@@ -39,7 +40,8 @@ type Memory struct {
 	edges []Edge
 
 	entities  []ID
-	types     map[ID][]ID
+	typeOff   []int // the classes of node n are typeArr[typeOff[n]:typeOff[n+1]]
+	typeArr   []ID
 	instances map[ID][]ID
 	supers    map[ID][]ID
 	triples   int // distinct non-taxonomy facts
@@ -173,7 +175,6 @@ func (b *memoryBuilder) init() {
 		terms:     []Term{{}},
 		ids:       map[Term]ID{},
 		relIDs:    map[string]Rel{},
-		types:     map[ID][]ID{},
 		instances: map[ID][]ID{},
 		supers:    map[ID][]ID{},
 	}
@@ -218,6 +219,11 @@ func (b *memoryBuilder) build() *Memory {
 	b.facts = slices.Compact(b.facts)
 
 	n := len(m.terms)
+	m.typeOff = make([]int, n+1)
+	m.isLit = make([]bool, n)
+	for id, t := range m.terms {
+		m.isLit[id] = t.Kind == KindLiteral
+	}
 	deg := make([]int, n+1)
 	for _, f := range b.facts {
 		switch f.tax {
@@ -226,7 +232,10 @@ func (b *memoryBuilder) build() *Memory {
 			deg[f.o]++
 			m.triples++
 		case 1:
-			m.types[f.s] = append(m.types[f.s], f.o)
+			// Sorted by subject, then class, and distinct: the classes of a node are
+			// one run, appended in order.
+			m.typeArr = append(m.typeArr, f.o)
+			m.typeOff[f.s+1] = len(m.typeArr)
 			m.instances[f.o] = append(m.instances[f.o], f.s)
 			m.taxonomy++
 		case 2:
@@ -276,7 +285,7 @@ func (b *memoryBuilder) build() *Memory {
 		if forward {
 			m.entities = append(m.entities, ID(id))
 		}
-		if m.terms[id].Kind == KindLiteral {
+		if m.isLit[id] {
 			m.literals++
 		}
 	}
@@ -285,8 +294,8 @@ func (b *memoryBuilder) build() *Memory {
 			mp[k] = slices.Compact(v) // facts were sorted by subject, then object
 		}
 	}
-	for k, v := range m.types {
-		m.types[k] = slices.Compact(v)
+	for i := 1; i <= n; i++ {
+		m.typeOff[i] = max(m.typeOff[i], m.typeOff[i-1]) // nodes without classes
 	}
 	for k, v := range m.instances {
 		slices.Sort(v)
@@ -387,7 +396,7 @@ func (m *Memory) Lookup(_ context.Context, t Term) (ID, bool, error) {
 
 // IsLiteral reports whether n is a literal node.
 func (m *Memory) IsLiteral(n ID) bool {
-	return int(n) < len(m.terms) && m.terms[n].Kind == KindLiteral
+	return n < ID(len(m.isLit)) && m.isLit[n]
 }
 
 // Edges yields the facts of n in both directions, by increasing relation then node,
@@ -477,7 +486,10 @@ func (m *Memory) FactCount(r Rel) int {
 
 // Types returns the classes of n (objects of its rdf:type facts), in increasing order.
 func (m *Memory) Types(_ context.Context, n ID) ([]ID, error) {
-	return slices.Clone(m.types[n]), nil
+	if n >= ID(len(m.typeOff)-1) || m.typeOff[n] == m.typeOff[n+1] {
+		return nil, nil
+	}
+	return slices.Clone(m.typeArr[m.typeOff[n]:m.typeOff[n+1]]), nil
 }
 
 // Instances yields the nodes with an rdf:type fact to class c, in increasing order.
