@@ -133,11 +133,7 @@ func (a *aligner) renumberKB2() {
 	}
 	a.eq2, a.eqAnc2 = eq2, eqAnc2
 	if a.types != nil {
-		closed := make(map[int32][]graph.ID, len(a.types.closed2))
-		for old, cs := range a.types.closed2 {
-			closed[perm[old]] = cs
-		}
-		a.types.closed2 = closed
+		a.types.closed2.renumber(perm)
 	}
 }
 
