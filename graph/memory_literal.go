@@ -20,16 +20,20 @@ import (
 // as through FormsInBands and FormsWithHash.
 type literalIndex struct {
 	m     *Memory
-	exact map[string][]ID // normal form → literal nodes (classes plain and string)
 	years map[int][]DatedLiteral
 	wild  []DatedLiteral // dates whose year has unknown digits
+
+	// The normal forms of the literals of classes plain and string, by FormHash: the
+	// forms of hash h are exact[p>>32:][:p&0xffffffff] for p = exactAt[h].
+	exactAt map[uint64]uint64
+	exact   []flatForm
 
 	hashes    []uint64 // FormHash by rank, increasing
 	group     []int32  // the forms of rank r are forms[group[r]:group[r+1]]
 	forms     []flatForm
-	norms     string            // the forms' texts, one after another
-	grams     []uint32          // the forms' sorted byte 2-grams (bigrams), one run per form
-	nodes     []ID              // the forms' literal nodes, one run per form
+	norms     string            // the exact forms' texts, one after another
+	grams     []uint32          // the approximate forms' sorted byte 2-grams, one run per form
+	nodes     []ID              // the exact forms' literal nodes, one run per form
 	bands     map[uint64]uint64 // band key → offset<<32 | count of its ranks in bandRanks
 	bandRanks []uint32
 }
@@ -57,7 +61,8 @@ func (m *Memory) literalIndex() *literalIndex {
 }
 
 func buildLiteralIndex(m *Memory) *literalIndex {
-	ix := &literalIndex{m: m, exact: map[string][]ID{}, years: map[int][]DatedLiteral{}}
+	ix := &literalIndex{m: m, years: map[int][]DatedLiteral{}}
+	exact := map[string][]ID{} // until the forms are laid out
 	// The approximate forms in order of their first literal, and the band keys they
 	// are under (by that order's index), until they are ranked.
 	type newForm struct {
@@ -86,7 +91,7 @@ func buildLiteralIndex(m *Memory) *literalIndex {
 		if norm == "" || len(norm) > MaxExactForm {
 			continue
 		}
-		ix.exact[norm] = append(ix.exact[norm], ID(id))
+		exact[norm] = append(exact[norm], ID(id))
 		if cls != LiteralString || len(norm) > MaxApproxForm {
 			continue
 		}
@@ -99,6 +104,7 @@ func buildLiteralIndex(m *Memory) *literalIndex {
 		}
 		found = append(found, newForm{FormHash(norm), norm})
 	}
+	ix.layOutExact(exact)
 	order := make([]int32, len(found))
 	for i := range order {
 		order[i] = int32(i)
@@ -106,7 +112,6 @@ func buildLiteralIndex(m *Memory) *literalIndex {
 	slices.SortFunc(order, func(a, b int32) int { return cmp.Or(cmp.Compare(found[a].h, found[b].h), cmp.Compare(a, b)) })
 	rank := make([]uint32, len(found)) // by index in found
 	ix.forms = make([]flatForm, 0, len(found))
-	var text strings.Builder
 	for _, i := range order {
 		f := found[i]
 		if len(ix.hashes) == 0 || ix.hashes[len(ix.hashes)-1] != f.h {
@@ -114,16 +119,13 @@ func buildLiteralIndex(m *Memory) *literalIndex {
 			ix.group = append(ix.group, int32(len(ix.forms)))
 		}
 		rank[i] = uint32(len(ix.hashes) - 1)
-		ns := ix.exact[f.norm]
-		g := len(ix.grams)
+		ff, _ := ix.exactForm(f.norm) // every approximate form is an exact one
+		ff.grams = len(ix.grams)
 		ix.grams = bigrams(ix.grams, f.norm)
-		ix.forms = append(ix.forms, flatForm{norm: text.Len(), grams: g, nodes: len(ix.nodes),
-			normLen: int32(len(f.norm)), gramsLen: int32(len(ix.grams) - g), nodesLen: int32(len(ns))})
-		text.WriteString(f.norm)
-		ix.nodes = append(ix.nodes, ns...)
+		ff.gramsLen = int32(len(ix.grams) - ff.grams)
+		ix.forms = append(ix.forms, ff)
 	}
 	ix.group = append(ix.group, int32(len(ix.forms)))
-	ix.norms = text.String()
 	ix.bands = make(map[uint64]uint64, len(bandForms))
 	for k, fs := range bandForms {
 		rs := make([]uint32, len(fs))
@@ -139,6 +141,52 @@ func buildLiteralIndex(m *Memory) *literalIndex {
 	return ix
 }
 
+// layOutExact puts the forms of exact, grouped by FormHash, in the index's tables.
+func (ix *literalIndex) layOutExact(exact map[string][]ID) {
+	type keyed struct {
+		h    uint64
+		norm string
+	}
+	all := make([]keyed, 0, len(exact))
+	size, nodes := 0, 0
+	for norm, ids := range exact {
+		all = append(all, keyed{FormHash(norm), norm})
+		size += len(norm)
+		nodes += len(ids)
+	}
+	slices.SortFunc(all, func(a, b keyed) int { return cmp.Or(cmp.Compare(a.h, b.h), strings.Compare(a.norm, b.norm)) })
+	var text strings.Builder
+	text.Grow(size)
+	ix.nodes = make([]ID, 0, nodes)
+	ix.exact = make([]flatForm, 0, len(all))
+	ix.exactAt = make(map[uint64]uint64, len(all))
+	for i, f := range all {
+		ids := exact[f.norm]
+		ix.exact = append(ix.exact, flatForm{norm: text.Len(), nodes: len(ix.nodes), normLen: int32(len(f.norm)), nodesLen: int32(len(ids))})
+		text.WriteString(f.norm)
+		ix.nodes = append(ix.nodes, ids...)
+		if i == 0 || all[i-1].h != f.h {
+			ix.exactAt[f.h] = uint64(i) << 32
+		}
+		ix.exactAt[f.h]++
+	}
+	ix.norms = text.String()
+}
+
+// exactForm returns the exact form norm.
+func (ix *literalIndex) exactForm(norm string) (flatForm, bool) {
+	p, ok := ix.exactAt[FormHash(norm)]
+	if !ok {
+		return flatForm{}, false
+	}
+	for _, f := range ix.exact[p>>32 : p>>32+p&(1<<32-1)] {
+		if ix.formText(f) == norm {
+			return f, true
+		}
+	}
+	return flatForm{}, false
+}
+
 // ranks returns the ranks of the forms under band key k.
 func (ix *literalIndex) ranks(k uint64) []uint32 {
 	p, ok := ix.bands[k]
@@ -150,7 +198,10 @@ func (ix *literalIndex) ranks(k uint64) []uint32 {
 }
 
 func (ix *literalIndex) LiteralsWithForm(_ context.Context, norm string) ([]ID, error) {
-	return ix.exact[norm], nil
+	if f, ok := ix.exactForm(norm); ok {
+		return ix.formNodes(f), nil
+	}
+	return nil, nil
 }
 
 func (ix *literalIndex) DatedLiterals(_ context.Context, d Date) ([]DatedLiteral, error) {
