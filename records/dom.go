@@ -448,7 +448,7 @@ func (p *page) tolerantAttr(i int32, key string) string {
 // pathStep is the record-internal path step of element i: tag plus tolerant class,
 // e.g. "span.first-line" (the Leaf.Path contract).
 func (p *page) pathStep(i int32) string {
-	tag := p.elems[i].n.Data
+	tag := p.elems[i].tag
 	if c := p.tolerantAttr(i, "class"); c != "" {
 		return tag + "." + c
 	}

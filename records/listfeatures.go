@@ -185,12 +185,16 @@ func hrefShape(href string) (int, bool) {
 		}
 	}
 	segs, item := 0, false
-	for _, s := range strings.Split(href, "/") {
-		if s == "" || s == "." || s == ".." {
-			continue
+	for rest := href; ; {
+		s, tail, more := strings.Cut(rest, "/")
+		if s != "" && s != "." && s != ".." {
+			segs++
+			item = item || strings.IndexFunc(s, unicode.IsDigit) >= 0 || strings.Count(s, "-") >= 2
 		}
-		segs++
-		item = item || strings.IndexFunc(s, unicode.IsDigit) >= 0 || strings.Count(s, "-") >= 2
+		if !more {
+			break
+		}
+		rest = tail
 	}
 	return segs, item
 }
@@ -416,17 +420,29 @@ func (v *listView) repetition() {
 	if mean > 0 {
 		set("size_spread", min(3, math.Sqrt(sq/n)/mean))
 	}
-	kinds := map[string]int{}
+	// the members' sequences of leaf kinds, counted without a string per member: a
+	// sequence gets a string only when first seen
+	kindIndex := map[string]int{}
+	var kindNames []string
+	var kindCounts []int
+	var kb []byte
 	modal := 0
 	for _, m := range elems {
-		k := leafKinds(p, m)
-		kinds[k]++
-		modal = max(modal, kinds[k])
+		kb = appendLeafKinds(kb[:0], p, m)
+		i, ok := kindIndex[string(kb)]
+		if !ok {
+			i = len(kindNames)
+			kindNames = append(kindNames, string(kb))
+			kindIndex[kindNames[i]] = i
+			kindCounts = append(kindCounts, 0)
+		}
+		kindCounts[i]++
+		modal = max(modal, kindCounts[i])
 	}
 	set("made_alike", float64(modal)/n)
 	mode := ""
-	for k, c := range kinds {
-		if c == modal && (mode == "" || k < mode) {
+	for i, k := range kindNames {
+		if kindCounts[i] == modal && (mode == "" || k < mode) {
 			mode = k
 		}
 	}
@@ -668,8 +684,10 @@ func (v *listView) amongLists() {
 // firstLink returns the first link (a with href) in element m, or nil.
 func firstLink(p *page, m int32) *html.Node {
 	for i := m; i < p.elems[m].end; i++ {
-		if n := p.elems[i].n; n.Data == "a" && attr(n, "href") != "" {
-			return n
+		if p.elems[i].tag == "a" {
+			if n := p.elems[i].n; attr(n, "href") != "" {
+				return n
+			}
 		}
 	}
 	return nil
