@@ -142,8 +142,14 @@ type pageContext struct {
 
 func newPageContext(s *sample, pats []*pattern, si int) *pageContext {
 	p := s.p
-	c := &pageContext{p: p, body: p.bodyIndex(), owner: map[int32]*pattern{},
-		byParent: map[int32][]*pattern{}, hash: map[int32]uint64{}, byText: map[uint64][]int32{}}
+	members := 0
+	for _, pt := range pats {
+		members += len(pt.byPage[si])
+	}
+	// the maps sized for every member at once: no growth while they fill
+	c := &pageContext{p: p, body: p.bodyIndex(), owner: make(map[int32]*pattern, members),
+		byParent: map[int32][]*pattern{}, hash: make(map[int32]uint64, members),
+		byText: make(map[uint64][]int32, members)}
 	c.title = titleWords(p)
 	for i := range p.elems {
 		c.maxDeep = max(c.maxDeep, p.elems[i].depth)
