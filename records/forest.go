@@ -208,6 +208,7 @@ func findLists(s *sample) {
 		return
 	}
 	shapes := newShapeTable(p)
+	lm := &landmarks{p: p, near: make([]int32, len(p.elems))}
 	for i := body; i < int32(len(p.elems)); i++ {
 		e := &p.elems[i]
 		if e.skipped || e.kidEnd-e.kidStart < 2 || (i != body && !p.isAncestor(body, i)) {
@@ -215,7 +216,7 @@ func findLists(s *sample) {
 		}
 		for _, g := range siblingGroups(s, i, s.names, shapes) {
 			l := list{parent: i, members: g}
-			l.nav = navigation(p, &l)
+			l.nav = navigation(p, &l, lm)
 			s.lists = append(s.lists, l)
 		}
 	}
@@ -321,11 +322,9 @@ func landmarkRole(r string) bool {
 // list, whose items are single links (the thesis filters "lists of anchors" in
 // pre-processing, ch. 2 §6.3), labels, or a repeated widget. Apart from page chrome,
 // the reasons are features of the list model (listfeatures.go), which weighs them.
-func navigation(p *page, l *list) string {
-	for a := l.parent; a >= 0; a = p.elems[a].parent {
-		if r := landmark(p.elems[a].n); r != "" {
-			return "inside " + r
-		}
+func navigation(p *page, l *list, lm *landmarks) string {
+	if a := lm.enclosing(l.parent); a >= 0 {
+		return "inside " + landmark(p.elems[a].n)
 	}
 	if t := p.elems[l.members[0]].tag; landmarkTag(t) {
 		return "<" + t + "> elements"
@@ -369,6 +368,44 @@ func navigation(p *page, l *list) string {
 		return "repeated widget"
 	}
 	return ""
+}
+
+// landmarks remembers, for the elements of a page, the nearest of the element and its
+// ancestors that is a landmark region (landmark): the candidate lists of a page share
+// most of their ancestors, so each ancestor is judged once rather than once per list.
+type landmarks struct {
+	p *page
+	// near is 0 where not known yet, -1 where no landmark encloses the element, k+1
+	// where element k is the nearest
+	near []int32
+	path []int32 // scratch
+}
+
+// enclosing returns the nearest of element i and its ancestors that is a landmark
+// region, or -1.
+func (m *landmarks) enclosing(i int32) int32 {
+	path := m.path[:0]
+	a := i
+	for a >= 0 && m.near[a] == 0 {
+		if landmark(m.p.elems[a].n) != "" {
+			m.near[a] = a + 1
+			break
+		}
+		path = append(path, a)
+		a = m.p.elems[a].parent
+	}
+	r := int32(-1)
+	if a >= 0 && m.near[a] > 0 {
+		r = m.near[a] - 1
+	}
+	for _, x := range path {
+		m.near[x] = r + 1
+		if r < 0 {
+			m.near[x] = -1
+		}
+	}
+	m.path = path
+	return r
 }
 
 // Bounds of the items of a repeated widget: a calendar day, a rating step.
