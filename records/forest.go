@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"hash/fnv"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -221,7 +222,9 @@ func findLists(s *sample) {
 		}
 	}
 	// Lists whose items hold mostly navigation lists are navigation too (a footer's
-	// columns of links, a mega-menu's panels, the groups of a filter panel).
+	// columns of links, a mega-menu's panels, the groups of a filter panel). The lists
+	// are in the order of their parents, so those whose parent is a member or below
+	// it are one run of them.
 	for k := range s.lists {
 		l := &s.lists[k]
 		if l.nav != "" {
@@ -230,8 +233,10 @@ func findLists(s *sample) {
 		total, covered := 0, 0
 		for _, m := range l.members {
 			total += p.ntoks(m)
-			for _, o := range s.lists {
-				if !navigational(o.nav) || !(o.parent == m || p.isAncestor(m, o.parent)) {
+			end := p.elems[m].end
+			for j := sort.Search(len(s.lists), func(j int) bool { return s.lists[j].parent >= m }); j < len(s.lists) && s.lists[j].parent < end; j++ {
+				o := &s.lists[j]
+				if !navigational(o.nav) {
 					continue
 				}
 				for _, om := range o.members {
