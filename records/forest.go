@@ -493,10 +493,21 @@ func landmark(n *html.Node) string {
 	if len(n.Attr) == 0 {
 		return ""
 	}
-	if r := strings.ToLower(strings.TrimSpace(attr(n, "role"))); landmarkRole(r) {
+	// the first role and aria-modal attributes (as attr), in one pass
+	var role, modal string
+	roleSeen, modalSeen := false, false
+	for _, a := range n.Attr {
+		switch {
+		case !roleSeen && a.Key == "role":
+			role, roleSeen = a.Val, true
+		case !modalSeen && a.Key == "aria-modal":
+			modal, modalSeen = a.Val, true
+		}
+	}
+	if r := strings.ToLower(strings.TrimSpace(role)); landmarkRole(r) {
 		return "role=" + r
 	}
-	if strings.EqualFold(strings.TrimSpace(attr(n, "aria-modal")), "true") {
+	if strings.EqualFold(strings.TrimSpace(modal), "true") {
 		return "a modal dialog"
 	}
 	return ""
@@ -532,9 +543,8 @@ func headerRow(p *page, r int32) bool {
 // items of a filter (facet) list.
 func hasChoiceControl(p *page, m int32) bool {
 	for i := m; i < p.elems[m].end; i++ {
-		n := p.elems[i].n
-		if n.Data == "input" {
-			switch strings.ToLower(attr(n, "type")) {
+		if p.elems[i].tag == "input" {
+			switch strings.ToLower(attr(p.elems[i].n, "type")) {
 			case "checkbox", "radio":
 				return true
 			}
