@@ -100,7 +100,7 @@ func (s *sample) typeAttrs(i int32, names []string) [][2]string {
 }
 
 // cluster is a group of similar siblings in the making: its first member is its
-// representative.
+// representative; members is nil while it is the only one.
 type cluster struct {
 	rep     int32
 	repAtts [][2]string
@@ -119,7 +119,9 @@ const (
 // member.
 func siblingGroups(s *sample, parent int32, names []string, shapes *shapeTable) [][]int32 {
 	p := s.p
-	var clusters []*cluster
+	// clusters by value, in the shape table's scratch; a cluster's members are
+	// allocated when a second one joins (most siblings stay alone)
+	clusters := shapes.clusters[:0]
 	for _, k := range p.kids(parent) {
 		e := &p.elems[k]
 		if e.skipped || e.leafEnd == e.leafStart {
@@ -127,9 +129,10 @@ func siblingGroups(s *sample, parent int32, names []string, shapes *shapeTable) 
 		}
 		sh := shapes.of(k)
 		atts := s.typeAttrs(k, names)
-		var best *cluster
+		best := -1
 		bestSim := -1.0
-		for _, c := range clusters {
+		for ci := range clusters {
+			c := &clusters[ci]
 			if p.elems[c.rep].tag != e.tag {
 				continue
 			}
@@ -139,14 +142,19 @@ func siblingGroups(s *sample, parent int32, names []string, shapes *shapeTable) 
 				need = shapeSame
 			}
 			if sim >= need && sim > bestSim {
-				best, bestSim = c, sim
+				best, bestSim = ci, sim
 			}
 		}
-		if best == nil {
-			clusters = append(clusters, &cluster{rep: k, repAtts: atts, members: []int32{k}})
+		if best < 0 {
+			clusters = append(clusters, cluster{rep: k, repAtts: atts})
 			continue
 		}
-		best.members = append(best.members, k)
+		c := &clusters[best]
+		if c.members == nil {
+			c.members = []int32{c.rep, k}
+		} else {
+			c.members = append(c.members, k)
+		}
 	}
 	var out [][]int32
 	for _, c := range clusters {
@@ -154,6 +162,8 @@ func siblingGroups(s *sample, parent int32, names []string, shapes *shapeTable) 
 			out = append(out, c.members)
 		}
 	}
+	clear(clusters) // the scratch keeps no members or attributes of this parent
+	shapes.clusters = clusters
 	return out
 }
 
@@ -163,6 +173,8 @@ type shapeTable struct {
 	shapes [][]shapeItem // by element; nil: not computed yet
 	bare   []int8        // bareWrapper by element (shapeBuf)
 	buf    []uint64
+	// clusters is siblingGroups' scratch
+	clusters []cluster
 }
 
 func newShapeTable(p *page) *shapeTable {
