@@ -393,7 +393,13 @@ func attr(n *html.Node, key string) string {
 // /html[1]/body[1]/div[2]/ul[1]/li[3]. Indices count element siblings with the same tag
 // name, 1-based, as in XPath.
 func absXPath(n *html.Node) string {
-	var steps []string
+	// the steps from n up, written root first into one buffer
+	type step struct {
+		tag string
+		k   int
+	}
+	var stack [32]step
+	steps, size := stack[:0], 0
 	for c := n; c != nil && c.Type == html.ElementNode; c = c.Parent {
 		k := 1
 		for s := c.PrevSibling; s != nil; s = s.PrevSibling {
@@ -401,12 +407,18 @@ func absXPath(n *html.Node) string {
 				k++
 			}
 		}
-		steps = append(steps, c.Data+"["+strconv.Itoa(k)+"]")
+		steps = append(steps, step{c.Data, k})
+		size += len(c.Data) + 5
 	}
 	var b strings.Builder
+	b.Grow(size)
+	var num [20]byte
 	for i := len(steps) - 1; i >= 0; i-- {
 		b.WriteByte('/')
-		b.WriteString(steps[i])
+		b.WriteString(steps[i].tag)
+		b.WriteByte('[')
+		b.Write(strconv.AppendInt(num[:0], int64(steps[i].k), 10))
+		b.WriteByte(']')
 	}
 	return b.String()
 }
@@ -448,7 +460,7 @@ func (p *page) tolerantAttr(i int32, key string) string {
 // pathStep is the record-internal path step of element i: tag plus tolerant class,
 // e.g. "span.first-line" (the Leaf.Path contract).
 func (p *page) pathStep(i int32) string {
-	tag := p.elems[i].n.Data
+	tag := p.elems[i].tag
 	if c := p.tolerantAttr(i, "class"); c != "" {
 		return tag + "." + c
 	}

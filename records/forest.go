@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"hash/fnv"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -99,7 +100,7 @@ func (s *sample) typeAttrs(i int32, names []string) [][2]string {
 }
 
 // cluster is a group of similar siblings in the making: its first member is its
-// representative.
+// representative; members is nil while it is the only one.
 type cluster struct {
 	rep     int32
 	repAtts [][2]string
@@ -118,7 +119,9 @@ const (
 // member.
 func siblingGroups(s *sample, parent int32, names []string, shapes *shapeTable) [][]int32 {
 	p := s.p
-	var clusters []*cluster
+	// clusters by value, in the shape table's scratch; a cluster's members are
+	// allocated when a second one joins (most siblings stay alone)
+	clusters := shapes.clusters[:0]
 	for _, k := range p.kids(parent) {
 		e := &p.elems[k]
 		if e.skipped || e.leafEnd == e.leafStart {
@@ -126,9 +129,10 @@ func siblingGroups(s *sample, parent int32, names []string, shapes *shapeTable) 
 		}
 		sh := shapes.of(k)
 		atts := s.typeAttrs(k, names)
-		var best *cluster
+		best := -1
 		bestSim := -1.0
-		for _, c := range clusters {
+		for ci := range clusters {
+			c := &clusters[ci]
 			if p.elems[c.rep].tag != e.tag {
 				continue
 			}
@@ -138,14 +142,19 @@ func siblingGroups(s *sample, parent int32, names []string, shapes *shapeTable) 
 				need = shapeSame
 			}
 			if sim >= need && sim > bestSim {
-				best, bestSim = c, sim
+				best, bestSim = ci, sim
 			}
 		}
-		if best == nil {
-			clusters = append(clusters, &cluster{rep: k, repAtts: atts, members: []int32{k}})
+		if best < 0 {
+			clusters = append(clusters, cluster{rep: k, repAtts: atts})
 			continue
 		}
-		best.members = append(best.members, k)
+		c := &clusters[best]
+		if c.members == nil {
+			c.members = []int32{c.rep, k}
+		} else {
+			c.members = append(c.members, k)
+		}
 	}
 	var out [][]int32
 	for _, c := range clusters {
@@ -153,6 +162,8 @@ func siblingGroups(s *sample, parent int32, names []string, shapes *shapeTable) 
 			out = append(out, c.members)
 		}
 	}
+	clear(clusters) // the scratch keeps no members or attributes of this parent
+	shapes.clusters = clusters
 	return out
 }
 
@@ -162,6 +173,8 @@ type shapeTable struct {
 	shapes [][]shapeItem // by element; nil: not computed yet
 	bare   []int8        // bareWrapper by element (shapeBuf)
 	buf    []uint64
+	// clusters is siblingGroups' scratch
+	clusters []cluster
 }
 
 func newShapeTable(p *page) *shapeTable {
@@ -208,6 +221,7 @@ func findLists(s *sample) {
 		return
 	}
 	shapes := newShapeTable(p)
+	lm := &landmarks{p: p, near: make([]int32, len(p.elems))}
 	for i := body; i < int32(len(p.elems)); i++ {
 		e := &p.elems[i]
 		if e.skipped || e.kidEnd-e.kidStart < 2 || (i != body && !p.isAncestor(body, i)) {
@@ -215,12 +229,14 @@ func findLists(s *sample) {
 		}
 		for _, g := range siblingGroups(s, i, s.names, shapes) {
 			l := list{parent: i, members: g}
-			l.nav = navigation(p, &l)
+			l.nav = navigation(p, &l, lm)
 			s.lists = append(s.lists, l)
 		}
 	}
 	// Lists whose items hold mostly navigation lists are navigation too (a footer's
-	// columns of links, a mega-menu's panels, the groups of a filter panel).
+	// columns of links, a mega-menu's panels, the groups of a filter panel). The lists
+	// are in the order of their parents, so those whose parent is a member or below
+	// it are one run of them.
 	for k := range s.lists {
 		l := &s.lists[k]
 		if l.nav != "" {
@@ -229,8 +245,10 @@ func findLists(s *sample) {
 		total, covered := 0, 0
 		for _, m := range l.members {
 			total += p.ntoks(m)
-			for _, o := range s.lists {
-				if !navigational(o.nav) || !(o.parent == m || p.isAncestor(m, o.parent)) {
+			end := p.elems[m].end
+			for j := sort.Search(len(s.lists), func(j int) bool { return s.lists[j].parent >= m }); j < len(s.lists) && s.lists[j].parent < end; j++ {
+				o := &s.lists[j]
+				if !navigational(o.nav) {
 					continue
 				}
 				for _, om := range o.members {
@@ -321,11 +339,9 @@ func landmarkRole(r string) bool {
 // list, whose items are single links (the thesis filters "lists of anchors" in
 // pre-processing, ch. 2 §6.3), labels, or a repeated widget. Apart from page chrome,
 // the reasons are features of the list model (listfeatures.go), which weighs them.
-func navigation(p *page, l *list) string {
-	for a := l.parent; a >= 0; a = p.elems[a].parent {
-		if r := landmark(p.elems[a].n); r != "" {
-			return "inside " + r
-		}
+func navigation(p *page, l *list, lm *landmarks) string {
+	if a := lm.enclosing(l.parent); a >= 0 {
+		return "inside " + landmark(p.elems[a].n)
 	}
 	if t := p.elems[l.members[0]].tag; landmarkTag(t) {
 		return "<" + t + "> elements"
@@ -369,6 +385,44 @@ func navigation(p *page, l *list) string {
 		return "repeated widget"
 	}
 	return ""
+}
+
+// landmarks remembers, for the elements of a page, the nearest of the element and its
+// ancestors that is a landmark region (landmark): the candidate lists of a page share
+// most of their ancestors, so each ancestor is judged once rather than once per list.
+type landmarks struct {
+	p *page
+	// near is 0 where not known yet, -1 where no landmark encloses the element, k+1
+	// where element k is the nearest
+	near []int32
+	path []int32 // scratch
+}
+
+// enclosing returns the nearest of element i and its ancestors that is a landmark
+// region, or -1.
+func (m *landmarks) enclosing(i int32) int32 {
+	path := m.path[:0]
+	a := i
+	for a >= 0 && m.near[a] == 0 {
+		if landmark(m.p.elems[a].n) != "" {
+			m.near[a] = a + 1
+			break
+		}
+		path = append(path, a)
+		a = m.p.elems[a].parent
+	}
+	r := int32(-1)
+	if a >= 0 && m.near[a] > 0 {
+		r = m.near[a] - 1
+	}
+	for _, x := range path {
+		m.near[x] = r + 1
+		if r < 0 {
+			m.near[x] = -1
+		}
+	}
+	m.path = path
+	return r
 }
 
 // Bounds of the items of a repeated widget: a calendar day, a rating step.
@@ -451,10 +505,21 @@ func landmark(n *html.Node) string {
 	if len(n.Attr) == 0 {
 		return ""
 	}
-	if r := strings.ToLower(strings.TrimSpace(attr(n, "role"))); landmarkRole(r) {
+	// the first role and aria-modal attributes (as attr), in one pass
+	var role, modal string
+	roleSeen, modalSeen := false, false
+	for _, a := range n.Attr {
+		switch {
+		case !roleSeen && a.Key == "role":
+			role, roleSeen = a.Val, true
+		case !modalSeen && a.Key == "aria-modal":
+			modal, modalSeen = a.Val, true
+		}
+	}
+	if r := strings.ToLower(strings.TrimSpace(role)); landmarkRole(r) {
 		return "role=" + r
 	}
-	if strings.EqualFold(strings.TrimSpace(attr(n, "aria-modal")), "true") {
+	if strings.EqualFold(strings.TrimSpace(modal), "true") {
 		return "a modal dialog"
 	}
 	return ""
@@ -490,9 +555,8 @@ func headerRow(p *page, r int32) bool {
 // items of a filter (facet) list.
 func hasChoiceControl(p *page, m int32) bool {
 	for i := m; i < p.elems[m].end; i++ {
-		n := p.elems[i].n
-		if n.Data == "input" {
-			switch strings.ToLower(attr(n, "type")) {
+		if p.elems[i].tag == "input" {
+			switch strings.ToLower(attr(p.elems[i].n, "type")) {
 			case "checkbox", "radio":
 				return true
 			}

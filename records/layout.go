@@ -53,14 +53,20 @@ func layoutBlocks(p *page) []block {
 		}
 		chars = 0
 	}
+	lastElem, lastBlock := int32(-1), int32(-1) // text leaves of one element come in a row
 	for li := range p.leaves {
 		l := &p.leaves[li]
 		if l.text == "" {
 			continue
 		}
 		b := l.elem
-		for b >= 0 && !blockTags[p.elems[b].n.DataAtom] {
-			b = p.elems[b].parent
+		if b == lastElem {
+			b = lastBlock
+		} else {
+			for b >= 0 && !blockTags[p.elems[b].n.DataAtom] {
+				b = p.elems[b].parent
+			}
+			lastElem, lastBlock = l.elem, b
 		}
 		if b != cur {
 			flush()

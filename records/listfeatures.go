@@ -142,8 +142,14 @@ type pageContext struct {
 
 func newPageContext(s *sample, pats []*pattern, si int) *pageContext {
 	p := s.p
-	c := &pageContext{p: p, body: p.bodyIndex(), owner: map[int32]*pattern{},
-		byParent: map[int32][]*pattern{}, hash: map[int32]uint64{}, byText: map[uint64][]int32{}}
+	members := 0
+	for _, pt := range pats {
+		members += len(pt.byPage[si])
+	}
+	// the maps sized for every member at once: no growth while they fill
+	c := &pageContext{p: p, body: p.bodyIndex(), owner: make(map[int32]*pattern, members),
+		byParent: map[int32][]*pattern{}, hash: make(map[int32]uint64, members),
+		byText: make(map[uint64][]int32, members)}
 	c.title = titleWords(p)
 	for i := range p.elems {
 		c.maxDeep = max(c.maxDeep, p.elems[i].depth)
@@ -185,12 +191,16 @@ func hrefShape(href string) (int, bool) {
 		}
 	}
 	segs, item := 0, false
-	for _, s := range strings.Split(href, "/") {
-		if s == "" || s == "." || s == ".." {
-			continue
+	for rest := href; ; {
+		s, tail, more := strings.Cut(rest, "/")
+		if s != "" && s != "." && s != ".." {
+			segs++
+			item = item || strings.IndexFunc(s, unicode.IsDigit) >= 0 || strings.Count(s, "-") >= 2
 		}
-		segs++
-		item = item || strings.IndexFunc(s, unicode.IsDigit) >= 0 || strings.Count(s, "-") >= 2
+		if !more {
+			break
+		}
+		rest = tail
 	}
 	return segs, item
 }
@@ -416,17 +426,29 @@ func (v *listView) repetition() {
 	if mean > 0 {
 		set("size_spread", min(3, math.Sqrt(sq/n)/mean))
 	}
-	kinds := map[string]int{}
+	// the members' sequences of leaf kinds, counted without a string per member: a
+	// sequence gets a string only when first seen
+	kindIndex := map[string]int{}
+	var kindNames []string
+	var kindCounts []int
+	var kb []byte
 	modal := 0
 	for _, m := range elems {
-		k := leafKinds(p, m)
-		kinds[k]++
-		modal = max(modal, kinds[k])
+		kb = appendLeafKinds(kb[:0], p, m)
+		i, ok := kindIndex[string(kb)]
+		if !ok {
+			i = len(kindNames)
+			kindNames = append(kindNames, string(kb))
+			kindIndex[kindNames[i]] = i
+			kindCounts = append(kindCounts, 0)
+		}
+		kindCounts[i]++
+		modal = max(modal, kindCounts[i])
 	}
 	set("made_alike", float64(modal)/n)
 	mode := ""
-	for k, c := range kinds {
-		if c == modal && (mode == "" || k < mode) {
+	for i, k := range kindNames {
+		if kindCounts[i] == modal && (mode == "" || k < mode) {
 			mode = k
 		}
 	}
@@ -668,8 +690,10 @@ func (v *listView) amongLists() {
 // firstLink returns the first link (a with href) in element m, or nil.
 func firstLink(p *page, m int32) *html.Node {
 	for i := m; i < p.elems[m].end; i++ {
-		if n := p.elems[i].n; n.Data == "a" && attr(n, "href") != "" {
-			return n
+		if p.elems[i].tag == "a" {
+			if n := p.elems[i].n; attr(n, "href") != "" {
+				return n
+			}
 		}
 	}
 	return nil

@@ -17,13 +17,14 @@ import (
 // link and image URLs; it may be nil.
 func segment(p *page, elems []int32, extra [][]int32, base *url.URL) []Record {
 	out := make([]Record, 0, len(elems))
+	paths := &pathCache{p: p} // one for every record root in turn: its tables are reused
 	for i, e := range elems {
 		r := Record{Page: p.name, XPath: absXPath(p.elems[e].n)}
-		r.Leaves = leavesOf(p, e, base)
+		r.Leaves = leavesOf(p, e, base, paths)
 		if i < len(extra) {
 			for _, x := range extra[i] {
 				r.Extra = append(r.Extra, absXPath(p.elems[x].n))
-				r.Leaves = append(r.Leaves, leavesOf(p, x, base)...)
+				r.Leaves = append(r.Leaves, leavesOf(p, x, base, paths)...)
 			}
 		}
 		out = append(out, r)
@@ -32,11 +33,14 @@ func segment(p *page, elems []int32, extra [][]int32, base *url.URL) []Record {
 }
 
 // leavesOf returns the leaves of element root in document order, with paths relative
-// to it.
-func leavesOf(p *page, root int32, base *url.URL) []Leaf {
+// to it; paths is reset to root.
+func leavesOf(p *page, root int32, base *url.URL, paths *pathCache) []Leaf {
 	el := &p.elems[root]
-	paths := newPathCache(p, root)
+	paths.reset(root)
 	var out []Leaf
+	if n := countLeaves(p, root); n > 0 {
+		out = make([]Leaf, 0, n)
+	}
 	for li := el.leafStart; li < el.leafEnd; li++ {
 		l := &p.leaves[li]
 		if l.img {
@@ -71,9 +75,26 @@ type pathCache struct {
 	steps [][]string
 }
 
-func newPathCache(p *page, root int32) *pathCache {
-	n := int(p.elems[root].end - root)
-	return &pathCache{p: p, root: root, path: make([]string, n), steps: make([][]string, n)}
+// reset empties the cache for the subtree of element root.
+func (c *pathCache) reset(root int32) {
+	n := int(c.p.elems[root].end - root)
+	c.root = root
+	c.path = slices.Grow(c.path[:0], n)[:n]
+	clear(c.path)
+	c.steps = slices.Grow(c.steps[:0], n)[:n]
+	clear(c.steps)
+}
+
+// countLeaves returns the number of leaves of element root that leavesOf may return:
+// text leaves and images.
+func countLeaves(p *page, root int32) int {
+	n := 0
+	for li := p.elems[root].leafStart; li < p.elems[root].leafEnd; li++ {
+		if l := &p.leaves[li]; l.img || l.text != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // of returns the record-internal path of element e.

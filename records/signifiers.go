@@ -117,10 +117,16 @@ func leavesWith(p *page, toks []string, echo map[int32]bool) int {
 // docTerms returns the distinct tokens of p that count for tf-idf: not weak, not in a
 // navigation list.
 func docTerms(p *page) map[string]bool {
+	// weakToken is asked once per distinct token rather than per occurrence
 	out := map[string]bool{}
 	for k, t := range p.toks {
-		if !weakToken(t) && (p.noise == nil || !p.noise[k]) {
+		if p.noise == nil || !p.noise[k] {
 			out[t] = true
+		}
+	}
+	for t := range out {
+		if weakToken(t) {
+			delete(out, t)
 		}
 	}
 	return out
@@ -132,10 +138,16 @@ func docTerms(p *page) map[string]bool {
 // page's text leaves instead (a term in few leaves is specific), since a constant IDF
 // would rank terms by frequency alone.
 func topTerms(p *page, df map[string]int, n, k int) []string {
+	// weakToken is asked once per distinct token rather than per occurrence
 	tf := map[string]int{}
 	for i, t := range p.toks {
-		if !weakToken(t) && (p.noise == nil || !p.noise[i]) {
+		if p.noise == nil || !p.noise[i] {
 			tf[t]++
+		}
+	}
+	for t := range tf {
+		if weakToken(t) {
+			delete(tf, t)
 		}
 	}
 	idf := func(t string) float64 {

@@ -197,21 +197,25 @@ func subsequence(a, b string) bool {
 // each: I an image, L a text inside a link, N another text that holds a digit, T other
 // text.
 func leafKinds(p *page, e int32) string {
-	var b strings.Builder
+	return string(appendLeafKinds(nil, p, e))
+}
+
+// appendLeafKinds appends leafKinds(p, e) to buf.
+func appendLeafKinds(buf []byte, p *page, e int32) []byte {
 	for li := p.elems[e].leafStart; li < p.elems[e].leafEnd; li++ {
 		l := &p.leaves[li]
 		switch {
 		case l.text == "":
-			b.WriteByte('I')
+			buf = append(buf, 'I')
 		case inLink(p, l.elem, e):
-			b.WriteByte('L')
+			buf = append(buf, 'L')
 		case hasDigit(l.text):
-			b.WriteByte('N')
+			buf = append(buf, 'N')
 		default:
-			b.WriteByte('T')
+			buf = append(buf, 'T')
 		}
 	}
-	return b.String()
+	return buf
 }
 
 // overlaps reports whether an element of pt contains, or is contained in, an element
