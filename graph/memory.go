@@ -28,9 +28,8 @@ import (
 //
 // A Memory is immutable once built and safe for concurrent use.
 type Memory struct {
-	terms []Term // by ID; terms[0] is the zero term
-	ids   map[Term]ID
-	isLit []bool // by ID: IsLiteral reads a byte, not a 72-byte term
+	terms termTable // by ID and by term; term 0 is the zero term
+	isLit []bool    // by ID: IsLiteral reads a byte, not a term
 
 	relIRIs []string // forward relation i has Rel 2i
 	relIDs  map[string]Rel
@@ -168,12 +167,16 @@ type memFact struct {
 type memoryBuilder struct {
 	m     *Memory
 	facts []memFact
+	// The terms by ID (terms[0] the zero term) and their IDs, until build lays them out
+	// in the Memory's termTable.
+	terms []Term
+	ids   map[Term]ID
 }
 
 func (b *memoryBuilder) init() {
+	b.terms = []Term{{}}
+	b.ids = map[Term]ID{}
 	b.m = &Memory{
-		terms:     []Term{{}},
-		ids:       map[Term]ID{},
 		relIDs:    map[string]Rel{},
 		instances: map[ID][]ID{},
 		supers:    map[ID][]ID{},
@@ -181,12 +184,12 @@ func (b *memoryBuilder) init() {
 }
 
 func (b *memoryBuilder) node(t Term) ID {
-	if id, ok := b.m.ids[t]; ok {
+	if id, ok := b.ids[t]; ok {
 		return id
 	}
-	id := ID(len(b.m.terms))
-	b.m.terms = append(b.m.terms, t)
-	b.m.ids[t] = id
+	id := ID(len(b.terms))
+	b.terms = append(b.terms, t)
+	b.ids[t] = id
 	return id
 }
 
@@ -218,11 +221,13 @@ func (b *memoryBuilder) build() *Memory {
 	})
 	b.facts = slices.Compact(b.facts)
 
-	n := len(m.terms)
+	n := len(b.terms)
+	m.terms = newTermTable(b.terms)
+	b.terms, b.ids = nil, nil
 	m.typeOff = make([]int, n+1)
 	m.isLit = make([]bool, n)
-	for id, t := range m.terms {
-		m.isLit[id] = t.Kind == KindLiteral
+	for id, k := range m.terms.kinds {
+		m.isLit[id] = k == KindLiteral
 	}
 	deg := make([]int, n+1)
 	for _, f := range b.facts {
@@ -333,8 +338,7 @@ func (b *memoryBuilder) numberRelations() {
 // that anything that orders nodes by identifier (edges, entities, instances, the
 // aligner's tie-breaks) orders them alike in both KBs.
 func (b *memoryBuilder) numberNodes() {
-	m := b.m
-	n := len(m.terms)
+	n := len(b.terms)
 	type keyed struct {
 		h   ID
 		old ID
@@ -343,7 +347,7 @@ func (b *memoryBuilder) numberNodes() {
 	var buf []byte
 	for i := 1; i < n; i++ {
 		var h ID
-		h, buf = TermHashID(m.terms[i], 0, buf)
+		h, buf = TermHashID(b.terms[i], 0, buf)
 		ks[i-1] = keyed{h, ID(i)}
 	}
 	// The terms' texts break ties of the hash only: cmp.Or would build both texts (two
@@ -352,16 +356,15 @@ func (b *memoryBuilder) numberNodes() {
 		if c := cmp.Compare(x.h, y.h); c != 0 {
 			return c
 		}
-		return strings.Compare(m.terms[x.old].String(), m.terms[y.old].String())
+		return strings.Compare(b.terms[x.old].String(), b.terms[y.old].String())
 	})
 	newID := make([]ID, n)
 	terms := make([]Term, n)
 	for i, k := range ks {
 		newID[k.old] = ID(i + 1)
-		terms[i+1] = m.terms[k.old]
-		m.ids[m.terms[k.old]] = ID(i + 1)
+		terms[i+1] = b.terms[k.old]
 	}
-	m.terms = terms
+	b.terms = terms
 	for i := range b.facts {
 		f := &b.facts[i]
 		f.s, f.o = newID[f.s], newID[f.o]
@@ -375,23 +378,23 @@ func (m *Memory) Triples() int { return m.triples }
 func (m *Memory) TaxonomyTriples() int { return m.taxonomy }
 
 // Nodes returns the number of nodes (entities, classes and literals).
-func (m *Memory) Nodes() int { return len(m.terms) - 1 }
+func (m *Memory) Nodes() int { return m.terms.len() - 1 }
 
 // LiteralCount returns the number of literal nodes that take part in a fact.
 func (m *Memory) LiteralCount() int { return m.literals }
 
 // Term returns the RDF term of node n.
 func (m *Memory) Term(_ context.Context, n ID) (Term, error) {
-	if n == 0 || int(n) >= len(m.terms) {
+	if n == 0 || int(n) >= m.terms.len() {
 		return Term{}, fmt.Errorf("graph: node %d is not in this graph", n)
 	}
-	return m.terms[n], nil
+	return m.terms.term(n), nil
 }
 
 // Lookup returns the node of term t, and false if the graph does not have it.
 func (m *Memory) Lookup(_ context.Context, t Term) (ID, bool, error) {
-	id, ok := m.ids[t]
-	return id, ok, nil
+	id := m.terms.lookup(t)
+	return id, id != 0, nil
 }
 
 // IsLiteral reports whether n is a literal node.
@@ -403,7 +406,7 @@ func (m *Memory) IsLiteral(n ID) bool {
 // taxonomy facts excluded.
 func (m *Memory) Edges(ctx context.Context, n ID) iter.Seq2[Edge, error] {
 	return func(yield func(Edge, error) bool) {
-		if int(n) >= len(m.terms) {
+		if int(n) >= m.terms.len() {
 			return
 		}
 		for _, e := range m.edges[m.off[n]:m.off[n+1]] {
@@ -416,7 +419,7 @@ func (m *Memory) Edges(ctx context.Context, n ID) iter.Seq2[Edge, error] {
 
 // EdgeSlice returns the edges of n as a shared slice, which the caller must not modify.
 func (m *Memory) EdgeSlice(n ID) []Edge {
-	if n == 0 || int(n) >= len(m.terms) {
+	if n == 0 || int(n) >= m.terms.len() {
 		return nil
 	}
 	return m.edges[m.off[n]:m.off[n+1]]

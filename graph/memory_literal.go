@@ -72,8 +72,8 @@ func buildLiteralIndex(m *Memory) *literalIndex {
 	var found []newForm
 	seen := map[string]struct{}{}
 	bandForms := map[uint64][]int32{}
-	for id := 1; id < len(m.terms); id++ {
-		t := m.terms[id]
+	for id := 1; id < m.terms.len(); id++ {
+		t := m.terms.term(ID(id))
 		if t.Kind != KindLiteral {
 			continue
 		}

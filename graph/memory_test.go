@@ -335,8 +335,8 @@ func TestRankedApproxAsHashed(t *testing.T) {
 // literals, capped keys included.
 func bandFormsOf(m *Memory) map[uint64]int {
 	forms := map[uint64]map[string]bool{}
-	for id := 1; id < len(m.terms); id++ {
-		t := m.terms[id]
+	for id := 1; id < m.terms.len(); id++ {
+		t := m.terms.term(ID(id))
 		if t.Kind != KindLiteral || ClassOf(t) != LiteralString {
 			continue
 		}
