@@ -33,8 +33,7 @@ type sharedFacts struct {
 	frontOff []int32      // front k of literal i: [frontOff[info[i].front+k], frontOff[info[i].front+k+1])
 	ev       []sharedEv   // by fact
 	scores   []pathScore  // the evidence by path of `to` of the facts (sharedEv.off, n)
-	jobs     []sharedJob  // the facts by end
-	count    []int32      // scratch of the bucketing by end
+	keys     []uint64     // the facts by end
 	chunks   []sharedChunk
 	evChunks []evChunk
 }
@@ -43,7 +42,7 @@ type sharedFacts struct {
 func (sf *sharedFacts) reset() {
 	sf.nodes, sf.info, sf.facts, sf.factOf = sf.nodes[:0], sf.info[:0], sf.facts[:0], sf.factOf[:0]
 	sf.fronts, sf.frontN, sf.frontOff = sf.fronts[:0], sf.frontN[:0], sf.frontOff[:0]
-	sf.ev, sf.scores, sf.jobs = sf.ev[:0], sf.scores[:0], sf.jobs[:0]
+	sf.ev, sf.scores, sf.keys = sf.ev[:0], sf.scores[:0], sf.keys[:0]
 }
 
 // sharedNode locates the facts and fronts of a shared literal.
@@ -70,16 +69,6 @@ func (sf *sharedFacts) of(x int32) (int, bool) {
 	i, found := slices.BinarySearch(sf.nodes, x)
 	return i, found && sf.info[i].ok
 }
-
-// sharedJob is a fact of a shared literal (index lit in sharedFacts.nodes), the f-th.
-type sharedJob struct {
-	fact   pathEnd
-	lit, f int32
-}
-
-// sharedBucket is log2 of the nodes of a bucket of ends in sharedEvidence: the tables
-// of 16 consecutive nodes span a few cache lines.
-const sharedBucket = 4
 
 // sharedChunk is what one unit of sharedEvidence's first step lists.
 type sharedChunk struct {
@@ -201,61 +190,49 @@ func (a *aligner) sharedEvidence(ctx context.Context, nodes []int32, mid midInde
 	for _, fe := range sf.fronts {
 		sf.frontN = append(sf.frontN, fe.node)
 	}
-	// Then the evidence of every fact, in the order of the facts' ends: the facts are
-	// bucketed by end (sharedBucket nodes a bucket, in the order of the literals within
-	// one), each with what its evidence needs, so the step reads them in order.
-	nb := fromV.size()>>sharedBucket + 1
-	sf.count = slices.Grow(sf.count[:0], nb+1)[:nb+1]
-	clear(sf.count)
+	// Then the evidence of every fact, in the order of the facts' ends.
+	keys := sf.keys
 	for f, pe := range sf.facts {
 		if sf.info[sf.factOf[f]].ok {
-			sf.count[pe.end>>sharedBucket+1]++
+			keys = append(keys, uint64(uint32(pe.end))<<32|uint64(f))
 		}
 	}
-	for b := 1; b <= nb; b++ {
-		sf.count[b] += sf.count[b-1]
-	}
-	jobs := slices.Grow(sf.jobs[:0], int(sf.count[nb]))[:sf.count[nb]]
-	for f, pe := range sf.facts {
-		if i := sf.factOf[f]; sf.info[i].ok {
-			b := pe.end >> sharedBucket
-			jobs[sf.count[b]] = sharedJob{fact: pe, lit: i, f: int32(f)}
-			sf.count[b]++
-		}
-	}
-	sf.jobs = jobs
+	slices.Sort(keys)
+	sf.keys = keys
 	sf.ev = slices.Grow(sf.ev, len(sf.facts))[:len(sf.facts)]
-	err = runUnits(ctx, a, (len(jobs)+sharedEvUnit-1)/sharedEvUnit, nil,
+	err = runUnits(ctx, a, (len(keys)+sharedEvUnit-1)/sharedEvUnit, nil,
 		func(w *worker, u int) *evChunk {
 			_, to := readers(w)
 			c := &sf.evChunks[u%unitsPerWave]
-			for _, j := range jobs[u*sharedEvUnit : min((u+1)*sharedEvUnit, len(jobs))] {
-				nd := sf.info[j.lit]
-				ax := anchFrom(sf.nodes[j.lit])
+			for _, key := range keys[u*sharedEvUnit : min((u+1)*sharedEvUnit, len(keys))] {
+				f := int32(uint32(key))
+				i := sf.factOf[f]
+				nd := sf.info[i]
+				ax := anchFrom(sf.nodes[i])
 				w.sfFronts, w.sfFrontN = w.sfFronts[:0], w.sfFrontN[:0]
 				for k := range ax {
 					lo, hi := sf.frontOff[int(nd.front)+k], sf.frontOff[int(nd.front)+k+1]
 					w.sfFronts = append(w.sfFronts, sf.fronts[lo:hi:hi])
 					w.sfFrontN = append(w.sfFrontN, sf.frontN[lo:hi:hi])
 				}
-				prodN, ok := w.factEvidence(to, ax, w.sfFronts, w.sfFrontN, j.fact, anchFrom)
+				prodN, ok := w.factEvidence(to, ax, w.sfFronts, w.sfFrontN, sf.facts[f], anchFrom)
 				off := len(c.scores)
 				if ok && prodN < 1 {
 					c.scores = appendPathScores(w.items, c.scores)
 				}
 				c.ev = append(c.ev, sharedEv{prodN: prodN, off: int32(off), n: int32(len(c.scores) - off), pairs: int32(w.unitWork.pathPairs), ok: ok})
 				if !clean(w) {
-					c.bad = append(c.bad, j.lit)
+					c.bad = append(c.bad, i)
 				}
 			}
 			return c
 		},
 		func(u int, c *evChunk) {
 			base := int32(len(sf.scores))
-			for k, j := range jobs[u*sharedEvUnit : min((u+1)*sharedEvUnit, len(jobs))] {
+			for k, key := range keys[u*sharedEvUnit : min((u+1)*sharedEvUnit, len(keys))] {
 				e := c.ev[k]
 				e.off += base
-				sf.ev[j.f] = e
+				sf.ev[int32(uint32(key))] = e
 			}
 			sf.scores = append(sf.scores, c.scores...)
 			for _, i := range c.bad {
