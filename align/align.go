@@ -82,13 +82,12 @@ type aligner struct {
 	eq2    []match     // the same, by KB2 local index (shorter than the view: no partner)
 	eqAnc1 []anchor    // eq1 as anchors, so anchors1 does not allocate
 	eqAnc2 []anchor
-	rels   *relTable   // relation scores of the previous relation pass
-	types  *typeModel  // nil without TypeEvidence or a taxonomy on both sides
-	tgt    []int32     // KB1 entities (non-literal nodes), in local order
-	it     int         // current iteration
-	drop   int         // join pair updates dropped in this iteration
-	work   workCounts  // work outside the workers' units (literal candidates)
-	shared sharedFacts // the relation passes' evidence of shared literals (its space is reused)
+	rels   *relTable  // relation scores of the previous relation pass
+	types  *typeModel // nil without TypeEvidence or a taxonomy on both sides
+	tgt    []int32    // KB1 entities (non-literal nodes), in local order
+	it     int        // current iteration
+	drop   int        // join pair updates dropped in this iteration
+	work   workCounts // work outside the workers' units (literal candidates)
 }
 
 // Align aligns kb1 with kb2 with the PARIS model and returns instance equivalences,

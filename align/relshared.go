@@ -33,16 +33,6 @@ type sharedFacts struct {
 	frontOff []int32      // front k of literal i: [frontOff[info[i].front+k], frontOff[info[i].front+k+1])
 	ev       []sharedEv   // by fact
 	scores   []pathScore  // the evidence by path of `to` of the facts (sharedEv.off, n)
-	keys     []uint64     // the facts by end
-	chunks   []sharedChunk
-	evChunks []evChunk
-}
-
-// reset empties sf, keeping its space.
-func (sf *sharedFacts) reset() {
-	sf.nodes, sf.info, sf.facts, sf.factOf = sf.nodes[:0], sf.info[:0], sf.facts[:0], sf.factOf[:0]
-	sf.fronts, sf.frontN, sf.frontOff = sf.fronts[:0], sf.frontN[:0], sf.frontOff[:0]
-	sf.ev, sf.scores, sf.keys = sf.ev[:0], sf.scores[:0], sf.keys[:0]
 }
 
 // sharedNode locates the facts and fronts of a shared literal.
@@ -102,8 +92,7 @@ func (a *aligner) sharedEvidence(ctx context.Context, nodes []int32, mid midInde
 	if reverse {
 		fromV = a.v2
 	}
-	sf := &a.shared
-	sf.reset()
+	sf := &sharedFacts{}
 	for _, x := range nodes {
 		if fromV.lit[x] && len(fromV.nodeEdges(x)) >= sharedMin && len(anchFrom(x)) > 0 {
 			sf.nodes = append(sf.nodes, x)
@@ -124,22 +113,13 @@ func (a *aligner) sharedEvidence(ctx context.Context, nodes []int32, mid midInde
 		w.unitWork = workCounts{}                           // counted when the pass uses it
 		return ok
 	}
-	sf.info = slices.Grow(sf.info, len(sf.nodes))[:len(sf.nodes)]
-	sf.frontOff = append(sf.frontOff, 0)
-	// A unit's result is committed before the unit a wave later starts: the chunks of
-	// one wave are kept in sf and reused.
-	if len(sf.chunks) == 0 {
-		sf.chunks = make([]sharedChunk, unitsPerWave)
-		sf.evChunks = make([]evChunk, unitsPerWave)
-	}
+	sf.info = make([]sharedNode, len(sf.nodes))
+	sf.frontOff = []int32{0}
 	// First the literals' facts and fronts, literal by literal.
 	err := runUnits(ctx, a, (len(sf.nodes)+sharedUnit-1)/sharedUnit, nil,
 		func(w *worker, u int) *sharedChunk {
 			from, to := readers(w)
-			c := &sf.chunks[u%unitsPerWave]
-			if c.skipped == nil {
-				c.skipped = map[Path]bool{}
-			}
+			c := &sharedChunk{skipped: map[Path]bool{}}
 			for _, x := range sf.nodes[u*sharedUnit : min((u+1)*sharedUnit, len(sf.nodes))] {
 				ax := anchFrom(x)
 				w.facts = w.factsToAnchored(from, x, mid, litSkip, nil, c.skipped, w.facts[:0])
@@ -158,15 +138,15 @@ func (a *aligner) sharedEvidence(ctx context.Context, nodes []int32, mid midInde
 			return c
 		},
 		func(u int, c *sharedChunk) {
-			fl, fo := 0, int32(0)
+			fl := 0
 			for k := range c.ok {
 				i := u*sharedUnit + k
 				nd := &sf.info[i]
 				nd.ok = c.ok[k]
 				nd.factOff, nd.factN = int32(len(sf.facts)), c.factN[k]
 				nd.front = int32(len(sf.frontOff) - 1)
-				sf.facts = append(sf.facts, c.facts[fo:fo+nd.factN]...)
-				fo += nd.factN
+				sf.facts = append(sf.facts, c.facts[:nd.factN]...)
+				c.facts = c.facts[nd.factN:]
 				for range nd.factN {
 					sf.factOf = append(sf.factOf, int32(i))
 				}
@@ -181,29 +161,27 @@ func (a *aligner) sharedEvidence(ctx context.Context, nodes []int32, mid midInde
 			for p := range c.skipped {
 				skipped[p] = true
 			}
-			c.ok, c.factN, c.facts, c.frontLens, c.fronts = c.ok[:0], c.factN[:0], c.facts[:0], c.frontLens[:0], c.fronts[:0]
-			clear(c.skipped)
 		})
 	if err != nil {
 		return nil, err
 	}
-	for _, fe := range sf.fronts {
-		sf.frontN = append(sf.frontN, fe.node)
+	sf.frontN = make([]int32, len(sf.fronts))
+	for k, fe := range sf.fronts {
+		sf.frontN[k] = fe.node
 	}
 	// Then the evidence of every fact, in the order of the facts' ends.
-	keys := sf.keys
+	keys := make([]uint64, 0, len(sf.facts))
 	for f, pe := range sf.facts {
 		if sf.info[sf.factOf[f]].ok {
 			keys = append(keys, uint64(uint32(pe.end))<<32|uint64(f))
 		}
 	}
 	slices.Sort(keys)
-	sf.keys = keys
-	sf.ev = slices.Grow(sf.ev, len(sf.facts))[:len(sf.facts)]
+	sf.ev = make([]sharedEv, len(sf.facts))
 	err = runUnits(ctx, a, (len(keys)+sharedEvUnit-1)/sharedEvUnit, nil,
 		func(w *worker, u int) *evChunk {
 			_, to := readers(w)
-			c := &sf.evChunks[u%unitsPerWave]
+			c := &evChunk{}
 			for _, key := range keys[u*sharedEvUnit : min((u+1)*sharedEvUnit, len(keys))] {
 				f := int32(uint32(key))
 				i := sf.factOf[f]
@@ -238,7 +216,6 @@ func (a *aligner) sharedEvidence(ctx context.Context, nodes []int32, mid midInde
 			for _, i := range c.bad {
 				sf.info[i].ok = false
 			}
-			c.ev, c.scores, c.bad = c.ev[:0], c.scores[:0], c.bad[:0]
 		})
 	if err != nil {
 		return nil, err
