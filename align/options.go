@@ -149,9 +149,6 @@ type Options struct {
 	// keepKB2Order keeps KB2's view in the order of its reads, as the aligner did
 	// before renumberKB2: tests compare the two, which must give the same result.
 	keepKB2Order bool
-	// noSharedAhead makes the relation passes compute the evidence of shared literals'
-	// facts literal by literal, as the aligner did before sharedEvidence (for tests).
-	noSharedAhead bool
 }
 
 // DefaultOptions returns the defaults described on each field of Options.

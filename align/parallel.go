@@ -51,15 +51,11 @@ type worker struct {
 	frontNodes [][]int32 // the nodes of fronts, for binary search
 	items      []pairItem
 	runS       []pathScore
-	pathScores []pathScore  // one fact's scores by path of `to`
 	skipSeen   []Path       // paths factsToAnchored left out for the current node
 	keys       []uint64     // sort keys of factsToAnchored and frontier
 	frontTmp   []frontEntry // scratch of frontier
-	frontTmp2  []frontEntry // scratch of sharedEvidence
-	sfFronts   [][]frontEntry
-	sfFrontN   [][]int32
-	warm       []uint32 // scratch of warmEnds
-	sink       uint32   // keeps the reads of warmEnds and warmMiddles
+	warm       []uint32     // scratch of warmEnds
+	sink       uint32       // keeps the reads of warmEnds and warmMiddles
 
 	unitWork workCounts // the work of the current unit, kept in work if it is not redone
 	work     workCounts // the work of the units done, summed over the run

@@ -186,7 +186,7 @@ func (a *aligner) relationPass(ctx context.Context, fromR *reader, anchFrom func
 	// The maps of combined units are cleared and reused: they keep their size.
 	var pool sync.Pool
 	skipped := map[Path]bool{}
-	pass := func(mode litFacts, only map[Path]bool, sf *sharedFacts) error {
+	pass := func(mode litFacts, only map[Path]bool) error {
 		return runUnits(ctx, a, (len(nodes)+unit-1)/unit, nil,
 			func(w *worker, u int) *relAcc {
 				acc, ok := pool.Get().(*relAcc)
@@ -198,7 +198,7 @@ func (a *aligner) relationPass(ctx context.Context, fromR *reader, anchFrom func
 					from, to = to, from
 				}
 				for _, x := range nodes[u*unit : min((u+1)*unit, len(nodes))] {
-					w.relationFacts(from, to, x, mid, anchFrom, mode, only, sf, acc)
+					w.relationFacts(from, to, x, mid, anchFrom, mode, only, acc)
 				}
 				return acc
 			},
@@ -222,14 +222,7 @@ func (a *aligner) relationPass(ctx context.Context, fromR *reader, anchFrom func
 				pool.Put(acc)
 			})
 	}
-	var sf *sharedFacts
-	if !o.noSharedAhead {
-		var err error
-		if sf, err = a.sharedEvidence(ctx, nodes, mid, anchFrom, reverse, skipped); err != nil {
-			return nil, nil, err
-		}
-	}
-	if err := pass(litSkip, nil, sf); err != nil {
+	if err := pass(litSkip, nil); err != nil {
 		return nil, nil, err
 	}
 	only := map[Path]bool{}
@@ -239,7 +232,7 @@ func (a *aligner) relationPass(ctx context.Context, fromR *reader, anchFrom func
 		}
 	}
 	if len(only) > 0 {
-		if err := pass(litOnly, only, nil); err != nil {
+		if err := pass(litOnly, only); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -247,18 +240,12 @@ func (a *aligner) relationPass(ctx context.Context, fromR *reader, anchFrom func
 }
 
 // relationFacts adds to acc the evidence of the facts of `from` that start at x, with
-// the literal-to-literal facts handled as mode says (only: the paths of litOnly); the
-// evidence of a shared literal's facts comes from sf if it was computed ahead.
-func (w *worker) relationFacts(from, to *reader, x int32, mid midIndex, anchFrom func(int32) []anchor, mode litFacts, only map[Path]bool, sf *sharedFacts, acc *relAcc) {
+// the literal-to-literal facts handled as mode says (only: the paths of litOnly).
+func (w *worker) relationFacts(from, to *reader, x int32, mid midIndex, anchFrom func(int32) []anchor, mode litFacts, only map[Path]bool, acc *relAcc) {
+	o := w.a.opts
 	ax := anchFrom(x)
 	if len(ax) == 0 {
 		return
-	}
-	if from.v.lit[x] {
-		if i, ok := sf.of(x); ok {
-			w.sharedRelationFacts(sf, i, acc)
-			return
-		}
 	}
 	w.facts = w.factsToAnchored(from, x, mid, mode, only, acc.skipped, w.facts[:0])
 	if len(w.facts) == 0 {
@@ -293,112 +280,74 @@ func (w *worker) relationFacts(from, to *reader, x int32, mid midIndex, anchFrom
 		}
 		w.frontNodes[k] = ns
 	}
-	run := w.startRun(acc)
+	// Facts come sorted by path: sum each path's contributions before adding them to
+	// the unit's maps, which are hashed once per path rather than once per fact.
+	var runP Path
+	runN := 0.0
+	runS := w.runS[:0]
+	flush := func() {
+		if runP.n == 0 {
+			return
+		}
+		acc.norm[runP] += runN
+		for _, ps := range runS {
+			acc.scores[relKey{runP, ps.p}] += ps.s
+		}
+	}
 	for _, f := range w.facts {
-		prodN, ok := w.factEvidence(to, ax, w.fronts, w.frontNodes, f, anchFrom)
-		if !ok || prodN >= 1 {
+		ay := anchFrom(f.end)
+		maxTo := min(o.JoinLength, o.JoinSum-f.p.Len())
+		if maxTo < 1 {
 			continue
 		}
-		w.pathScores = appendPathScores(w.items, w.pathScores[:0])
-		run.add(f.p, prodN, w.pathScores)
-	}
-	run.flush()
-	w.runS = run.runS
-}
-
-// factEvidence computes the evidence of fact f of a node whose anchors are ax: the product over the pairs
-// of anchors of its two ends of 1 − Pr(x≡x')·Pr(y≡y'), and in w.items the paths of `to`
-// that link a pair (fronts and frontNodes: those of each anchor, frontier). ok is false
-// when the fact may pair with no path of `to` (JoinSum).
-// It depends on nothing but its arguments and the views, so the facts of a pass may be
-// evaluated in any order.
-func (w *worker) factEvidence(to *reader, ax []anchor, fronts [][]frontEntry, frontNodes [][]int32, f pathEnd, anchFrom func(int32) []anchor) (prodN float64, ok bool) {
-	o := w.a.opts
-	ay := anchFrom(f.end)
-	maxTo := min(o.JoinLength, o.JoinSum-f.p.Len())
-	if maxTo < 1 {
-		return 1, false
-	}
-	prodN = 1.0
-	w.items = w.items[:0]
-	for k, xa := range ax {
-		for _, ya := range ay {
-			fac := 1 - xa.score*ya.score
-			prodN *= fac
-			if xa.node == ya.node {
-				continue // a loop in `to`
+		prodN := 1.0
+		w.items = w.items[:0]
+		for k, xa := range ax {
+			for _, ya := range ay {
+				fac := 1 - xa.score*ya.score
+				prodN *= fac
+				if xa.node == ya.node {
+					continue // a loop in `to`
+				}
+				w.unitWork.pathPairs++
+				w.pathsBetween(to, w.fronts[k], w.frontNodes[k], xa.node, ya.node, maxTo, fac)
 			}
-			w.unitWork.pathPairs++
-			w.pathsBetween(to, fronts[k], frontNodes[k], xa.node, ya.node, maxTo, fac)
 		}
-	}
-	return prodN, true
-}
-
-// appendPathScores sorts items and appends to out, for each path of `to` in items in
-// path order, 1 − the product of the factors of its distinct pairs of anchors.
-func appendPathScores(items []pairItem, out []pathScore) []pathScore {
-	if len(items) == 0 {
-		return out
-	}
-	slices.SortFunc(items, func(u, v pairItem) int {
-		return cmp.Or(comparePath(u.p, v.p), cmp.Compare(u.xa, v.xa), cmp.Compare(u.ya, v.ya))
-	})
-	for k := 0; k < len(items); {
-		p := items[k].p
-		prod := 1.0
-		for ; k < len(items) && items[k].p == p; k++ {
-			it := items[k]
-			if k > 0 && items[k-1].p == p && items[k-1].xa == it.xa && items[k-1].ya == it.ya {
-				continue // the same fact through another middle node
+		if prodN >= 1 {
+			continue
+		}
+		if f.p != runP {
+			flush()
+			runP, runN, runS = f.p, 0, runS[:0]
+		}
+		runN += 1 - prodN
+		if len(w.items) == 0 {
+			continue
+		}
+		items := w.items
+		slices.SortFunc(items, func(u, v pairItem) int {
+			return cmp.Or(comparePath(u.p, v.p), cmp.Compare(u.xa, v.xa), cmp.Compare(u.ya, v.ya))
+		})
+		for k := 0; k < len(items); {
+			p := items[k].p
+			prod := 1.0
+			for ; k < len(items) && items[k].p == p; k++ {
+				it := items[k]
+				if k > 0 && items[k-1].p == p && items[k-1].xa == it.xa && items[k-1].ya == it.ya {
+					continue // the same fact through another middle node
+				}
+				prod *= it.factor
 			}
-			prod *= it.factor
+			i := slices.IndexFunc(runS, func(ps pathScore) bool { return ps.p == p })
+			if i < 0 {
+				i = len(runS)
+				runS = append(runS, pathScore{p: p})
+			}
+			runS[i].s += 1 - prod
 		}
-		out = append(out, pathScore{p: p, s: 1 - prod})
 	}
-	return out
-}
-
-// pathRun sums the evidence of a node's facts, which come sorted by path, path by path
-// before adding it to the unit's maps, which are hashed once per path rather than once
-// per fact.
-type pathRun struct {
-	acc  *relAcc
-	p    Path
-	n    float64
-	runS []pathScore
-}
-
-func (w *worker) startRun(acc *relAcc) pathRun {
-	return pathRun{acc: acc, runS: w.runS[:0]}
-}
-
-// add adds a fact of path p with the product prodN (< 1) and the scores of its paths
-// of `to` (appendPathScores).
-func (r *pathRun) add(p Path, prodN float64, scores []pathScore) {
-	if p != r.p {
-		r.flush()
-		r.p, r.n, r.runS = p, 0, r.runS[:0]
-	}
-	r.n += 1 - prodN
-	for _, sc := range scores {
-		i := slices.IndexFunc(r.runS, func(ps pathScore) bool { return ps.p == sc.p })
-		if i < 0 {
-			i = len(r.runS)
-			r.runS = append(r.runS, pathScore{p: sc.p})
-		}
-		r.runS[i].s += sc.s
-	}
-}
-
-func (r *pathRun) flush() {
-	if r.p.n == 0 {
-		return
-	}
-	r.acc.norm[r.p] += r.n
-	for _, ps := range r.runS {
-		r.acc.scores[relKey{r.p, ps.p}] += ps.s
-	}
+	flush()
+	w.runS = runS
 }
 
 // pathScore is a path of `to` and the sum of its contributions to the current path of
