@@ -130,3 +130,44 @@ func TestKB1Numbering(t *testing.T) {
 		t.Errorf("%d of %d entity pairs more than %d nodes apart", far, pairs, 16*kb1Window)
 	}
 }
+
+// TestByNodeOrders checks that the one-step facts and the frontier read from a node's
+// edges by local index (oneStepFacts, frontierByNode) are those the packed-key sorts
+// give, entry for entry, for every node of Persons1 replicated three times, with every
+// node anchored and with every other one: the values kept in every copy have their
+// edges by node.
+func TestByNodeOrders(t *testing.T) {
+	a := replicaKB1Loaded(t, 3)
+	v := a.v1
+	w := &worker{a: a, r1: reader{v: v}}
+	byNode := 0
+	for _, every := range []int32{1, 2} {
+		var nodes []int32
+		for i := int32(0); i < int32(v.size()); i++ {
+			if i%every == 0 {
+				nodes = append(nodes, i)
+			}
+		}
+		mid := buildMidIndex(&w.r1, nodes, true)
+		for x := int32(0); x < int32(v.size()); x++ {
+			es := v.nodeEdges(x)
+			got := w.oneStepFacts(v, x, es, mid, nil)
+			want := w.oneStepFactsSorted(x, es, mid, nil)
+			if !slices.Equal(got, want) {
+				t.Fatalf("node %d (%d edges): one-step facts %v, sorted %v", x, len(es), got, want)
+			}
+			gotF := w.frontier(&w.r1, x, nil)
+			wantF := w.frontierSorted(&w.r1, x, []frontEntry{{node: x, mid: -1}})
+			if !slices.Equal(gotF, wantF) {
+				t.Fatalf("node %d (%d edges): frontier %v, sorted %v", x, len(es), gotF, wantF)
+			}
+			if v.byOff[x] != 0 {
+				byNode++
+			}
+		}
+	}
+	if byNode == 0 {
+		t.Fatal("no node has its edges by node")
+	}
+	t.Logf("%d nodes with edges by node", byNode/2)
+}
