@@ -495,7 +495,19 @@ func (w *worker) factsToAnchored(r *reader, x int32, mid midIndex, mode litFacts
 	v := r.v
 	es := r.edges(x)
 	if mode == litSkip {
-		out = w.oneStepFacts(v, x, es, mid, out)
+		// Edges are sorted by relation, then by KB node id: sort by local index instead,
+		// on keys packing both (a value shared by thousands of entities has as many).
+		keys := w.keys[:0]
+		for _, e := range es {
+			if e.node != x && mid.isAnchored(e.node) {
+				keys = append(keys, uint64(e.rel)<<32|uint64(uint32(e.node)))
+			}
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			out = append(out, pathEnd{p: NewPath(graph.Rel(k >> 32)), end: int32(uint32(k))})
+		}
+		w.keys = keys
 	}
 	if L < 2 {
 		return out
@@ -559,66 +571,6 @@ func (w *worker) factsToAnchored(r *reader, x int32, mid midIndex, mode litFacts
 	return out
 }
 
-// oneStepFacts appends to out the facts of one step from x (its edges es) to anchored
-// nodes, sorted by relation then local index. Edges are sorted by relation, then by KB
-// node id: a node with its edges also sorted by local index (byNodeMin) and few
-// relations (a value shared by thousands of entities, through one or two relations) is
-// read once per relation in that order; other nodes are sorted on keys packing both.
-// The by-node scan costs the same per fact at any degree, where the sort's cost grows
-// with the logarithm of the degree, and so with the copies of a replicated KB.
-func (w *worker) oneStepFacts(v *view, x int32, es []ledge, mid midIndex, out []pathEnd) []pathEnd {
-	if bn := v.nodeEdgesByNode(x); bn != nil && relGroups(es) <= maxByNodeRels {
-		for lo := 0; lo < len(es); {
-			rel := es[lo].rel
-			for lo < len(es) && es[lo].rel == rel {
-				lo++
-			}
-			p := NewPath(rel)
-			for _, e := range bn {
-				if e.rel == rel && e.node != x && mid.isAnchored(e.node) {
-					out = append(out, pathEnd{p: p, end: e.node})
-				}
-			}
-		}
-		return out
-	}
-	return w.oneStepFactsSorted(x, es, mid, out)
-}
-
-// maxByNodeRels is the most relations of a node for which oneStepFacts reads its
-// by-node edges once per relation rather than sorting.
-const maxByNodeRels = 4
-
-// relGroups returns the number of distinct relations of es, sorted by relation, up to
-// maxByNodeRels+1.
-func relGroups(es []ledge) int {
-	n := 0
-	for i := range es {
-		if i == 0 || es[i].rel != es[i-1].rel {
-			if n++; n > maxByNodeRels {
-				break
-			}
-		}
-	}
-	return n
-}
-
-// oneStepFactsSorted is oneStepFacts by sorting packed keys.
-func (w *worker) oneStepFactsSorted(x int32, es []ledge, mid midIndex, out []pathEnd) []pathEnd {
-	keys := w.keys[:0]
-	for _, e := range es {
-		if e.node != x && mid.isAnchored(e.node) {
-			keys = append(keys, uint64(e.rel)<<32|uint64(uint32(e.node)))
-		}
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		out = append(out, pathEnd{p: NewPath(graph.Rel(k >> 32)), end: int32(uint32(k))})
-	}
-	w.keys = keys
-	return out
-}
-
 // joinEnd is a two-step path, its steps packed in one integer, and its end.
 type joinEnd struct {
 	steps uint64
@@ -634,41 +586,6 @@ func (w *worker) frontier(r *reader, x int32, f []frontEntry) []frontEntry {
 	if L < 2 {
 		return f
 	}
-	v := r.v
-	if bn := v.nodeEdgesByNode(x); bn != nil && L == 2 {
-		return frontierByNode(v, x, bn, f)
-	}
-	return w.frontierSorted(r, x, f)
-}
-
-// frontierByNode is frontier with joins of two steps for a node whose edges bn are
-// sorted by local index, then relation: its neighbours in that order, x itself among
-// them, which is the order of the stable sort by node of x, then its edges by
-// relation. Its cost per neighbour does not grow with the degree.
-func frontierByNode(v *view, x int32, bn []ledge, f []frontEntry) []frontEntry {
-	f = f[:len(f)-1] // x, placed below
-	placed := false
-	for _, e := range bn {
-		m := e.node
-		if !placed && m > x {
-			f = append(f, frontEntry{node: x, mid: -1})
-			placed = true
-		}
-		if m == x || v.lit[m] {
-			continue
-		}
-		f = append(f, frontEntry{node: m, p: NewPath(e.rel), mid: -1})
-	}
-	if !placed {
-		f = append(f, frontEntry{node: x, mid: -1})
-	}
-	return f
-}
-
-// frontierSorted is frontier by a stable sort on the node (any join length); f holds
-// x's entry.
-func (w *worker) frontierSorted(r *reader, x int32, f []frontEntry) []frontEntry {
-	L := w.a.opts.JoinLength
 	v := r.v
 	for _, e := range r.edges(x) {
 		m := e.node
