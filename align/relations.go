@@ -394,10 +394,11 @@ type pathScore struct {
 }
 
 // pathsBetween adds to w.items the paths of `to` of at most maxTo steps from xa to ya:
-// a path of front (from xa; nodes are its nodes) followed by one edge into ya. mark, if
-// not nil, has the bits of the nodes of front set (markFronts). It walks
+// a path of front (from xa; nodes are its nodes) followed by one edge into ya. It walks
 // the shorter of ya's edges and the front, searching the other, so a counterpart shared
-// by many facts (a common postcode) costs no more per fact than a rare one.
+// by many facts (a common postcode) costs no more per fact than a rare one. mark, if not
+// nil, has the bit of every node of front set (markFronts): an edge of ya to a node
+// whose bit is clear is in no path, and the front is not searched for it.
 func (w *worker) pathsBetween(to *reader, front []frontEntry, nodes []int32, mark []uint64, xa, ya int32, maxTo int, fac float64) {
 	if maxTo == 1 {
 		// Only a single edge qualifies, and no edge links two literals.
