@@ -447,7 +447,6 @@ func selectForms[T uint32 | uint64](hashes []T, self T, limit int) []T {
 	// Run-length encode in place: forms[i] is a distinct hash, counts[i] its count.
 	forms := hashes[:0]
 	var counts []int32
-	top := int32(0)
 	for i := 0; i < len(hashes); {
 		j := i + 1
 		for j < len(hashes) && hashes[j] == hashes[i] {
@@ -456,13 +455,19 @@ func selectForms[T uint32 | uint64](hashes []T, self T, limit int) []T {
 		if h := hashes[i]; h != self {
 			forms = append(forms, h)
 			counts = append(counts, int32(j-i))
-			top = max(top, int32(j-i))
 		}
 		i = j
 	}
+	return topForms(forms, counts, limit)
+}
+
+// topForms returns, in increasing order, the at most limit forms of forms (distinct,
+// increasing) with the highest counts, ties by increasing form; it reuses forms.
+func topForms[T uint32 | uint64](forms []T, counts []int32, limit int) []T {
 	if len(forms) <= limit {
 		return forms
 	}
+	top := slices.Max(counts)
 	// The smallest count c such that the forms counted at least c are at least limit;
 	// all forms above c are taken, and those at c in increasing hash order.
 	perCount := make([]int, top+1)

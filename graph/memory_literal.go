@@ -244,19 +244,17 @@ func (ix *literalIndex) Term(ctx context.Context, n ID) (Term, error) { return i
 // forms, selected by rank instead of hash (the same order), scored in the same order.
 func (ix *literalIndex) approxLiterals(ctx context.Context, norm string, minScore float64) ([]rankedLiteral, error) {
 	keys := BandKeys(norm)
-	n := 0
+	runs := make([][]uint32, 0, len(keys))
 	for _, k := range keys {
-		n += len(ix.ranks(k))
-	}
-	rs := make([]uint32, 0, n)
-	for _, k := range keys {
-		rs = append(rs, ix.ranks(k)...)
+		if rs := ix.ranks(k); len(rs) > 0 {
+			runs = append(runs, rs)
+		}
 	}
 	self := ^uint32(0) // no rank
 	if r, ok := slices.BinarySearch(ix.hashes, FormHash(norm)); ok {
 		self = uint32(r)
 	}
-	sel := selectForms(rs, self, MaxApproxForms)
+	sel := selectRanks(runs, self, MaxApproxForms)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -283,6 +281,77 @@ func (ix *literalIndex) approxLiterals(ctx context.Context, norm string, minScor
 		}
 	}
 	return sc.out, nil
+}
+
+// selectRanks is selectForms for the ranks of the band keys of a text, runs[i] those of
+// one key: increasing and distinct, as the index stores them. It merges the runs
+// pairwise instead of sorting their concatenation, counting each rank as the runs that
+// hold it meet, in log₂(len(runs)) linear passes.
+func selectRanks(runs [][]uint32, self uint32, limit int) []uint32 {
+	n := 0
+	for _, r := range runs {
+		n += len(r)
+	}
+	// A merged run holds rank<<32 | count; two buffers take turns as source and
+	// destination of a pass, ends[i] closes the i-th run of the source.
+	buf := make([]uint64, 2*n)
+	src, dst := buf[:0:n], buf[n:n:2*n]
+	ends := make([]int, 0, len(runs))
+	for _, r := range runs {
+		for _, x := range r {
+			src = append(src, uint64(x)<<32|1)
+		}
+		ends = append(ends, len(src))
+	}
+	for len(ends) > 1 {
+		dst = dst[:0]
+		start, kept := 0, 0
+		for i := 0; i < len(ends); i += 2 {
+			if i+1 < len(ends) {
+				dst = mergeCounted(dst, src[start:ends[i]], src[ends[i]:ends[i+1]])
+				start = ends[i+1]
+			} else {
+				dst = append(dst, src[start:ends[i]]...)
+				start = ends[i]
+			}
+			ends[kept] = len(dst)
+			kept++
+		}
+		ends = ends[:kept]
+		src, dst = dst, src
+	}
+	forms := make([]uint32, 0, len(src))
+	counts := make([]int32, 0, len(src))
+	for _, p := range src {
+		if r := uint32(p >> 32); r != self {
+			forms = append(forms, r)
+			counts = append(counts, int32(p&(1<<32-1)))
+		}
+	}
+	return topForms(forms, counts, limit)
+}
+
+// mergeCounted appends to dst the merge of two increasing runs of rank<<32 | count,
+// a rank in both once with the sum of its counts.
+func mergeCounted(dst, a, b []uint64) []uint64 {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		x, y := a[i], b[j]
+		switch {
+		case x>>32 < y>>32:
+			dst = append(dst, x)
+			i++
+		case x>>32 > y>>32:
+			dst = append(dst, y)
+			j++
+		default:
+			dst = append(dst, x+y&(1<<32-1))
+			i++
+			j++
+		}
+	}
+	dst = append(dst, a[i:]...)
+	return append(dst, b[j:]...)
 }
 
 // Candidates returns up to k literal nodes that match text, by the rules of
