@@ -348,7 +348,7 @@ func MatchLiterals(ctx context.Context, ix LiteralIndex, text string, k int, min
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	cs, err := approxLiterals(ctx, ix, norm, minScore)
+	cs, err := approxLiterals(ctx, ix, norm, minScore, k)
 	if err != nil {
 		return nil, err
 	}
@@ -360,10 +360,11 @@ func MatchLiterals(ctx context.Context, ix LiteralIndex, text string, k int, min
 }
 
 // approxLiterals finds the forms that share the most bands with norm and returns the
-// literals of those whose Dice score with norm is at least minScore.
-func approxLiterals(ctx context.Context, ix LiteralIndex, norm string, minScore float64) ([]rankedLiteral, error) {
+// literals of those whose Dice score with norm is at least minScore (a Memory's index
+// may leave out those that cannot be among the first k: see literalIndex.approxLiterals).
+func approxLiterals(ctx context.Context, ix LiteralIndex, norm string, minScore float64, k int) ([]rankedLiteral, error) {
 	if rx, ok := ix.(*literalIndex); ok {
-		return rx.approxLiterals(ctx, norm, minScore)
+		return rx.approxLiterals(ctx, norm, minScore, k)
 	}
 	hashes, err := ix.FormsInBands(ctx, BandKeys(norm))
 	if err != nil {
@@ -490,6 +491,24 @@ func topForms[T uint32 | uint64](forms []T, counts []int32, limit int) []T {
 		}
 	}
 	return out
+}
+
+// keepBest drops from s.out the literals scored below the k-th highest score, which
+// rankLiterals would not return: it takes the first k by decreasing score and then
+// every literal tied with the k-th, so what it returns from s.out is unchanged. It is
+// only valid when no node is in s.out twice (rankLiterals counts a node once, so a
+// repeated node could push the k-th score up); a Memory's forms have distinct nodes.
+func (s *formScorer) keepBest(k int) {
+	if k <= 0 || len(s.out) <= k {
+		return
+	}
+	scores := make([]float64, len(s.out))
+	for i, c := range s.out {
+		scores[i] = c.c.Score
+	}
+	slices.Sort(scores)
+	kth := scores[len(scores)-k]
+	s.out = slices.DeleteFunc(s.out, func(c rankedLiteral) bool { return c.c.Score < kth })
 }
 
 // rankedLiteral is a candidate with what orders it.

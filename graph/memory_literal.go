@@ -242,7 +242,9 @@ func (ix *literalIndex) Term(ctx context.Context, n ID) (Term, error) { return i
 
 // approxLiterals is approxLiterals of package graph on the ranked tables: the same
 // forms, selected by rank instead of hash (the same order), scored in the same order.
-func (ix *literalIndex) approxLiterals(ctx context.Context, norm string, minScore float64) ([]rankedLiteral, error) {
+// Of their literals it returns those that rankLiterals may keep among the first k
+// (formScorer.keepBest: the nodes of distinct forms are distinct).
+func (ix *literalIndex) approxLiterals(ctx context.Context, norm string, minScore float64, k int) ([]rankedLiteral, error) {
 	keys := BandKeys(norm)
 	runs := make([][]uint32, 0, len(keys))
 	for _, k := range keys {
@@ -280,6 +282,7 @@ func (ix *literalIndex) approxLiterals(ctx context.Context, norm string, minScor
 			sc.scoreGrams(ix.formGrams(f), ix.formNodes(f))
 		}
 	}
+	sc.keepBest(k)
 	return sc.out, nil
 }
 

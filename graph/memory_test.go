@@ -304,16 +304,18 @@ func TestRankedApproxAsHashed(t *testing.T) {
 	ix := m.literalIndex()
 	full := 0
 	for _, text := range texts {
-		got, err := MatchLiterals(t.Context(), ix, text, 20, MinApproxScore)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := MatchLiterals(t.Context(), hiddenIndex{ix}, text, 20, MinApproxScore)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Equal(got, want) {
-			t.Fatalf("%q: ranked lookup gave %v, the generic one %v", text, got, want)
+		for _, k := range []int{1, 3, 20, 500} { // the ranked lookup keeps only what ranks in the first k
+			got, err := MatchLiterals(t.Context(), ix, text, k, MinApproxScore)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := MatchLiterals(t.Context(), hiddenIndex{ix}, text, k, MinApproxScore)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("%q, k = %d: ranked lookup gave %v, the generic one %v", text, k, got, want)
+			}
 		}
 		hs, _ := ix.FormsInBands(t.Context(), BandKeys(LiteralForm(text)))
 		if len(selectForms(hs, FormHash(LiteralForm(text)), MaxApproxForms)) == MaxApproxForms {
