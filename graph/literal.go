@@ -429,11 +429,23 @@ func (s *formScorer) score(form string, nodes []ID) {
 
 // scoreGrams scores a form other than the text by its sorted 2-grams.
 func (s *formScorer) scoreGrams(grams []uint32, nodes []ID) {
-	score := dice(s.q, grams)
-	if score < s.minScore || score == 0 {
-		return
+	if score, ok := s.diceOf(grams); ok {
+		s.add(score, nodes)
 	}
-	score = min(score, 0.999999) // distinct normal forms are never an exact match
+}
+
+// diceOf returns the score of a form other than the text, by its sorted 2-grams, and
+// whether it is kept (at least minScore and not 0).
+func (s *formScorer) diceOf(grams []uint32) (float64, bool) {
+	score, ok := diceAtLeast(s.q, grams, s.minScore)
+	if !ok || score == 0 {
+		return 0, false
+	}
+	return min(score, 0.999999), true // distinct normal forms are never an exact match
+}
+
+// add collects the literals of a form kept with score.
+func (s *formScorer) add(score float64, nodes []ID) {
 	for _, id := range nodes {
 		s.out = append(s.out, rankedLiteral{c: Candidate{Node: id, Score: score}})
 	}
@@ -491,24 +503,6 @@ func topForms[T uint32 | uint64](forms []T, counts []int32, limit int) []T {
 		}
 	}
 	return out
-}
-
-// keepBest drops from s.out the literals scored below the k-th highest score, which
-// rankLiterals would not return: it takes the first k by decreasing score and then
-// every literal tied with the k-th, so what it returns from s.out is unchanged. It is
-// only valid when no node is in s.out twice (rankLiterals counts a node once, so a
-// repeated node could push the k-th score up); a Memory's forms have distinct nodes.
-func (s *formScorer) keepBest(k int) {
-	if k <= 0 || len(s.out) <= k {
-		return
-	}
-	scores := make([]float64, len(s.out))
-	for i, c := range s.out {
-		scores[i] = c.c.Score
-	}
-	slices.Sort(scores)
-	kth := scores[len(scores)-k]
-	s.out = slices.DeleteFunc(s.out, func(c rankedLiteral) bool { return c.c.Score < kth })
 }
 
 // rankedLiteral is a candidate with what orders it.
@@ -577,9 +571,33 @@ func bigrams(dst []uint32, s string) []uint32 {
 // dice returns the multiset Dice coefficient of two sorted gram lists:
 // 2·|common| / (|a| + |b|), equal to textnorm.Dice with k = 2.
 func dice(a, b []uint32) float64 {
+	score, _ := diceAtLeast(a, b, 0)
+	return score
+}
+
+// diceAtLeast returns dice(a, b) and true when it is not below minScore; false as soon
+// as the grams left to compare cannot bring it there (then the score is 0).
+func diceAtLeast(a, b []uint32, minScore float64) (float64, bool) {
 	na, nb := len(a), len(b)
 	if na == 0 || nb == 0 {
-		return 0
+		return 0, !(0 < minScore)
+	}
+	// need is the fewest common grams whose score is not below minScore, by the same
+	// arithmetic as the score (min(na, nb)+1 when none is enough).
+	total, most := float64(na+nb), min(na, nb)
+	enough := func(c int) bool { return !(2*float64(c)/total < minScore) }
+	need := 0
+	if g := minScore * total / 2; g > 0 {
+		need = min(int(g), most+1)
+	}
+	for need > 0 && enough(need-1) {
+		need--
+	}
+	for need <= most && !enough(need) {
+		need++
+	}
+	if need > most {
+		return 0, false
 	}
 	common := 0
 	for i, j := 0, 0; i < na && j < nb; {
@@ -590,9 +608,16 @@ func dice(a, b []uint32) float64 {
 			j++
 		case a[i] < b[j]:
 			i++
+			if common+na-i < need {
+				return 0, false
+			}
 		default:
 			j++
+			if common+nb-j < need {
+				return 0, false
+			}
 		}
 	}
-	return 2 * float64(common) / float64(na+nb)
+	score := 2 * float64(common) / total
+	return score, !(score < minScore)
 }

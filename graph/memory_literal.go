@@ -242,8 +242,7 @@ func (ix *literalIndex) Term(ctx context.Context, n ID) (Term, error) { return i
 
 // approxLiterals is approxLiterals of package graph on the ranked tables: the same
 // forms, selected by rank instead of hash (the same order), scored in the same order.
-// Of their literals it returns those that rankLiterals may keep among the first k
-// (formScorer.keepBest: the nodes of distinct forms are distinct).
+// Of their literals it returns those that rankLiterals may keep among the first k.
 func (ix *literalIndex) approxLiterals(ctx context.Context, norm string, minScore float64, k int) ([]rankedLiteral, error) {
 	keys := BandKeys(norm)
 	runs := make([][]uint32, 0, len(keys))
@@ -277,13 +276,52 @@ func (ix *literalIndex) approxLiterals(ctx context.Context, norm string, minScor
 	// selectForms left out with every form of that hash.
 	var sc formScorer
 	sc.init(norm, minScore)
+	kept := make([]keptForm, 0, len(sel))
 	for _, s := range spans {
 		for _, f := range ix.forms[s[0]:s[1]] {
-			sc.scoreGrams(ix.formGrams(f), ix.formNodes(f))
+			if score, ok := sc.diceOf(ix.formGrams(f)); ok {
+				kept = append(kept, keptForm{score, f})
+			}
 		}
 	}
-	sc.keepBest(k)
+	// rankLiterals returns the first k literals by decreasing score and every literal
+	// tied with the k-th: the literals of forms scored below the k-th literal's score
+	// are not read. (A Memory's forms have distinct nodes, so the k-th score is the
+	// one rankLiterals sees; a repeated node would count once there.)
+	cut := kthScore(kept, k)
+	for _, h := range kept {
+		if h.score >= cut {
+			sc.add(h.score, ix.formNodes(h.f))
+		}
+	}
 	return sc.out, nil
+}
+
+// keptForm is a form of an approximate lookup with its score.
+type keptForm struct {
+	score float64
+	f     flatForm
+}
+
+// kthScore returns the k-th highest score of the literals of forms, each form's score
+// counted once per literal node, or 0 when they are at most k.
+func kthScore(forms []keptForm, k int) float64 {
+	n := 0
+	for _, h := range forms {
+		n += int(h.f.nodesLen)
+	}
+	if n <= k || k <= 0 {
+		return 0
+	}
+	byScore := slices.Clone(forms)
+	slices.SortFunc(byScore, func(a, b keptForm) int { return cmp.Compare(b.score, a.score) })
+	seen := 0
+	for _, h := range byScore {
+		if seen += int(h.f.nodesLen); seen >= k {
+			return h.score
+		}
+	}
+	return 0
 }
 
 // selectRanks is selectForms for the ranks of the band keys of a text, runs[i] those of
