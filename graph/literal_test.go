@@ -144,6 +144,7 @@ func TestSelectForms(t *testing.T) {
 		return forms
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
+	sx := new(approxScratch)
 	for trial := range 2000 {
 		n := rng.IntN(600)
 		distinct := 1 + rng.IntN(300)
@@ -176,7 +177,7 @@ func TestSelectForms(t *testing.T) {
 		for _, r := range runs {
 			slices.Sort(r)
 		}
-		gotRanks := selectRanks(runs, uint32(self), limit)
+		gotRanks := sx.selectRanks(runs, uint32(self), limit) // sx reused, as pooled
 		if len(gotRanks) != len(w) || !slices.EqualFunc(gotRanks, w, func(a uint32, b uint64) bool { return uint64(a) == b }) {
 			t.Fatalf("trial %d (%d runs, self %d, limit %d): selectRanks gave %v, want %v", trial, len(runs), self, limit, gotRanks, w)
 		}
