@@ -71,6 +71,10 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	predFile := fs.String("predictions", "", "write the scored predictions (page name to records, each a list of XPaths) to this JSON file")
 	verbose := fs.Bool("v", false, "with -losses, list the predicted records of kind a that match no true record exactly and the lists of kinds b and c")
 	losses := fs.Int("losses", 0, "after scoring, classify the loss of this many worst pages in records (cut, missed, wrong, annotation) and total it over all pages")
+	fs.IntVar(&to.Bags, "bags", 0, "fit the list model on this many bootstrap samples of the training pages and average them")
+	fs.Uint64Var(&to.Seed, "seed", 1, "seed of the bootstrap draws")
+	fs.BoolVar(&to.BagProb, "bagprob", false, "average the bags' probabilities instead of their logits")
+	l1s := fs.String("l1", "", "L1 penalties (elastic net) to choose among with the L2 ones by the inner cross-validation")
 	fs.Float64Var(&to.Threshold, "threshold", to.Threshold, "probability at which the list model takes a pattern for records")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -83,10 +87,21 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		}
 		grid = append(grid, v)
 	}
-	if len(grid) > 1 && *inner < 2 {
+	ch0 := []float64{0}
+	if *l1s != "" {
+		ch0 = nil
+		for _, f := range strings.Split(*l1s, ",") {
+			v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+			if err != nil || v < 0 {
+				return fmt.Errorf("-l1: %q is not a number >= 0", f)
+			}
+			ch0 = append(ch0, v)
+		}
+	}
+	if (len(grid) > 1 || len(ch0) > 1) && *inner < 2 {
 		return fmt.Errorf("-inner: the inner cross-validation needs at least 2 folds, got %d", *inner)
 	}
-	ch := chooser{grid: grid, inner: *inner, opts: opts, to: to}
+	ch := chooser{grid: grid, l1: ch0, inner: *inner, opts: opts, to: to}
 	dirs := fs.Args()
 	if len(dirs) == 0 && *outFile != "" {
 		// go generate: the shared NEXT-EVAL sample and training set
@@ -181,6 +196,7 @@ func (c *chooser) keep(ex benchmark.Extractor) benchmark.Extractor {
 // cross-validation on the training pages.
 type chooser struct {
 	grid  []float64
+	l1    []float64
 	inner int
 	opts  records.Options
 	to    records.TrainOptions
@@ -200,26 +216,28 @@ type chooser struct {
 // ways of extracting an inner fold: its pages together, and every page alone.
 func (c *chooser) fit(ctx context.Context, ex *records.ListExamples, tr []benchmark.Page) (*records.ListModel, error) {
 	to := c.to
-	to.Lambda = c.grid[0]
-	if len(c.grid) > 1 {
+	to.Lambda, to.L1 = c.grid[0], c.l1[0]
+	if len(c.grid) > 1 || len(c.l1) > 1 {
 		best := -1.0
-		for _, l := range c.grid {
-			o := c.to
-			o.Lambda = l
-			f := 0.0
-			for _, alone := range []bool{false, true} {
-				rep, err := benchmark.CrossValidate(ctx, scorable(tr), c.inner, c.trainer(ex, o, alone))
-				if err != nil {
-					return nil, err
+		for _, l1 := range c.l1 {
+			for _, l := range c.grid {
+				o := c.to
+				o.Lambda, o.L1 = l, l1
+				f := 0.0
+				for _, alone := range []bool{false, true} {
+					rep, err := benchmark.CrossValidate(ctx, scorable(tr), c.inner, c.trainer(ex, o, alone))
+					if err != nil {
+						return nil, err
+					}
+					f += rep.Mean().F / 2
+					c.log.Info("inner cross-validation", "lambda", l, "l1", l1, "alone", alone, "f1", rep.Mean().F)
 				}
-				f += rep.Mean().F / 2
-				c.log.Info("inner cross-validation", "lambda", l, "alone", alone, "f1", rep.Mean().F)
-			}
-			if f > best {
-				best, to.Lambda = f, l
+				if f > best {
+					best, to.Lambda, to.L1 = f, l, l1
+				}
 			}
 		}
-		c.log.Info("lambda chosen by inner cross-validation", "pages", len(tr), "lambda", to.Lambda, "f1", best)
+		c.log.Info("penalty chosen by inner cross-validation", "pages", len(tr), "lambda", to.Lambda, "l1", to.L1, "f1", best)
 	}
 	use := map[string]bool{}
 	for _, p := range tr {
