@@ -10,7 +10,6 @@ import (
 	"slices"
 
 	"github.com/antchfx/htmlquery"
-
 )
 
 // TrainingPage is a page with its true records, each given as the absolute XPaths
