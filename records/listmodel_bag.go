@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"github.com/trawl-dev/trawl/internal/logreg"
 )
@@ -183,4 +184,54 @@ func bagMultiplicities(pages, b int, seed uint64) [][]float64 {
 		out[k] = m
 	}
 	return out
+}
+
+// FeatureGroups names the groups of list features, in featureNames order, as the
+// comments of featureNames group them.
+func FeatureGroups() []string {
+	var out []string
+	for _, g := range featureGroup {
+		if !slices.Contains(out, g) {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+var featureGroup = func() []string {
+	g := make([]string, len(featureNames))
+	for i, n := range featureNames {
+		switch {
+		case i <= 5:
+			g[i] = "relevance"
+		case i <= 17:
+			g[i] = "repetition"
+		case n == "level" || n == "position":
+			g[i] = "position"
+		case strings.HasPrefix(n, "in_"):
+			g[i] = "landmarks"
+		case strings.HasPrefix(n, "tag_") || strings.HasPrefix(n, "parent_") || n == "class":
+			g[i] = "tags"
+		case strings.HasPrefix(n, "nav_") || n == "fields" || n == "groups":
+			g[i] = "reasons"
+		case strings.HasPrefix(n, "rel_"):
+			g[i] = "relative"
+		case n == "run_tail" || n == "copied_text" || n == "log_patterns" || n == "sibling_lists":
+			g[i] = "among"
+		case n == "title_items" || strings.HasPrefix(n, "href_"):
+			g[i] = "title_links"
+		default:
+			g[i] = "text_links"
+		}
+	}
+	return g
+}()
+
+// dropMask tells which features belong to the dropped groups.
+func dropMask(groups []string) []bool {
+	m := make([]bool, len(featureNames))
+	for i := range m {
+		m[i] = slices.Contains(groups, featureGroup[i])
+	}
+	return m
 }

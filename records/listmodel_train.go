@@ -37,6 +37,8 @@ type TrainOptions struct {
 	Seed uint64
 	// BagProb averages the bags' probabilities instead of their logits.
 	BagProb bool
+	// Drop names feature groups (FeatureGroups) left out of the model.
+	Drop []string
 }
 
 // DefaultTrainOptions returns the settings of the embedded model: Lambda is the penalty
@@ -203,11 +205,14 @@ func TrainListModel(ctx context.Context, ex *ListExamples, use func(page string)
 	}
 	m := &ListModel{About: o.About, Features: featureNames, Threshold: o.Threshold, Lambda: o.Lambda}
 	m.Mean, m.Scale = standardise(feats)
+	drop := dropMask(o.Drop)
 	exs := make([]trainExample, len(feats))
 	for k, f := range feats {
 		v := make([]float32, len(f))
 		for i := range f {
-			v[i] = float32((f[i] - m.Mean[i]) / m.Scale[i])
+			if !drop[i] {
+				v[i] = float32((f[i] - m.Mean[i]) / m.Scale[i])
+			}
 		}
 		exs[k] = trainExample{x: v, label: labels[k], weight: weights[k], page: pageOf[k]}
 	}

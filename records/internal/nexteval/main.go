@@ -37,6 +37,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -75,6 +76,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.Uint64Var(&to.Seed, "seed", 1, "seed of the bootstrap draws")
 	fs.BoolVar(&to.BagProb, "bagprob", false, "average the bags' probabilities instead of their logits")
 	l1s := fs.String("l1", "", "L1 penalties (elastic net) to choose among with the L2 ones by the inner cross-validation")
+	groupSel := fs.Int("groupsel", 0, "rounds of backward elimination of feature groups by the inner cross-validation (at the chosen penalty)")
 	fs.Float64Var(&to.Threshold, "threshold", to.Threshold, "probability at which the list model takes a pattern for records")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -101,7 +103,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if (len(grid) > 1 || len(ch0) > 1) && *inner < 2 {
 		return fmt.Errorf("-inner: the inner cross-validation needs at least 2 folds, got %d", *inner)
 	}
-	ch := chooser{grid: grid, l1: ch0, inner: *inner, opts: opts, to: to}
+	ch := chooser{grid: grid, l1: ch0, groupSel: *groupSel, inner: *inner, opts: opts, to: to}
 	dirs := fs.Args()
 	if len(dirs) == 0 && *outFile != "" {
 		// go generate: the shared NEXT-EVAL sample and training set
@@ -195,12 +197,13 @@ func (c *chooser) keep(ex benchmark.Extractor) benchmark.Extractor {
 // chooser trains list models, choosing the L2 penalty among grid by an inner
 // cross-validation on the training pages.
 type chooser struct {
-	grid  []float64
-	l1    []float64
-	inner int
-	opts  records.Options
-	to    records.TrainOptions
-	log   *slog.Logger
+	grid     []float64
+	l1       []float64
+	groupSel int
+	inner    int
+	opts     records.Options
+	to       records.TrainOptions
+	log      *slog.Logger
 	// pred keeps the scored predictions by page name for the loss analysis (nil: not
 	// kept).
 	pred map[string][][]string
@@ -238,6 +241,46 @@ func (c *chooser) fit(ctx context.Context, ex *records.ListExamples, tr []benchm
 			}
 		}
 		c.log.Info("penalty chosen by inner cross-validation", "pages", len(tr), "lambda", to.Lambda, "l1", to.L1, "f1", best)
+	}
+	if c.groupSel > 0 {
+		score := func(o records.TrainOptions) (float64, error) {
+			f := 0.0
+			for _, alone := range []bool{false, true} {
+				rep, err := benchmark.CrossValidate(ctx, scorable(tr), c.inner, c.trainer(ex, o, alone))
+				if err != nil {
+					return 0, err
+				}
+				f += rep.Mean().F / 2
+			}
+			return f, nil
+		}
+		best, err := score(to)
+		if err != nil {
+			return nil, err
+		}
+		for range c.groupSel {
+			var pick string
+			for _, g := range records.FeatureGroups() {
+				if slices.Contains(to.Drop, g) {
+					continue
+				}
+				o := to
+				o.Drop = append(slices.Clone(to.Drop), g)
+				f, err := score(o)
+				if err != nil {
+					return nil, err
+				}
+				c.log.Info("inner cross-validation without a feature group", "group", g, "f1", f, "with", best)
+				if f > best {
+					best, pick = f, g
+				}
+			}
+			if pick == "" {
+				break
+			}
+			to.Drop = append(to.Drop, pick)
+			c.log.Info("feature group dropped by inner cross-validation", "group", pick, "dropped", to.Drop, "f1", best)
+		}
 	}
 	use := map[string]bool{}
 	for _, p := range tr {
