@@ -37,8 +37,6 @@ type ListModel struct {
 	// page needs half of it: the page holds a list of records, and the question is
 	// which one.
 	Threshold float64 `json:"threshold"`
-	// bag holds, for a bag averaged by probability, every member's weights and bias.
-	bag [][]float64
 }
 
 // Check reports whether the model fits this version of the package: the same features
@@ -59,17 +57,6 @@ func (m *ListModel) Check() error {
 
 // prob returns the probability that a pattern with features f is records.
 func (m *ListModel) prob(f []float64) float64 {
-	if len(m.bag) > 0 {
-		p := 0.0
-		for _, wb := range m.bag {
-			z := wb[len(wb)-1]
-			for i, v := range f {
-				z += wb[i] * (v - m.Mean[i]) / m.Scale[i]
-			}
-			p += 1 / (1 + math.Exp(-z))
-		}
-		return p / float64(len(m.bag))
-	}
 	z := m.Bias
 	for i, v := range f {
 		z += m.Weights[i] * (v - m.Mean[i]) / m.Scale[i]

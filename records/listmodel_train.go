@@ -10,6 +10,8 @@ import (
 	"slices"
 
 	"github.com/antchfx/htmlquery"
+
+	"github.com/trawl-dev/trawl/internal/logreg"
 )
 
 // TrainingPage is a page with its true records, each given as the absolute XPaths
@@ -29,16 +31,6 @@ type TrainOptions struct {
 	About string
 	// Logger receives training progress; nil discards it.
 	Logger *slog.Logger
-	// L1 adds an L1 penalty on the standardised weights (elastic net with Lambda).
-	L1 float64
-	// Bags fits the model on this many bootstrap samples of the pages and averages
-	// their logits (0: one fit on every page); Seed fixes the draws.
-	Bags int
-	Seed uint64
-	// BagProb averages the bags' probabilities instead of their logits.
-	BagProb bool
-	// Drop names feature groups (FeatureGroups) left out of the model.
-	Drop []string
 }
 
 // DefaultTrainOptions returns the settings of the embedded model: Lambda is the penalty
@@ -185,63 +177,55 @@ func TrainListModel(ctx context.Context, ex *ListExamples, use func(page string)
 	}
 	var feats [][]float64
 	var labels, weights []float64
-	var pageOf []int
 	pages := 0
 	for _, pe := range ex.pages {
 		if use != nil && !use(pe.name) || len(pe.feats) == 0 {
 			continue
 		}
+		pages++
 		w := 1 / float64(len(pe.feats))
 		for k := range pe.feats {
 			feats = append(feats, pe.feats[k])
 			labels = append(labels, pe.labels[k])
 			weights = append(weights, w)
-			pageOf = append(pageOf, pages)
 		}
-		pages++
 	}
 	if len(feats) == 0 {
 		return nil, errors.New("records: no candidate pattern to train the list model on")
 	}
 	m := &ListModel{About: o.About, Features: featureNames, Threshold: o.Threshold, Lambda: o.Lambda}
 	m.Mean, m.Scale = standardise(feats)
-	drop := dropMask(o.Drop)
-	exs := make([]trainExample, len(feats))
+	idx := make([]int32, len(featureNames))
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	var samples []logreg.Sample
 	for k, f := range feats {
 		v := make([]float32, len(f))
 		for i := range f {
-			if !drop[i] {
-				v[i] = float32((f[i] - m.Mean[i]) / m.Scale[i])
-			}
+			v[i] = float32((f[i] - m.Mean[i]) / m.Scale[i])
 		}
-		exs[k] = trainExample{x: v, label: labels[k], weight: weights[k], page: pageOf[k]}
+		if labels[k] > 0 {
+			samples = append(samples, logreg.Sample{Index: idx, Value: v, Class: 1, Weight: weights[k] * labels[k]})
+		}
+		if labels[k] < 1 {
+			samples = append(samples, logreg.Sample{Index: idx, Value: v, Class: 0, Weight: weights[k] * (1 - labels[k])})
+		}
 	}
-	if o.Bags <= 0 {
-		w, b, res, err := fitBinary(ctx, exs, nil, o)
-		if err != nil {
-			return nil, err
-		}
-		if o.Logger != nil {
-			o.Logger.Info("list model trained", "pages", pages, "patterns", len(feats), "iterations", res.Iterations, "converged", res.Converged)
-		}
-		m.Weights, m.Bias = w, b
-		return m, nil
+	lo := logreg.DefaultOptions()
+	lo.Lambda = o.Lambda
+	model, res, err := logreg.Train(ctx, samples, len(featureNames), 2, lo)
+	if err != nil {
+		return nil, err
+	}
+	if o.Logger != nil {
+		o.Logger.Info("list model trained", "pages", pages, "patterns", len(feats), "iterations", res.Iterations, "converged", res.Converged)
 	}
 	m.Weights = make([]float64, len(featureNames))
-	for k, mult := range bagMultiplicities(pages, o.Bags, o.Seed) {
-		w, b, _, err := fitBinary(ctx, exs, mult, o)
-		if err != nil {
-			return nil, err
-		}
-		for i := range w {
-			m.Weights[i] += w[i] / float64(o.Bags)
-		}
-		m.Bias += b / float64(o.Bags)
-		if o.BagProb {
-			m.bag = append(m.bag, append(w, b))
-		}
-		_ = k
+	for i := range m.Weights {
+		m.Weights[i] = model.W[i*2+1] - model.W[i*2]
 	}
+	m.Bias = model.Bias[1] - model.Bias[0]
 	return m, nil
 }
 

@@ -37,7 +37,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -72,11 +71,6 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	predFile := fs.String("predictions", "", "write the scored predictions (page name to records, each a list of XPaths) to this JSON file")
 	verbose := fs.Bool("v", false, "with -losses, list the predicted records of kind a that match no true record exactly and the lists of kinds b and c")
 	losses := fs.Int("losses", 0, "after scoring, classify the loss of this many worst pages in records (cut, missed, wrong, annotation) and total it over all pages")
-	fs.IntVar(&to.Bags, "bags", 0, "fit the list model on this many bootstrap samples of the training pages and average them")
-	fs.Uint64Var(&to.Seed, "seed", 1, "seed of the bootstrap draws")
-	fs.BoolVar(&to.BagProb, "bagprob", false, "average the bags' probabilities instead of their logits")
-	l1s := fs.String("l1", "", "L1 penalties (elastic net) to choose among with the L2 ones by the inner cross-validation")
-	groupSel := fs.Int("groupsel", 0, "rounds of backward elimination of feature groups by the inner cross-validation (at the chosen penalty)")
 	fs.Float64Var(&to.Threshold, "threshold", to.Threshold, "probability at which the list model takes a pattern for records")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -89,21 +83,10 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		}
 		grid = append(grid, v)
 	}
-	ch0 := []float64{0}
-	if *l1s != "" {
-		ch0 = nil
-		for _, f := range strings.Split(*l1s, ",") {
-			v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-			if err != nil || v < 0 {
-				return fmt.Errorf("-l1: %q is not a number >= 0", f)
-			}
-			ch0 = append(ch0, v)
-		}
-	}
-	if (len(grid) > 1 || len(ch0) > 1) && *inner < 2 {
+	if len(grid) > 1 && *inner < 2 {
 		return fmt.Errorf("-inner: the inner cross-validation needs at least 2 folds, got %d", *inner)
 	}
-	ch := chooser{grid: grid, l1: ch0, groupSel: *groupSel, inner: *inner, opts: opts, to: to}
+	ch := chooser{grid: grid, inner: *inner, opts: opts, to: to}
 	dirs := fs.Args()
 	if len(dirs) == 0 && *outFile != "" {
 		// go generate: the shared NEXT-EVAL sample and training set
@@ -197,13 +180,11 @@ func (c *chooser) keep(ex benchmark.Extractor) benchmark.Extractor {
 // chooser trains list models, choosing the L2 penalty among grid by an inner
 // cross-validation on the training pages.
 type chooser struct {
-	grid     []float64
-	l1       []float64
-	groupSel int
-	inner    int
-	opts     records.Options
-	to       records.TrainOptions
-	log      *slog.Logger
+	grid  []float64
+	inner int
+	opts  records.Options
+	to    records.TrainOptions
+	log   *slog.Logger
 	// pred keeps the scored predictions by page name for the loss analysis (nil: not
 	// kept).
 	pred map[string][][]string
@@ -219,68 +200,26 @@ type chooser struct {
 // ways of extracting an inner fold: its pages together, and every page alone.
 func (c *chooser) fit(ctx context.Context, ex *records.ListExamples, tr []benchmark.Page) (*records.ListModel, error) {
 	to := c.to
-	to.Lambda, to.L1 = c.grid[0], c.l1[0]
-	if len(c.grid) > 1 || len(c.l1) > 1 {
+	to.Lambda = c.grid[0]
+	if len(c.grid) > 1 {
 		best := -1.0
-		for _, l1 := range c.l1 {
-			for _, l := range c.grid {
-				o := c.to
-				o.Lambda, o.L1 = l, l1
-				f := 0.0
-				for _, alone := range []bool{false, true} {
-					rep, err := benchmark.CrossValidate(ctx, scorable(tr), c.inner, c.trainer(ex, o, alone))
-					if err != nil {
-						return nil, err
-					}
-					f += rep.Mean().F / 2
-					c.log.Info("inner cross-validation", "lambda", l, "l1", l1, "alone", alone, "f1", rep.Mean().F)
-				}
-				if f > best {
-					best, to.Lambda, to.L1 = f, l, l1
-				}
-			}
-		}
-		c.log.Info("penalty chosen by inner cross-validation", "pages", len(tr), "lambda", to.Lambda, "l1", to.L1, "f1", best)
-	}
-	if c.groupSel > 0 {
-		score := func(o records.TrainOptions) (float64, error) {
+		for _, l := range c.grid {
+			o := c.to
+			o.Lambda = l
 			f := 0.0
 			for _, alone := range []bool{false, true} {
 				rep, err := benchmark.CrossValidate(ctx, scorable(tr), c.inner, c.trainer(ex, o, alone))
 				if err != nil {
-					return 0, err
-				}
-				f += rep.Mean().F / 2
-			}
-			return f, nil
-		}
-		best, err := score(to)
-		if err != nil {
-			return nil, err
-		}
-		for range c.groupSel {
-			var pick string
-			for _, g := range records.FeatureGroups() {
-				if slices.Contains(to.Drop, g) {
-					continue
-				}
-				o := to
-				o.Drop = append(slices.Clone(to.Drop), g)
-				f, err := score(o)
-				if err != nil {
 					return nil, err
 				}
-				c.log.Info("inner cross-validation without a feature group", "group", g, "f1", f, "with", best)
-				if f > best {
-					best, pick = f, g
-				}
+				f += rep.Mean().F / 2
+				c.log.Info("inner cross-validation", "lambda", l, "alone", alone, "f1", rep.Mean().F)
 			}
-			if pick == "" {
-				break
+			if f > best {
+				best, to.Lambda = f, l
 			}
-			to.Drop = append(to.Drop, pick)
-			c.log.Info("feature group dropped by inner cross-validation", "group", pick, "dropped", to.Drop, "f1", best)
 		}
+		c.log.Info("lambda chosen by inner cross-validation", "pages", len(tr), "lambda", to.Lambda, "f1", best)
 	}
 	use := map[string]bool{}
 	for _, p := range tr {
