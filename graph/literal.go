@@ -348,7 +348,7 @@ func MatchLiterals(ctx context.Context, ix LiteralIndex, text string, k int, min
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	cs, err := approxLiterals(ctx, ix, norm, minScore)
+	cs, err := approxLiterals(ctx, ix, norm, minScore, k)
 	if err != nil {
 		return nil, err
 	}
@@ -360,10 +360,11 @@ func MatchLiterals(ctx context.Context, ix LiteralIndex, text string, k int, min
 }
 
 // approxLiterals finds the forms that share the most bands with norm and returns the
-// literals of those whose Dice score with norm is at least minScore.
-func approxLiterals(ctx context.Context, ix LiteralIndex, norm string, minScore float64) ([]rankedLiteral, error) {
+// literals of those whose Dice score with norm is at least minScore (a Memory's index
+// may leave out those that cannot be among the first k: see literalIndex.approxLiterals).
+func approxLiterals(ctx context.Context, ix LiteralIndex, norm string, minScore float64, k int) ([]rankedLiteral, error) {
 	if rx, ok := ix.(*literalIndex); ok {
-		return rx.approxLiterals(ctx, norm, minScore)
+		return rx.approxLiterals(ctx, norm, minScore, k)
 	}
 	hashes, err := ix.FormsInBands(ctx, BandKeys(norm))
 	if err != nil {
@@ -428,11 +429,23 @@ func (s *formScorer) score(form string, nodes []ID) {
 
 // scoreGrams scores a form other than the text by its sorted 2-grams.
 func (s *formScorer) scoreGrams(grams []uint32, nodes []ID) {
-	score := dice(s.q, grams)
-	if score < s.minScore || score == 0 {
-		return
+	if score, ok := s.diceOf(grams); ok {
+		s.add(score, nodes)
 	}
-	score = min(score, 0.999999) // distinct normal forms are never an exact match
+}
+
+// diceOf returns the score of a form other than the text, by its sorted 2-grams, and
+// whether it is kept (at least minScore and not 0).
+func (s *formScorer) diceOf(grams []uint32) (float64, bool) {
+	score, ok := diceAtLeast(s.q, grams, s.minScore)
+	if !ok || score == 0 {
+		return 0, false
+	}
+	return min(score, 0.999999), true // distinct normal forms are never an exact match
+}
+
+// add collects the literals of a form kept with score.
+func (s *formScorer) add(score float64, nodes []ID) {
 	for _, id := range nodes {
 		s.out = append(s.out, rankedLiteral{c: Candidate{Node: id, Score: score}})
 	}
@@ -447,7 +460,6 @@ func selectForms[T uint32 | uint64](hashes []T, self T, limit int) []T {
 	// Run-length encode in place: forms[i] is a distinct hash, counts[i] its count.
 	forms := hashes[:0]
 	var counts []int32
-	top := int32(0)
 	for i := 0; i < len(hashes); {
 		j := i + 1
 		for j < len(hashes) && hashes[j] == hashes[i] {
@@ -456,13 +468,19 @@ func selectForms[T uint32 | uint64](hashes []T, self T, limit int) []T {
 		if h := hashes[i]; h != self {
 			forms = append(forms, h)
 			counts = append(counts, int32(j-i))
-			top = max(top, int32(j-i))
 		}
 		i = j
 	}
+	return topForms(forms, counts, limit)
+}
+
+// topForms returns, in increasing order, the at most limit forms of forms (distinct,
+// increasing) with the highest counts, ties by increasing form; it reuses forms.
+func topForms[T uint32 | uint64](forms []T, counts []int32, limit int) []T {
 	if len(forms) <= limit {
 		return forms
 	}
+	top := slices.Max(counts)
 	// The smallest count c such that the forms counted at least c are at least limit;
 	// all forms above c are taken, and those at c in increasing hash order.
 	perCount := make([]int, top+1)
@@ -553,9 +571,33 @@ func bigrams(dst []uint32, s string) []uint32 {
 // dice returns the multiset Dice coefficient of two sorted gram lists:
 // 2·|common| / (|a| + |b|), equal to textnorm.Dice with k = 2.
 func dice(a, b []uint32) float64 {
+	score, _ := diceAtLeast(a, b, 0)
+	return score
+}
+
+// diceAtLeast returns dice(a, b) and true when it is not below minScore; false as soon
+// as the grams left to compare cannot bring it there (then the score is 0).
+func diceAtLeast(a, b []uint32, minScore float64) (float64, bool) {
 	na, nb := len(a), len(b)
 	if na == 0 || nb == 0 {
-		return 0
+		return 0, !(0 < minScore)
+	}
+	// need is the fewest common grams whose score is not below minScore, by the same
+	// arithmetic as the score (min(na, nb)+1 when none is enough).
+	total, most := float64(na+nb), min(na, nb)
+	enough := func(c int) bool { return !(2*float64(c)/total < minScore) }
+	need := 0
+	if g := minScore * total / 2; g > 0 {
+		need = min(int(g), most+1)
+	}
+	for need > 0 && enough(need-1) {
+		need--
+	}
+	for need <= most && !enough(need) {
+		need++
+	}
+	if need > most {
+		return 0, false
 	}
 	common := 0
 	for i, j := 0, 0; i < na && j < nb; {
@@ -566,9 +608,16 @@ func dice(a, b []uint32) float64 {
 			j++
 		case a[i] < b[j]:
 			i++
+			if common+na-i < need {
+				return 0, false
+			}
 		default:
 			j++
+			if common+nb-j < need {
+				return 0, false
+			}
 		}
 	}
-	return 2 * float64(common) / float64(na+nb)
+	score := 2 * float64(common) / total
+	return score, !(score < minScore)
 }

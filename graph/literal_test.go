@@ -144,6 +144,7 @@ func TestSelectForms(t *testing.T) {
 		return forms
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
+	sx := new(approxScratch)
 	for trial := range 2000 {
 		n := rng.IntN(600)
 		distinct := 1 + rng.IntN(300)
@@ -157,6 +158,28 @@ func TestSelectForms(t *testing.T) {
 		got := selectForms(slices.Clone(hashes), self, limit)
 		if !slices.Equal(got, w) && !(len(got) == 0 && len(w) == 0) {
 			t.Fatalf("trial %d (%d hashes, self %d, limit %d): got %v, want %v", trial, n, self, limit, got, w)
+		}
+		// The same hashes as the runs of up to 16 band keys, each increasing and
+		// without repeats, as a Memory's index stores them, merged by selectRanks.
+		copies := map[uint64]int{}
+		for _, h := range hashes {
+			copies[h]++
+		}
+		runs := make([][]uint32, 1+rng.IntN(16))
+		for h, c := range copies {
+			for len(runs) < c {
+				runs = append(runs, nil) // more keys than the text has: fine for the merge
+			}
+			for _, i := range rng.Perm(len(runs))[:c] {
+				runs[i] = append(runs[i], uint32(h))
+			}
+		}
+		for _, r := range runs {
+			slices.Sort(r)
+		}
+		gotRanks := sx.selectRanks(runs, uint32(self), limit) // sx reused, as pooled
+		if len(gotRanks) != len(w) || !slices.EqualFunc(gotRanks, w, func(a uint32, b uint64) bool { return uint64(a) == b }) {
+			t.Fatalf("trial %d (%d runs, self %d, limit %d): selectRanks gave %v, want %v", trial, len(runs), self, limit, gotRanks, w)
 		}
 	}
 }

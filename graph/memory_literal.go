@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // The literal index of a Memory: the LiteralIndex of MatchLiterals, built on first use.
@@ -242,30 +243,31 @@ func (ix *literalIndex) Term(ctx context.Context, n ID) (Term, error) { return i
 
 // approxLiterals is approxLiterals of package graph on the ranked tables: the same
 // forms, selected by rank instead of hash (the same order), scored in the same order.
-func (ix *literalIndex) approxLiterals(ctx context.Context, norm string, minScore float64) ([]rankedLiteral, error) {
-	keys := BandKeys(norm)
-	n := 0
-	for _, k := range keys {
-		n += len(ix.ranks(k))
-	}
-	rs := make([]uint32, 0, n)
-	for _, k := range keys {
-		rs = append(rs, ix.ranks(k)...)
+// Of their literals it returns those that rankLiterals may keep among the first k.
+func (ix *literalIndex) approxLiterals(ctx context.Context, norm string, minScore float64, k int) ([]rankedLiteral, error) {
+	sx := approxScratchPool.Get().(*approxScratch)
+	defer sx.release()
+	sx.keys = AppendBandKeys(sx.keys[:0], norm)
+	for _, k := range sx.keys {
+		if rs := ix.ranks(k); len(rs) > 0 {
+			sx.runs = append(sx.runs, rs)
+		}
 	}
 	self := ^uint32(0) // no rank
 	if r, ok := slices.BinarySearch(ix.hashes, FormHash(norm)); ok {
 		self = uint32(r)
 	}
-	sel := selectForms(rs, self, MaxApproxForms)
+	sel := sx.selectRanks(sx.runs, self, MaxApproxForms)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	// Read ahead one table per loop (as approxLiterals does): the reads of a loop do
 	// not depend on one another, so the processor keeps their misses in flight.
-	spans := make([][2]int32, len(sel))
-	for i, r := range sel {
-		spans[i] = [2]int32{ix.group[r], ix.group[r+1]}
+	spans := sx.spans[:0]
+	for _, r := range sel {
+		spans = append(spans, [2]int32{ix.group[r], ix.group[r+1]})
 	}
+	sx.spans = spans
 	var first uint32
 	for _, s := range spans {
 		for _, f := range ix.forms[s[0]:s[1]] {
@@ -277,12 +279,155 @@ func (ix *literalIndex) approxLiterals(ctx context.Context, norm string, minScor
 	// selectForms left out with every form of that hash.
 	var sc formScorer
 	sc.init(norm, minScore)
+	kept := sx.kept[:0]
 	for _, s := range spans {
 		for _, f := range ix.forms[s[0]:s[1]] {
-			sc.scoreGrams(ix.formGrams(f), ix.formNodes(f))
+			if score, ok := sc.diceOf(ix.formGrams(f)); ok {
+				kept = append(kept, keptForm{score, f})
+			}
+		}
+	}
+	// rankLiterals returns the first k literals by decreasing score and every literal
+	// tied with the k-th: the literals of forms scored below the k-th literal's score
+	// are not read. (A Memory's forms have distinct nodes, so the k-th score is the
+	// one rankLiterals sees; a repeated node would count once there.)
+	sx.kept = kept
+	cut := sx.kthScore(kept, k)
+	for _, h := range kept {
+		if h.score >= cut {
+			sc.add(h.score, ix.formNodes(h.f))
 		}
 	}
 	return sc.out, nil
+}
+
+// keptForm is a form of an approximate lookup with its score.
+type keptForm struct {
+	score float64
+	f     flatForm
+}
+
+// kthScore returns the k-th highest score of the literals of forms, each form's score
+// counted once per literal node, or 0 when they are at most k.
+func (sx *approxScratch) kthScore(forms []keptForm, k int) float64 {
+	n := 0
+	for _, h := range forms {
+		n += int(h.f.nodesLen)
+	}
+	if n <= k || k <= 0 {
+		return 0
+	}
+	byScore := append(sx.byScore[:0], forms...)
+	sx.byScore = byScore
+	slices.SortFunc(byScore, func(a, b keptForm) int { return cmp.Compare(b.score, a.score) })
+	seen := 0
+	for _, h := range byScore {
+		if seen += int(h.f.nodesLen); seen >= k {
+			return h.score
+		}
+	}
+	return 0
+}
+
+// selectRanks is selectForms for the ranks of the band keys of a text, runs[i] those of
+// one key: increasing and distinct, as the index stores them. It merges the runs
+// pairwise instead of sorting their concatenation, counting each rank as the runs that
+// hold it meet, in log₂(len(runs)) linear passes.
+//
+// The ranks it returns are in sx's buffers, valid until sx is used again.
+func (sx *approxScratch) selectRanks(runs [][]uint32, self uint32, limit int) []uint32 {
+	n := 0
+	for _, r := range runs {
+		n += len(r)
+	}
+	// A merged run holds rank<<32 | count; two buffers take turns as source and
+	// destination of a pass, ends[i] closes the i-th run of the source.
+	if cap(sx.buf) < 2*n {
+		sx.buf = make([]uint64, 2*n)
+	}
+	src, dst := sx.buf[:0:n], sx.buf[n:n:2*n]
+	ends := sx.ends[:0]
+	for _, r := range runs {
+		for _, x := range r {
+			src = append(src, uint64(x)<<32|1)
+		}
+		ends = append(ends, len(src))
+	}
+	for len(ends) > 1 {
+		dst = dst[:0]
+		start, kept := 0, 0
+		for i := 0; i < len(ends); i += 2 {
+			if i+1 < len(ends) {
+				dst = mergeCounted(dst, src[start:ends[i]], src[ends[i]:ends[i+1]])
+				start = ends[i+1]
+			} else {
+				dst = append(dst, src[start:ends[i]]...)
+				start = ends[i]
+			}
+			ends[kept] = len(dst)
+			kept++
+		}
+		ends = ends[:kept]
+		src, dst = dst, src
+	}
+	sx.ends = ends
+	forms, counts := sx.forms[:0], sx.counts[:0]
+	for _, p := range src {
+		if r := uint32(p >> 32); r != self {
+			forms = append(forms, r)
+			counts = append(counts, int32(p&(1<<32-1)))
+		}
+	}
+	sx.forms, sx.counts = forms, counts
+	return topForms(forms, counts, limit)
+}
+
+// approxScratch holds the buffers of an approximate lookup on a Memory's index, for
+// the next lookup to reuse (approxScratchPool): at ×200 a lookup merges about 500
+// band postings, and allocating and clearing its buffers each time cost as much as a
+// tenth of the lookup.
+type approxScratch struct {
+	keys    []uint64
+	runs    [][]uint32
+	buf     []uint64
+	ends    []int
+	forms   []uint32
+	counts  []int32
+	spans   [][2]int32
+	kept    []keptForm
+	byScore []keptForm
+}
+
+var approxScratchPool = sync.Pool{New: func() any { return new(approxScratch) }}
+
+// release returns sx to the pool, without the index's slices it held.
+func (sx *approxScratch) release() {
+	clear(sx.runs)
+	sx.runs = sx.runs[:0]
+	approxScratchPool.Put(sx)
+}
+
+// mergeCounted appends to dst the merge of two increasing runs of rank<<32 | count,
+// a rank in both once with the sum of its counts.
+func mergeCounted(dst, a, b []uint64) []uint64 {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		x, y := a[i], b[j]
+		switch {
+		case x>>32 < y>>32:
+			dst = append(dst, x)
+			i++
+		case x>>32 > y>>32:
+			dst = append(dst, y)
+			j++
+		default:
+			dst = append(dst, x+y&(1<<32-1))
+			i++
+			j++
+		}
+	}
+	dst = append(dst, a[i:]...)
+	return append(dst, b[j:]...)
 }
 
 // Candidates returns up to k literal nodes that match text, by the rules of

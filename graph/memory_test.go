@@ -266,6 +266,37 @@ func TestBigramDice(t *testing.T) {
 	}
 }
 
+// TestDiceAtLeast checks the early stop of diceAtLeast against the full Dice
+// coefficient: a score is kept exactly when dice is not below the minimum, and then it
+// is dice's.
+func TestDiceAtLeast(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 8))
+	word := func() string {
+		b := make([]byte, rng.IntN(14))
+		for i := range b {
+			b[i] = "abcde"[rng.IntN(5)]
+		}
+		return string(b)
+	}
+	stops := 0
+	for range 20000 {
+		a, b := bigrams(nil, word()), bigrams(nil, word())
+		full := dice(a, b)
+		for _, m := range []float64{0, 0.3, 0.5, 2.0 / 3, 0.78, 1, rng.Float64()} {
+			got, ok := diceAtLeast(a, b, m)
+			if ok != !(full < m) || ok && got != full {
+				t.Fatalf("diceAtLeast(%v, %v, %v) = %v, %v; dice %v", a, b, m, got, ok, full)
+			}
+			if !ok && len(a) > 0 && len(b) > 0 {
+				stops++
+			}
+		}
+	}
+	if stops == 0 {
+		t.Errorf("no score was below its minimum")
+	}
+}
+
 // hiddenIndex hides a Memory's literal index behind the LiteralIndex interface, so that
 // MatchLiterals takes the path of any index (FormsInBands, FormsWithHash).
 type hiddenIndex struct{ LiteralIndex }
@@ -304,16 +335,18 @@ func TestRankedApproxAsHashed(t *testing.T) {
 	ix := m.literalIndex()
 	full := 0
 	for _, text := range texts {
-		got, err := MatchLiterals(t.Context(), ix, text, 20, MinApproxScore)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := MatchLiterals(t.Context(), hiddenIndex{ix}, text, 20, MinApproxScore)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Equal(got, want) {
-			t.Fatalf("%q: ranked lookup gave %v, the generic one %v", text, got, want)
+		for _, k := range []int{1, 3, 20, 500} { // the ranked lookup keeps only what ranks in the first k
+			got, err := MatchLiterals(t.Context(), ix, text, k, MinApproxScore)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := MatchLiterals(t.Context(), hiddenIndex{ix}, text, k, MinApproxScore)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("%q, k = %d: ranked lookup gave %v, the generic one %v", text, k, got, want)
+			}
 		}
 		hs, _ := ix.FormsInBands(t.Context(), BandKeys(LiteralForm(text)))
 		if len(selectForms(hs, FormHash(LiteralForm(text)), MaxApproxForms)) == MaxApproxForms {
