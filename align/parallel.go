@@ -55,6 +55,7 @@ type worker struct {
 	keys       []uint64     // sort keys of factsToAnchored and frontier
 	frontTmp   []frontEntry // scratch of frontier
 	warm       []uint32     // scratch of warmEnds
+	mark       []uint64     // the nodes of the current fronts, one bit per node of `to` (markFronts)
 	sink       uint32       // keeps the reads of warmEnds and warmMiddles
 
 	unitWork workCounts // the work of the current unit, kept in work if it is not redone

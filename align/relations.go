@@ -280,6 +280,7 @@ func (w *worker) relationFacts(from, to *reader, x int32, mid midIndex, anchFrom
 		}
 		w.frontNodes[k] = ns
 	}
+	mark := w.markFronts(to.v.size(), len(ax))
 	// Facts come sorted by path: sum each path's contributions before adding them to
 	// the unit's maps, which are hashed once per path rather than once per fact.
 	var runP Path
@@ -310,7 +311,7 @@ func (w *worker) relationFacts(from, to *reader, x int32, mid midIndex, anchFrom
 					continue // a loop in `to`
 				}
 				w.unitWork.pathPairs++
-				w.pathsBetween(to, w.fronts[k], w.frontNodes[k], xa.node, ya.node, maxTo, fac)
+				w.pathsBetween(to, w.fronts[k], w.frontNodes[k], mark, xa.node, ya.node, maxTo, fac)
 			}
 		}
 		if prodN >= 1 {
@@ -348,6 +349,41 @@ func (w *worker) relationFacts(from, to *reader, x int32, mid midIndex, anchFrom
 	}
 	flush()
 	w.runS = runS
+	if mark != nil {
+		for _, ns := range w.frontNodes[:len(ax)] {
+			for _, m := range ns {
+				mark[m>>6] = 0
+			}
+		}
+	}
+}
+
+// markMin is the number of front nodes from which relationFacts marks them in a bit
+// table for pathsBetween.
+const markMin = 64
+
+// markFronts sets in w.mark the bits of the nodes of the first k fronts and returns it,
+// or nil when the fronts are short: a value shared by many entities has a front as
+// long, and pathsBetween then tests a bit, in a table of one bit per node of `to`, for
+// each edge of a counterpart before searching the front, a search whose cost grows with
+// the logarithm of the front.
+func (w *worker) markFronts(size, k int) []uint64 {
+	n := 0
+	for _, ns := range w.frontNodes[:k] {
+		n += len(ns)
+	}
+	if n < markMin {
+		return nil
+	}
+	if words := size>>6 + 1; len(w.mark) < words {
+		w.mark = make([]uint64, words)
+	}
+	for _, ns := range w.frontNodes[:k] {
+		for _, m := range ns {
+			w.mark[m>>6] |= 1 << (uint32(m) & 63)
+		}
+	}
+	return w.mark
 }
 
 // pathScore is a path of `to` and the sum of its contributions to the current path of
@@ -360,8 +396,10 @@ type pathScore struct {
 // pathsBetween adds to w.items the paths of `to` of at most maxTo steps from xa to ya:
 // a path of front (from xa; nodes are its nodes) followed by one edge into ya. It walks
 // the shorter of ya's edges and the front, searching the other, so a counterpart shared
-// by many facts (a common postcode) costs no more per fact than a rare one.
-func (w *worker) pathsBetween(to *reader, front []frontEntry, nodes []int32, xa, ya int32, maxTo int, fac float64) {
+// by many facts (a common postcode) costs no more per fact than a rare one. mark, if not
+// nil, has the bit of every node of front set (markFronts): an edge of ya to a node
+// whose bit is clear is in no path, and the front is not searched for it.
+func (w *worker) pathsBetween(to *reader, front []frontEntry, nodes []int32, mark []uint64, xa, ya int32, maxTo int, fac float64) {
 	if maxTo == 1 {
 		// Only a single edge qualifies, and no edge links two literals.
 		if !to.v.lit[xa] || !to.v.lit[ya] {
@@ -406,6 +444,9 @@ func (w *worker) pathsBetween(to *reader, front []frontEntry, nodes []int32, xa,
 	for _, e := range es {
 		if e.node == ya {
 			continue
+		}
+		if mark != nil && (int(e.node)>>6 >= len(mark) || mark[e.node>>6]&(1<<(uint32(e.node)&63)) == 0) {
+			continue // in no front
 		}
 		lo, found := slices.BinarySearch(nodes, e.node)
 		if !found {

@@ -130,3 +130,51 @@ func TestKB1Numbering(t *testing.T) {
 		t.Errorf("%d of %d entity pairs more than %d nodes apart", far, pairs, 16*kb1Window)
 	}
 }
+
+// TestMarkedFronts checks that the bit table of markFronts changes nothing in what
+// pathsBetween finds: on Persons1 replicated three times, for every value with a long
+// front (the values kept in every copy) and every node of the KB, the paths with the
+// table are those without it.
+func TestMarkedFronts(t *testing.T) {
+	a := replicaKB1Loaded(t, 3)
+	v := a.v1
+	w := &worker{a: a, r1: reader{v: v}}
+	long, found := 0, 0
+	for xa := int32(0); xa < int32(v.size()); xa++ {
+		w.fronts = append(w.fronts[:0], w.frontier(&w.r1, xa, nil))
+		ns := []int32{}
+		for _, fe := range w.fronts[0] {
+			ns = append(ns, fe.node)
+		}
+		w.frontNodes = append(w.frontNodes[:0], ns)
+		mark := w.markFronts(v.size(), 1)
+		if mark == nil {
+			continue
+		}
+		long++
+		for ya := int32(0); ya < int32(v.size()); ya++ {
+			if ya == xa {
+				continue
+			}
+			w.items = w.items[:0]
+			w.pathsBetween(&w.r1, w.fronts[0], ns, nil, xa, ya, 2, 0.5)
+			want := slices.Clone(w.items)
+			w.items = w.items[:0]
+			w.pathsBetween(&w.r1, w.fronts[0], ns, mark, xa, ya, 2, 0.5)
+			if !slices.Equal(w.items, want) {
+				t.Fatalf("paths from %d to %d: %v with the bit table, %v without", xa, ya, w.items, want)
+			}
+			found += len(want)
+		}
+		for _, m := range ns {
+			mark[m>>6] = 0
+		}
+		if slices.ContainsFunc(mark, func(b uint64) bool { return b != 0 }) {
+			t.Fatalf("bits left set after the front of %d", xa)
+		}
+	}
+	if long == 0 || found == 0 {
+		t.Fatalf("%d long fronts, %d paths found: the test reads nothing", long, found)
+	}
+	t.Logf("%d long fronts, %d paths", long, found)
+}
