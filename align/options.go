@@ -149,10 +149,6 @@ type Options struct {
 	// keepKB2Order keeps KB2's view in the order of its reads, as the aligner did
 	// before renumberKB2: tests compare the two, which must give the same result.
 	keepKB2Order bool
-	// noSharedAhead evaluates shared values in the relation pass's own order, as the
-	// aligner did before sharedAhead: tests compare the two, which must give the same
-	// result.
-	noSharedAhead bool
 }
 
 // DefaultOptions returns the defaults described on each field of Options.

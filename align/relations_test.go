@@ -2,7 +2,6 @@ package align
 
 import (
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -178,48 +177,4 @@ func TestMarkedFronts(t *testing.T) {
 		t.Fatalf("%d long fronts, %d paths found: the test reads nothing", long, found)
 	}
 	t.Logf("%d long fronts, %d paths", long, found)
-}
-
-// TestSharedAhead checks sharedAhead: evaluating the shared values first, in another
-// order, and adding their records where the pass would have computed them must give the
-// result of the pass alone bit for bit (pairs, scores, iterations, units of work), with
-// and without joins of three steps (whose reads of KB2 can miss and leave values to the
-// pass), in both directions.
-func TestSharedAhead(t *testing.T) {
-	r1, r2 := persons1Replica(t, 2)
-	p1, p2 := loadPair(t, "Persons1/person11.nt", "Persons1/person12.nt")
-	s1, s2 := loadPair(t, "Restaurants/restaurant1.nt", "Restaurants/restaurant2.nt")
-	for _, c := range []struct {
-		name     string
-		kb1, kb2 KB
-		joins    int
-	}{
-		{"Persons1 ×2", r1, r2, 2},
-		{"Persons1 ×2 reversed", r2, r1, 2},
-		{"Persons1, joins 3", p1, p2, 3},
-		{"Restaurants, joins 1", s1, s2, 1},
-		{"Restaurants reversed, joins 3", s2, s1, 3},
-	} {
-		var res [2]*Result
-		for k := range res {
-			opts := DefaultOptions()
-			opts.JoinLength, opts.JoinSum = c.joins, c.joins+1
-			opts.noSharedAhead = k == 1
-			r, err := Align(t.Context(), c.kb1, c.kb2, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res[k] = r
-		}
-		got, want := res[0], res[1]
-		if len(got.Instances) == 0 || len(got.Relations) == 0 {
-			t.Fatalf("%s: %d instance and %d relation matches: nothing compared", c.name, len(got.Instances), len(got.Relations))
-		}
-		if !reflect.DeepEqual(got.Instances, want.Instances) || !reflect.DeepEqual(got.Relations, want.Relations) || !reflect.DeepEqual(got.Classes, want.Classes) {
-			t.Errorf("%s: the matches differ from those of the pass alone", c.name)
-		}
-		if len(got.Iterations) != len(want.Iterations) || got.work != want.work {
-			t.Errorf("%s: %d iterations, work %+v; the pass alone %d, %+v", c.name, len(got.Iterations), got.work, len(want.Iterations), want.work)
-		}
-	}
 }

@@ -42,9 +42,6 @@ type relScore struct {
 // in nodes (nil for the nodes left to the pass). A node whose evaluation meets a node not
 // read yet is left to the pass, so the views are read in the same order as without it.
 func (a *aligner) sharedAhead(ctx context.Context, fromR *reader, anchFrom func(int32) []anchor, nodes []int32, mid midIndex, reverse bool) ([]*sharedRec, error) {
-	if a.opts.noSharedAhead {
-		return nil, nil
-	}
 	v := fromR.v
 	type item struct {
 		key uint64
