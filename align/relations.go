@@ -186,10 +186,6 @@ func (a *aligner) relationPass(ctx context.Context, fromR *reader, anchFrom func
 	// The maps of combined units are cleared and reused: they keep their size.
 	var pool sync.Pool
 	skipped := map[Path]bool{}
-	ahead, err := a.sharedAhead(ctx, fromR, anchFrom, nodes, mid, reverse)
-	if err != nil {
-		return nil, nil, err
-	}
 	pass := func(mode litFacts, only map[Path]bool) error {
 		return runUnits(ctx, a, (len(nodes)+unit-1)/unit, nil,
 			func(w *worker, u int) *relAcc {
@@ -201,12 +197,8 @@ func (a *aligner) relationPass(ctx context.Context, fromR *reader, anchFrom func
 				if reverse {
 					from, to = to, from
 				}
-				for i := u * unit; i < min((u+1)*unit, len(nodes)); i++ {
-					if mode == litSkip && ahead != nil && ahead[i] != nil {
-						ahead[i].replay(w, acc)
-						continue
-					}
-					w.relationFacts(from, to, nodes[i], mid, anchFrom, mode, only, acc)
+				for _, x := range nodes[u*unit : min((u+1)*unit, len(nodes))] {
+					w.relationFacts(from, to, x, mid, anchFrom, mode, only, acc)
 				}
 				return acc
 			},
