@@ -120,7 +120,8 @@ func choose(samples []*sample, pats []*pattern, o *Options) []*pattern {
 		return nil
 	}
 	m := o.ListModel
-	for i, f := range listFeatures(samples, pats) {
+	fs := listFeatures(samples, pats)
+	for i, f := range fs {
 		pats[i].score = m.prob(f)
 		if inChrome(pats[i].nav) {
 			pats[i].score = 0
@@ -146,7 +147,7 @@ func choose(samples []*sample, pats []*pattern, o *Options) []*pattern {
 		others = m.Others
 	}
 	if m.PageHook != nil || m.PageRule != nil {
-		g := scoreFeatures(pats)
+		g := scoreFeatures(pats, fs, samples)
 		if m.PageHook != nil {
 			var names []string
 			for _, s := range samples {
