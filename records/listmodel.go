@@ -45,11 +45,8 @@ type ListModel struct {
 	PageRule func(g []float64) float64 `json:"-"`
 }
 
-// RichPage (scratch) adds features of the page to scoreFeatures.
-var RichPage bool
-
 // scoreFeatures (scratch) describes the scores of a template's patterns.
-func scoreFeatures(pats []*pattern, fs [][]float64, samples []*sample) []float64 {
+func scoreFeatures(pats []*pattern) []float64 {
 	sc := make([]float64, 0, len(pats))
 	for _, pt := range pats {
 		sc = append(sc, pt.score)
@@ -75,41 +72,7 @@ func scoreFeatures(pats []*pattern, fs [][]float64, samples []*sample) []float64
 			sumBand += v
 		}
 	}
-	g := []float64{at(0), at(1), at(2), at(3), math.Log1p(hi), math.Log1p(mid), math.Log1p(lo), sumBand, math.Log1p(float64(len(sc)))}
-	if !RichPage {
-		return g
-	}
-	ix := func(name string) int { return slices.Index(featureNames, name) }
-	bi := 0
-	for i, pt := range pats {
-		if pt.score > pats[bi].score {
-			bi = i
-		}
-	}
-	var band, allLink, inMain, tokShare, short float64
-	for i, pt := range pats {
-		if pt.score >= 0.05 && pt.score < 0.5 {
-			band++
-			allLink += fs[i][ix("all_link")]
-			inMain += fs[i][ix("in_main")]
-			tokShare += fs[i][ix("token_share")]
-			short += fs[i][ix("short")]
-		}
-	}
-	if band > 0 {
-		allLink, inMain, tokShare, short = allLink/band, inMain/band, tokShare/band, short/band
-	}
-	toks := 0
-	for _, s := range samples {
-		toks += len(s.p.toks)
-	}
-	var b []float64
-	if len(pats) > 0 {
-		b = fs[bi]
-	} else {
-		b = make([]float64, len(featureNames))
-	}
-	return append(g, b[ix("token_share")], b[ix("log_items")], b[ix("link_share")], allLink, inMain, tokShare, short, math.Log1p(float64(toks)))
+	return []float64{at(0), at(1), at(2), at(3), math.Log1p(hi), math.Log1p(mid), math.Log1p(lo), sumBand, math.Log1p(float64(len(sc)))}
 }
 
 // Check reports whether the model fits this version of the package: the same features

@@ -120,8 +120,7 @@ func choose(samples []*sample, pats []*pattern, o *Options) []*pattern {
 		return nil
 	}
 	m := o.ListModel
-	fs := listFeatures(samples, pats)
-	for i, f := range fs {
+	for i, f := range listFeatures(samples, pats) {
 		pats[i].score = m.prob(f)
 		if inChrome(pats[i].nav) {
 			pats[i].score = 0
@@ -147,7 +146,7 @@ func choose(samples []*sample, pats []*pattern, o *Options) []*pattern {
 		others = m.Others
 	}
 	if m.PageHook != nil || m.PageRule != nil {
-		g := scoreFeatures(pats, fs, samples)
+		g := scoreFeatures(pats)
 		if m.PageHook != nil {
 			var names []string
 			for _, s := range samples {

@@ -73,9 +73,6 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	losses := fs.Int("losses", 0, "after scoring, classify the loss of this many worst pages in records (cut, missed, wrong, annotation) and total it over all pages")
 	pageFlag := fs.Bool("pagemodel", false, "scratch: a page-level model of the others' threshold")
 	fs.Float64Var(&pageLambda, "plambda", pageLambda, "scratch: the page model's L2 penalty")
-	fs.BoolVar(&records.RichPage, "richpage", false, "scratch: page features beyond the scores")
-	fs.BoolVar(&pageSelect, "pagesel", false, "scratch: choose the page model's configuration by an inner cross-validation")
-	fs.Float64Var(&pagePrior, "pprior", 0, "scratch: weight of the default threshold on every page")
 	pclasses := fs.String("pclasses", "", "scratch: the page model's thresholds")
 	oracle := fs.Bool("oracle", false, "scratch: oracles at the item and page granularity")
 	fs.Float64Var(&to.Threshold, "threshold", to.Threshold, "probability at which the list model takes a pattern for records")
@@ -90,9 +87,6 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		}
 	}
 	usePage = *pageFlag
-	if pageSelect {
-		records.RichPage = true
-	}
 	var grid []float64
 	for _, f := range strings.Split(*lambdas, ",") {
 		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
