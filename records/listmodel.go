@@ -37,44 +37,6 @@ type ListModel struct {
 	// page needs half of it: the page holds a list of records, and the question is
 	// which one.
 	Threshold float64 `json:"threshold"`
-	// Others (scratch) is the threshold of the lists beside the best one; 0: Threshold.
-	Others float64 `json:"-"`
-	// Keep (scratch) keeps the Keep most probable non-overlapping patterns (-1: none).
-	Keep int `json:"-"`
-	// PageHook (scratch) receives the page features of every template's patterns.
-	PageHook func(names []string, g []float64) `json:"-"`
-	// PageRule (scratch) gives the others' threshold from the page features.
-	PageRule func(g []float64) float64 `json:"-"`
-}
-
-// scoreFeatures (scratch) describes the scores of a template's patterns.
-func scoreFeatures(pats []*pattern) []float64 {
-	sc := make([]float64, 0, len(pats))
-	for _, pt := range pats {
-		sc = append(sc, pt.score)
-	}
-	slices.Sort(sc)
-	slices.Reverse(sc)
-	at := func(i int) float64 {
-		if i < len(sc) {
-			return sc[i]
-		}
-		return 0
-	}
-	var hi, mid, lo, sumBand float64
-	for _, v := range sc {
-		switch {
-		case v >= 0.5:
-			hi++
-		case v >= 0.2:
-			mid++
-			sumBand += v
-		case v >= 0.05:
-			lo++
-			sumBand += v
-		}
-	}
-	return []float64{at(0), at(1), at(2), at(3), math.Log1p(hi), math.Log1p(mid), math.Log1p(lo), sumBand, math.Log1p(float64(len(sc)))}
 }
 
 // Check reports whether the model fits this version of the package: the same features

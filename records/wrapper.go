@@ -141,36 +141,8 @@ func choose(samples []*sample, pats []*pattern, o *Options) []*pattern {
 	byScore := slices.Clone(pats)
 	slices.SortStableFunc(byScore, func(a, b *pattern) int { return cmp.Compare(b.score, a.score) })
 	var out []*pattern
-	others := m.Threshold
-	if m.Others > 0 {
-		others = m.Others
-	}
-	if m.PageHook != nil || m.PageRule != nil {
-		g := scoreFeatures(pats)
-		if m.PageHook != nil {
-			var names []string
-			for _, s := range samples {
-				names = append(names, s.p.name)
-			}
-			m.PageHook(names, g)
-		}
-		if m.PageRule != nil {
-			others = m.PageRule(g)
-		}
-	}
-	if m.Keep != 0 {
-		for _, pt := range byScore {
-			if len(out) >= m.Keep || pt.score == 0 {
-				break
-			}
-			if !overlaps(samples, pt, out) {
-				out = append(out, pt)
-			}
-		}
-		return out
-	}
 	for i, pt := range byScore {
-		if i > 0 && pt.score < others || i == 0 && pt.score < m.Threshold/2 {
+		if i > 0 && pt.score < m.Threshold || pt.score < m.Threshold/2 {
 			break
 		}
 		if !overlaps(samples, pt, out) {

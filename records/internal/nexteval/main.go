@@ -71,23 +71,10 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	predFile := fs.String("predictions", "", "write the scored predictions (page name to records, each a list of XPaths) to this JSON file")
 	verbose := fs.Bool("v", false, "with -losses, list the predicted records of kind a that match no true record exactly and the lists of kinds b and c")
 	losses := fs.Int("losses", 0, "after scoring, classify the loss of this many worst pages in records (cut, missed, wrong, annotation) and total it over all pages")
-	pageFlag := fs.Bool("pagemodel", false, "scratch: a page-level model of the others' threshold")
-	fs.Float64Var(&pageLambda, "plambda", pageLambda, "scratch: the page model's L2 penalty")
-	pclasses := fs.String("pclasses", "", "scratch: the page model's thresholds")
-	fs.BoolVar(&kOracle, "koracle", false, "scratch: with -oracle, sweep the number of lists kept instead of the threshold")
-	oracle := fs.Bool("oracle", false, "scratch: oracles at the item and page granularity")
 	fs.Float64Var(&to.Threshold, "threshold", to.Threshold, "probability at which the list model takes a pattern for records")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *pclasses != "" {
-		pageClasses = nil
-		for _, f := range strings.Split(*pclasses, ",") {
-			v, _ := strconv.ParseFloat(f, 64)
-			pageClasses = append(pageClasses, v)
-		}
-	}
-	usePage = *pageFlag
 	var grid []float64
 	for _, f := range strings.Split(*lambdas, ",") {
 		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
@@ -126,7 +113,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	var rep *benchmark.Report
 	var err error
-	if *losses > 0 || *predFile != "" || *oracle {
+	if *losses > 0 || *predFile != "" {
 		ch.pred = map[string][][]string{}
 	}
 	if *cv > 0 {
@@ -138,21 +125,6 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	rep.Print(out)
-	if *oracle {
-		folds := map[string]int{}
-		for _, r := range rep.Rows {
-			folds[r.Page] = r.Fold
-		}
-		if err := itemOracle(out, pages, ch.pred, folds); err != nil {
-			return err
-		}
-		if kOracle {
-			sweepGrid = []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 16}
-		}
-		if _, err := ch.thresholdOracle(ctx, out, pages, *alone); err != nil {
-			return err
-		}
-	}
 	if *predFile != "" {
 		b, err := json.MarshalIndent(ch.pred, "", " ")
 		if err != nil {
@@ -287,15 +259,6 @@ func (c *chooser) crossValidate(ctx context.Context, pages []benchmark.Page, k i
 		m, err := c.fit(ctx, ex, tr)
 		if err != nil {
 			return nil, err
-		}
-		if usePage {
-			pm, err := c.fitPage(ctx, ex, tr, m.Lambda)
-			if err != nil {
-				return nil, err
-			}
-			mm := *m
-			mm.PageRule = pm.rule
-			m = &mm
 		}
 		in := map[string]bool{}
 		for _, p := range tr {
