@@ -26,10 +26,11 @@ import (
 //   - films: a YAGO 4.5-shaped KB's films (title, director, actors, date); records show
 //     title, director, year and a runtime the KB does not have;
 //   - persons: records that describe persons (name, birth year, birthplace name,
-//     nationality) of the same KB, persons who wrote or directed works, some of which
-//     are titled after a person's name (biographies) or a place: the correct link IS
-//     the entity whose label a record's value equals (a fix must not push every record
-//     away from such an entity);
+//     nationality) of the same KB, persons who wrote or directed works; some works are
+//     titled after a person's name (biographies) or a place: the correct link IS the
+//     entity whose label a record's value equals (a fix must not push every record away
+//     from such an entity); persons/biographies takes only persons whose name titles a
+//     biography; persons/yago2 describes the authors of the YAGO2-shaped KB;
 //   - books/minimal: book records with title and author only;
 //   - books/partial: half of the records describe books the KB does not have (by an
 //     author it has, most with a title other works have): no link must be made for them.
@@ -268,34 +269,39 @@ func yago45Shapes(k int) ([]graph.Triple, []shapeCase) {
 	}
 	cases = append(cases, shapeCase{"films", recs})
 
-	// persons: persons who created works, half of them with a biography titled with
-	// their name; name, birth year, birthplace, nationality.
-	recs = nil
+	// persons: persons who created works, taken evenly (about one in five has a
+	// biography titled with their name, as in the KB); persons/biographies: only persons
+	// with one, so that every record's name is also the title of a book (by another
+	// author, of another year). Records show name, birth year, birthplace, nationality.
 	bio := map[int]bool{}
 	for i := range books {
 		if i%10 == 0 && i/10 < people {
 			bio[(i/10)*7%people] = true
 		}
 	}
-	var withBio, without []int
+	var all, withBio []int
 	for i := range people {
 		if persons[i].works == 0 || names[personName[i]] > 1 {
 			continue
 		}
+		all = append(all, i)
 		if bio[i] {
 			withBio = append(withBio, i)
-		} else {
-			without = append(without, i)
 		}
 	}
-	chosen := append(append([]int{}, pickFrom(withBio, n/2)...), pickFrom(without, n-n/2)...)
-	for _, i := range chosen {
-		p := persons[i]
-		recs = append(recs, shapeRecord{gold: ent("person", i).Value, vals: [][2]string{
-			{"name", personName[i]}, {"born", fmt.Sprint(p.born)}, {"birthplace", placeName[p.place]},
-			{"nationality", countryName[p.nation]}}})
+	for _, c := range []struct {
+		shape string
+		from  []int
+	}{{"persons", all}, {"persons/biographies", withBio}} {
+		recs = nil
+		for _, i := range pickFrom(c.from, n) {
+			p := persons[i]
+			recs = append(recs, shapeRecord{gold: ent("person", i).Value, vals: [][2]string{
+				{"name", personName[i]}, {"born", fmt.Sprint(p.born)}, {"birthplace", placeName[p.place]},
+				{"nationality", countryName[p.nation]}}})
+		}
+		cases = append(cases, shapeCase{c.shape, recs})
 	}
-	cases = append(cases, shapeCase{"persons", recs})
 
 	// books/minimal: title and author.
 	bookOK := func(i int) bool { return !works[i].titledBy && unique(works[i]) }
@@ -349,8 +355,9 @@ func pickFrom(xs []int, n int) []int {
 // works: names and titles in skos:prefLabel (no rdfs:label), persons with given and
 // family names, the edge person –created→ work, dates with '#' wildcards as YAGO2 writes
 // them, titles of a word of one or two syllables and one of one (≈ 29k distinct titles:
-// few shared among 4,400 works, each shared by several among 110,000). The source,
-// books/yago2, shows title, author and year of 200 works.
+// few shared among 4,400 works, each shared by several among 110,000). Two sources:
+// books/yago2 shows title, author and year of 200 works, persons/yago2 name, birth
+// year, birthplace and nationality of 200 of their authors.
 func yago2Shapes(people, works int) ([]graph.Triple, []shapeCase) {
 	g := newShapeGen(2)
 	y := func(p string) graph.Term { return graph.NewIRI(shapeY2NS + p) }
@@ -358,16 +365,21 @@ func yago2Shapes(people, works int) ([]graph.Triple, []shapeCase) {
 	pref, typ := graph.NewIRI(shapeSKOS), graph.NewIRI(graph.RDFType)
 	lit := graph.NewLiteral
 	const countries, places = 200, 6000
+	var countryName, placeName []string
 	for i := range countries {
-		g.add(ent("country", i), pref, lit(g.word(3)))
+		countryName = append(countryName, g.word(3))
+		g.add(ent("country", i), pref, lit(countryName[i]))
 		g.add(ent("country", i), typ, y("wordnet_country_108544813"))
 	}
 	for i := range places {
-		g.add(ent("place", i), pref, lit(g.word(2)+" "+g.word(1)))
+		placeName = append(placeName, g.word(2)+" "+g.word(1)) // the form of a title
+		g.add(ent("place", i), pref, lit(placeName[i]))
 		g.add(ent("place", i), y("isLocatedIn"), ent("country", g.rng.IntN(countries)))
 		g.add(ent("place", i), typ, y("wordnet_city_108524735"))
 	}
 	var personName []string
+	type person struct{ born, place, nation, works int }
+	persons := make([]person, people)
 	for i := range people {
 		given, family := g.word(2), g.word(2+g.rng.IntN(2))
 		personName = append(personName, given+" "+family)
@@ -375,9 +387,12 @@ func yago2Shapes(people, works int) ([]graph.Triple, []shapeCase) {
 		g.add(p, pref, lit(given+" "+family))
 		g.add(p, y("hasGivenName"), lit(given))
 		g.add(p, y("hasFamilyName"), lit(family))
-		g.add(p, y("wasBornOnDate"), g.date(1800+g.rng.IntN(200), g.rng.IntN(3) == 0))
-		g.add(p, y("wasBornIn"), ent("place", g.rng.IntN(places)))
-		g.add(p, y("isCitizenOf"), ent("country", g.rng.IntN(countries)))
+		persons[i].born = 1800 + g.rng.IntN(200)
+		g.add(p, y("wasBornOnDate"), g.date(persons[i].born, g.rng.IntN(3) == 0))
+		persons[i].place = g.rng.IntN(places)
+		g.add(p, y("wasBornIn"), ent("place", persons[i].place))
+		persons[i].nation = g.rng.IntN(countries)
+		g.add(p, y("isCitizenOf"), ent("country", persons[i].nation))
 		g.add(p, typ, y("wordnet_writer_110794014"))
 	}
 	type work struct {
@@ -394,6 +409,7 @@ func yago2Shapes(people, works int) ([]graph.Triple, []shapeCase) {
 		w := work{title: title, creator: int(float64(people) * g.rng.Float64() * g.rng.Float64()), year: 1850 + g.rng.IntN(170)}
 		ws = append(ws, w)
 		pairs[w.title+"\x00"+personName[w.creator]]++
+		persons[w.creator].works++
 		e := ent("work", i)
 		g.add(e, pref, lit(w.title))
 		g.add(ent("person", w.creator), y("created"), e)
@@ -414,7 +430,17 @@ func yago2Shapes(people, works int) ([]graph.Triple, []shapeCase) {
 		recs = append(recs, shapeRecord{gold: ent("work", i).Value, vals: [][2]string{
 			{"title", w.title}, {"author", personName[w.creator]}, {"year", fmt.Sprint(w.year)}}})
 	}
-	return g.ts, []shapeCase{{"books/yago2", recs}}
+	cases := []shapeCase{{"books/yago2", recs}}
+	// persons/yago2: the authors, described as in the persons case of yago45Shapes (their
+	// birthplaces' names have the form of titles).
+	recs = nil
+	for _, i := range pick(people, 200, func(i int) bool { return persons[i].works > 0 && names[personName[i]] == 1 }) {
+		p := persons[i]
+		recs = append(recs, shapeRecord{gold: ent("person", i).Value, vals: [][2]string{
+			{"name", personName[i]}, {"born", fmt.Sprint(p.born)}, {"birthplace", placeName[p.place]},
+			{"nationality", countryName[p.nation]}}})
+	}
+	return g.ts, append(cases, shapeCase{"persons/yago2", recs})
 }
 
 // shapeMinP and shapeMinR are what a correct aligner must reach on every case. Each
@@ -473,7 +499,7 @@ func TestLinkingKBShapes(t *testing.T) {
 				}
 				s := scoreLinks(res, linkCase{gold: gold})
 				wrongTo := shapeWrongTargets(t, res, kb2, gold)
-				fmt.Fprintf(&table, "%-16s %-5s %9d %6.3f %7d %5d %5d %5d %6.3f %6.3f  %s\n", sc.shape, kb.size, kb2.Triples(), ifun, len(sc.recs), s.inKB, s.links, s.wrong, s.p, s.r, wrongTo)
+				fmt.Fprintf(&table, "%-19s %-5s %9d %6.3f %7d %5d %5d %5d %6.3f %6.3f  %s\n", sc.shape, kb.size, kb2.Triples(), ifun, len(sc.recs), s.inKB, s.links, s.wrong, s.p, s.r, wrongTo)
 				t.Logf("%s: %v in %v; wrong links to %s", name, s, time.Since(t0).Round(time.Millisecond), wrongTo)
 				if s.inKB < len(sc.recs)/2 {
 					t.Fatalf("only %d of %d records have a partner: the generator is broken", s.inKB, len(sc.recs))
