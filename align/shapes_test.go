@@ -461,7 +461,7 @@ const shapeMinP, shapeMinR = 0.95, 0.8
 func TestLinkingKBShapes(t *testing.T) {
 	skipLinkingUnderRace(t)
 	var table strings.Builder
-	fmt.Fprintf(&table, "\n%-16s %-5s %9s %6s %7s %5s %5s %5s %6s %6s  %s\n", "case", "size", "KB facts", "ifun", "records", "inKB", "links", "wrong", "P", "R", "wrong links point to")
+	fmt.Fprintf(&table, "\n%-19s %-5s %9s %6s %7s %5s %5s %5s %6s %6s  %s\n", "case", "size", "KB facts", "ifun", "records", "inKB", "links", "wrong", "P", "R", "wrong links point to")
 	for _, kb := range []struct {
 		size string
 		gen  func() ([]graph.Triple, []shapeCase)
