@@ -477,9 +477,9 @@ func TestLinkingKBShapes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ts = nil
-		// The inverse functionality of the KB's label relation: below MinDiscriminative,
-		// a label alone cannot propose a candidate.
+		// The inverse functionality of the KB's label relation: below MinDiscriminative, a
+		// label alone proposes a candidate only if the values the records share lift it
+		// (sharedfun.go).
 		ifun := 0.0
 		for _, iri := range []string{graph.RDFSLabel, shapeSKOS} {
 			if r, ok := kb2.RelationID(iri); ok {
