@@ -162,7 +162,7 @@ func (w *worker) candidates(y int32, out []cand) []cand {
 		w.evFacts = append(w.evFacts, factEvidence{lo: lo, hi: len(w.ev), dedup: len(an) > 1 || joinBoot, p: f.p, end: f.end})
 	}
 	if o.MinDiscriminative > 0 {
-		w.jointProposals()
+		w.jointProposals(boot)
 	}
 	if boot && o.SubjectJoins && len(w.proposed) > 0 {
 		w.subjectJoins()

@@ -93,30 +93,73 @@ func (w *worker) subjectJoins() {
 		}
 		lo := len(w.ev)
 		for _, it := range w.ev[fe.lo:fe.hi] {
-			if it.y2 < 0 || it.disc < a.opts.MinDiscriminative || it.p2.Len() != 1 || v2.hub[it.y2] {
+			if it.p2.Len() != 1 {
 				continue
 			}
-			for _, e := range w.r2.edges(it.y2) {
-				c := e.node
-				if c == it.y2 || v2.lit[c] || v2.hub[c] {
-					continue
+			if it.y2 >= 0 {
+				if it.disc >= a.opts.MinDiscriminative || w.smallBlock(it.x, it.p2.Step(0)) {
+					w.transfer(k, it, it.y2, corroborated)
 				}
-				fun := v2.funRel(e.rel.Inverse())
-				if fun < subjectMinFun || fun <= v2.funRel(e.rel) || !corroborated(c, k) {
-					continue
+				continue
+			}
+			// A weak block: its entities are sources when it is small (jointProposals
+			// proposed their neighbours that another value corroborates).
+			x := ^it.y2
+			if !w.smallBlock(x, it.p2.Step(0)) {
+				continue
+			}
+			for _, e := range w.r2.edgesRel(x, it.p2.Step(0)) {
+				if e.node != x && !v2.lit[e.node] {
+					w.transfer(k, it, e.node, corroborated)
 				}
-				fac := 1 - fun*(1-it.factor)
-				if 1-fac <= a.opts.EvidenceCut {
-					continue
-				}
-				w.propose(c)
-				w.ev = append(w.ev, evidence{y2: c, x: -1, p2: it.p2.then(e.rel), factor: fac, disc: it.disc})
 			}
 		}
 		if len(w.ev) > lo {
 			w.evFacts = append(w.evFacts, factEvidence{lo: lo, hi: len(w.ev), dedup: true, p: fe.p, end: fe.end})
 		}
 	}
+}
+
+// smallBlock reports whether the block of KB2 node x along rel (x ≥ 0) is small enough
+// for its entities to be sources of subject joins when it is weak.
+func (w *worker) smallBlock(x int32, rel graph.Rel) bool {
+	return x >= 0 && len(w.r2.edgesRel(x, rel)) <= jointMaxSmall
+}
+
+// transfer gives the evidence it of fact k, for KB2 entity e, to e's neighbours that e
+// is a many-to-one value of and that another fact corroborates; from weak evidence only
+// to the neighbours jointProposals proposed.
+func (w *worker) transfer(k int, it evidence, e int32, corroborated func(int32, int) bool) {
+	a := w.a
+	v2 := a.v2
+	if v2.hub[e] {
+		return
+	}
+	weak := it.disc < a.opts.MinDiscriminative
+	for _, ed := range w.r2.edges(e) {
+		c := ed.node
+		if c == e || v2.lit[c] || v2.hub[c] || (weak && !w.acc[c].joint) {
+			continue
+		}
+		fun, ok := a.manyToOne(ed.rel)
+		if !ok || !corroborated(c, k) {
+			continue
+		}
+		fac := 1 - fun*(1-it.factor)
+		if 1-fac <= a.opts.EvidenceCut {
+			continue
+		}
+		w.propose(c)
+		w.ev = append(w.ev, evidence{y2: c, x: -1, p2: it.p2.then(ed.rel), factor: fac, disc: it.disc})
+	}
+}
+
+// manyToOne reports whether an edge r from e to c makes e a many-to-one value of c (c
+// —r⁻→ e with Functionality(r⁻) ≥ subjectMinFun and above Functionality(r)), and
+// returns Functionality(r⁻).
+func (a *aligner) manyToOne(r graph.Rel) (float64, bool) {
+	fun := a.v2.funRel(r.Inverse())
+	return fun, fun >= subjectMinFun && fun > a.v2.funRel(r)
 }
 
 // Joint proposals. A candidate is kept only when its support is discriminative
@@ -164,7 +207,7 @@ type weakSet struct {
 // a town) is intersected only with a smaller set.
 const jointMaxSmall = 256
 
-func (w *worker) jointProposals() {
+func (w *worker) jointProposals(boot bool) {
 	a := w.a
 	v2 := a.v2
 	sets := w.weakSets[:0]
@@ -186,6 +229,12 @@ func (w *worker) jointProposals() {
 				}
 				nodes = append(nodes, it.y2)
 			}
+		}
+		if boot && fe.p.Len() == 1 {
+			// In the bootstrap, the entities a small weak block's entities are a
+			// many-to-one value of (the books of the persons named like the record's
+			// author): the set a subject join would reach.
+			nodes, last = w.neighbourSet(w.ev[fe.lo:fe.hi], nodes, last, len(nodes) > lo)
 		}
 		if n := nodes[lo:]; len(n) > 0 {
 			ids := v2.ids
@@ -221,6 +270,40 @@ func (w *worker) jointProposals() {
 // of a relation for its inverse, its objects for itself).
 func (a *aligner) population(s graph.Rel) float64 {
 	return a.v2.funRel(s.Inverse()) * float64(a.v2.kb.FactCount(s))
+}
+
+// neighbourSet appends to nodes the entities that the entities of the small weak blocks
+// among items are many-to-one values of, and returns the relation of the first such edge
+// as last unless the set has one (has).
+func (w *worker) neighbourSet(items []evidence, nodes []int32, last graph.Rel, has bool) ([]int32, graph.Rel) {
+	a := w.a
+	v2 := a.v2
+	for k, it := range items {
+		x, rel := it.x, it.p2.Step(0)
+		if it.p2.Len() != 1 || a.proposes(it.disc) || !w.smallBlock(x, rel) {
+			continue
+		}
+		if k > 0 && items[k-1].x == x && items[k-1].p2 == it.p2 {
+			continue // expandWeak: the block's next item
+		}
+		for _, e := range w.r2.edgesRel(x, rel) {
+			if e.node == x || v2.lit[e.node] || v2.hub[e.node] {
+				continue
+			}
+			for _, ed := range w.r2.edges(e.node) {
+				if v2.lit[ed.node] || v2.hub[ed.node] {
+					continue
+				}
+				if _, ok := a.manyToOne(ed.rel); ok {
+					if !has {
+						last, has = ed.rel, true
+					}
+					nodes = append(nodes, ed.node)
+				}
+			}
+		}
+	}
+	return nodes, last
 }
 
 // setNodes returns the KB2 nodes of a weak set as edges sorted by KB id.
