@@ -24,12 +24,14 @@ import (
 // functional paths: its own literals, and the labels of the entities it points to by a
 // relation it has one value of (a book has one author; a person has many books). So in
 // the bootstrap, for every candidate e that a fact of the record proposes, each
-// neighbour c of e that e is a functional value of (c —q→ e with Functionality(q) ≥
-// subjectMinFun), and that holds a value of another relation of the record as one of
+// neighbour c of e that e is a many-to-one value of (c —q→ e with Functionality(q) ≥
+// subjectMinFun and above Functionality(q⁻)), and that holds a value of another relation of the record as one of
 // its own literals (corroboration), also gets that fact's evidence through the join,
 // weakened by the functionality: 1 − fun(q)·(1 − factor). c is proposed, so its weak
 // evidence (a title shared by several books) counts as well. The record's author, who
 // wrote many books (author⁻ is not functional), does not get the books' evidence back.
+// When no value proposes anything (names shared too), the entities of a small weak block
+// are sources as well, towards the neighbours that jointProposals proposed only.
 
 // subjectMinFun is the least functionality of the relation from a neighbour to a
 // proposed candidate for the neighbour to receive the candidate's evidence: a relation
