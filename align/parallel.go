@@ -43,7 +43,7 @@ type worker struct {
 	proposed   []int32        // the candidates of the current entity that strong evidence proposed
 	subLits    []litFact      // scratch of subjectJoins
 	weakSets   []weakSet      // scratch of jointProposals
-	weakNodes  []int32
+	weakNodes  []ledge
 	ends       []int32
 
 	// relation passes

@@ -229,7 +229,7 @@ func (w *worker) jointProposals(boot bool) {
 				if len(nodes) == lo {
 					last = it.p2.last()
 				}
-				nodes = append(nodes, it.y2)
+				nodes = append(nodes, ledge{node: it.y2})
 			}
 		}
 		if boot && fe.p.Len() == 1 {
@@ -240,8 +240,8 @@ func (w *worker) jointProposals(boot bool) {
 		}
 		if n := nodes[lo:]; len(n) > 0 {
 			ids := v2.ids
-			slices.SortFunc(n, func(x, y int32) int { return compareID(ids[x], ids[y]) })
-			n = slices.Compact(n)
+			slices.SortFunc(n, func(x, y ledge) int { return compareID(ids[x.node], ids[y.node]) })
+			n = slices.CompactFunc(n, func(x, y ledge) bool { return x.node == y.node })
 			nodes = nodes[:lo+len(n)]
 			sets = append(sets, weakSet{k: k, x: -1, last: last, lo: lo, hi: len(nodes)})
 		}
@@ -277,7 +277,7 @@ func (a *aligner) population(s graph.Rel) float64 {
 // neighbourSet appends to nodes the entities that the entities of the small weak blocks
 // among items are many-to-one values of, and returns the relation of the first such edge
 // as last unless the set has one (has).
-func (w *worker) neighbourSet(items []evidence, nodes []int32, last graph.Rel, has bool) ([]int32, graph.Rel) {
+func (w *worker) neighbourSet(items []evidence, nodes []ledge, last graph.Rel, has bool) ([]ledge, graph.Rel) {
 	a := w.a
 	v2 := a.v2
 	for k, it := range items {
@@ -300,7 +300,7 @@ func (w *worker) neighbourSet(items []evidence, nodes []int32, last graph.Rel, h
 					if !has {
 						last, has = ed.rel, true
 					}
-					nodes = append(nodes, ed.node)
+					nodes = append(nodes, ledge{node: ed.node})
 				}
 			}
 		}
@@ -313,11 +313,7 @@ func (w *worker) setNodes(s weakSet) []ledge {
 	if s.x >= 0 {
 		return w.r2.edgesRel(s.x, s.rel)
 	}
-	es := make([]ledge, 0, s.hi-s.lo)
-	for _, n := range w.weakNodes[s.lo:s.hi] {
-		es = append(es, ledge{node: n})
-	}
-	return es
+	return w.weakNodes[s.lo:s.hi]
 }
 
 // intersect proposes, as jointly discriminative, the entities that lists a and b
