@@ -115,7 +115,6 @@ func TestLinkingRecordSubject(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		kbTriples = nil
 		n := 200 * k
 		records := synthRecords(works, n, n/10)
 		gold := map[string]string{}
