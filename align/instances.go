@@ -25,6 +25,9 @@ type cand struct {
 // factor and disc, expanded only for the proposed candidates.
 type evidence struct {
 	y2 int32
+	// x is, for an item of a block (the edges of KB2 node x with relation p2.Step(0)),
+	// that node; -1 for an item reached through a join.
+	x  int32
 	p2 Path
 	// brk marks an item that followed, in the evidence of one KB1 fact, an item dropped
 	// for lack of a proposal: two items of one candidate that were not adjacent before
@@ -62,6 +65,8 @@ func (a *aligner) joinBootstrapUseful() bool {
 	return 1-Factor(1, s, s, 1/a.opts.Epsilon, 1/a.opts.Epsilon) > a.opts.EvidenceCut
 }
 
+var debugCands func(a *aligner, cs []cand)
+
 // instancePass computes, for every KB1 entity, its best KB2 candidates from the
 // equalities and relation scores of the previous iteration (paris.md §3.1, Jacobi style).
 func (a *aligner) instancePass(ctx context.Context) ([]cand, error) {
@@ -95,6 +100,9 @@ func (a *aligner) instancePass(ctx context.Context) ([]cand, error) {
 		}
 	}
 	cands := slices.Concat(parts...)
+	if debugCands != nil {
+		debugCands(a, cands)
+	}
 	if a.types != nil && a.it >= 2 {
 		if err := a.types.apply(ctx, a, cands); err != nil {
 			return nil, err
@@ -152,6 +160,12 @@ func (w *worker) candidates(y int32, out []cand) []cand {
 			}
 		}
 		w.evFacts = append(w.evFacts, factEvidence{lo: lo, hi: len(w.ev), dedup: len(an) > 1 || joinBoot, p: f.p, end: f.end})
+	}
+	if o.MinDiscriminative > 0 {
+		w.jointProposals(boot)
+	}
+	if boot && o.SubjectJoins && len(w.proposed) > 0 {
+		w.subjectJoins()
 	}
 	if len(w.proposed) > 0 {
 		ids := a.v2.ids
@@ -243,13 +257,13 @@ func (w *worker) bootEvidence(p1 Path, f1, fun1 float64, x2 anchor, learned []re
 func (w *worker) addBlock(x int32, es []ledge, p2 Path, fac, disc float64) {
 	a := w.a
 	if !a.proposes(disc) {
-		w.ev = append(w.ev, evidence{y2: ^x, p2: p2, factor: fac, disc: disc})
+		w.ev = append(w.ev, evidence{y2: ^x, x: x, p2: p2, factor: fac, disc: disc})
 		return
 	}
 	for _, e := range es {
 		if e.node != x && !a.v2.lit[e.node] {
 			w.propose(e.node)
-			w.ev = append(w.ev, evidence{y2: e.node, p2: p2, factor: fac, disc: disc})
+			w.ev = append(w.ev, evidence{y2: e.node, x: x, p2: p2, factor: fac, disc: disc})
 		}
 	}
 }
@@ -290,7 +304,7 @@ func (w *worker) bootJoinEvidence(p1 Path, f1, fun1 float64, x2 anchor, learned 
 			if a.proposes(disc) {
 				w.propose(pe.end)
 			}
-			w.ev = append(w.ev, evidence{y2: pe.end, p2: pe.p, factor: fac, disc: disc})
+			w.ev = append(w.ev, evidence{y2: pe.end, x: -1, p2: pe.p, factor: fac, disc: disc})
 		}
 	}
 }
@@ -322,7 +336,7 @@ func (w *worker) learnedEvidence(p1 Path, f1, fun1 float64, x2 anchor, learned [
 				if strong {
 					w.propose(y2)
 				}
-				w.ev = append(w.ev, evidence{y2: y2, p2: e.p2, factor: fac, disc: disc})
+				w.ev = append(w.ev, evidence{y2: y2, x: -1, p2: e.p2, factor: fac, disc: disc})
 			}
 		}
 	}
@@ -477,6 +491,7 @@ type candAcc struct {
 	prod, disc float64
 	rel        relSeen
 	proposed   bool // strong evidence proposed the node (see addBlock)
+	joint      bool // two weak facts identify the node together (jointProposals)
 }
 
 // support multiplies one fact's evidence into candidate y2's product.
@@ -526,7 +541,7 @@ func (w *worker) topCands(y int32, out []cand, k int, comparable uint8) []cand {
 	for _, y2 := range w.touched {
 		ac := &w.acc[y2]
 		c := cand{y1: y, y2: y2, score: 1 - ac.prod, support: ac.rel.n, comparable: comparable}
-		ok := ac.disc >= minDisc
+		ok := ac.disc >= minDisc || ac.joint
 		*ac = candAcc{prod: 1}
 		if !ok || (len(top) == k && !better(c, top[k-1])) {
 			continue

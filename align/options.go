@@ -128,6 +128,11 @@ type Options struct {
 	// ratio (1 − share)/share. It needs a Taxonomy on both sides.
 	TypeEvidence bool    `json:"type_evidence"`
 	ClassSupport float64 `json:"class_support"`
+	// SubjectJoins, in the bootstrap iterations, gives the evidence of a candidate's
+	// facts also to the entities it is a functional value of, when another of the KB1
+	// entity's values corroborates them (subject.go): a book record whose author's name
+	// is its most discriminative value is matched to the book, not to its author.
+	SubjectJoins bool `json:"subject_joins"`
 	// Classes computes class subsumptions after the last iteration.
 	Classes bool `json:"classes"`
 	// LinkThreshold is the lowest instance confidence written as owl:sameAs to links.nt.
@@ -179,6 +184,7 @@ func DefaultOptions() Options {
 		DateTolerance:     1,
 		TypeEvidence:      true,
 		ClassSupport:      0.9,
+		SubjectJoins:      true,
 		Classes:           true,
 		LinkThreshold:     0.9,
 	}

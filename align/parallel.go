@@ -41,6 +41,9 @@ type worker struct {
 	evFacts    []factEvidence // the facts' items in ev
 	evFact     []evidence     // one fact's evidence for the proposed candidates
 	proposed   []int32        // the candidates of the current entity that strong evidence proposed
+	subLits    []litFact      // scratch of subjectJoins
+	weakSets   []weakSet      // scratch of jointProposals
+	weakNodes  []ledge
 	ends       []int32
 
 	// relation passes
