@@ -161,7 +161,8 @@ func (w *worker) candidates(y int32, out []cand) []cand {
 		}
 		w.evFacts = append(w.evFacts, factEvidence{lo: lo, hi: len(w.ev), dedup: len(an) > 1 || joinBoot, p: f.p, end: f.end})
 	}
-	if o.MinDiscriminative > 0 {
+	w.joint = false
+	if o.MinDiscriminative > 0 && !o.expandWeak {
 		w.jointProposals(boot)
 	}
 	if boot && o.SubjectJoins && len(w.proposed) > 0 {

@@ -44,6 +44,8 @@ type worker struct {
 	subLits    []litFact      // scratch of subjectJoins
 	weakSets   []weakSet      // scratch of jointProposals
 	weakNodes  []ledge
+	ident      []bool
+	joint      bool // jointProposals proposed a candidate of the current entity // by fact: its KB1 relation identifies KB1's entities
 	ends       []int32
 
 	// relation passes

@@ -415,20 +415,26 @@ func BenchmarkScaleGraphVsKB(b *testing.B) {
 // score only the candidates that discriminative evidence proposes; instances.go,
 // addBlock) changes nothing in the result, bit for bit, against expanding every block,
 // on data where weak blocks are many (values kept in every copy of a replica) and on
-// the OAEI pairs, and that it does less work.
+// the OAEI pairs, and that it does less work. Subject joins are off: in the bootstrap
+// they read the entities of small weak blocks, which expanding them reads in another
+// order, and the order in which KB2's nodes are fetched decides the last bits of sums.
+// Joint proposals (subject.go), which need unexpanded blocks, propose nothing on these
+// pairs.
 func TestWeakBlocksUnexpanded(t *testing.T) {
 	r1, r2 := persons1Replica(t, 2)
 	p1, p2 := loadPair(t, "Persons1/person11.nt", "Persons1/person12.nt")
 	s1, s2 := loadPair(t, "Restaurants/restaurant1.nt", "Restaurants/restaurant2.nt")
+	opts := DefaultOptions()
+	opts.SubjectJoins = false
 	for _, c := range []struct {
 		name     string
 		kb1, kb2 KB
 		opts     Options
 	}{
-		{"Persons1 ×2", r1, r2, DefaultOptions()},
-		{"Persons1", p1, p2, DefaultOptions()},
-		{"Restaurants", s1, s2, DefaultOptions()},
-		{"Restaurants reversed", s2, s1, DefaultOptions()},
+		{"Persons1 ×2", r1, r2, opts},
+		{"Persons1", p1, p2, opts},
+		{"Restaurants", s1, s2, opts},
+		{"Restaurants reversed", s2, s1, opts},
 	} {
 		got, err := Align(t.Context(), c.kb1, c.kb2, c.opts)
 		if err != nil {

@@ -99,15 +99,15 @@ func (w *worker) subjectJoins() {
 				continue
 			}
 			if it.y2 >= 0 {
-				if it.disc >= a.opts.MinDiscriminative || w.smallBlock(it.x, it.p2.Step(0)) {
+				if it.disc >= a.opts.MinDiscriminative || (w.joint && w.smallBlock(it.x, it.p2.Step(0))) {
 					w.transfer(k, it, it.y2, corroborated)
 				}
 				continue
 			}
-			// A weak block: its entities are sources when it is small (jointProposals
-			// proposed their neighbours that another value corroborates).
+			// A weak block: its entities are sources when it is small, towards the
+			// neighbours that jointProposals proposed (none proposed: nothing to read).
 			x := ^it.y2
-			if !w.smallBlock(x, it.p2.Step(0)) {
+			if !w.joint || !w.smallBlock(x, it.p2.Step(0)) {
 				continue
 			}
 			for _, e := range w.r2.edgesRel(x, it.p2.Step(0)) {
@@ -212,6 +212,19 @@ const jointMaxSmall = 256
 func (w *worker) jointProposals(boot bool) {
 	a := w.a
 	v2 := a.v2
+	// Gate (a) first: a pair needs a fact of a relation that identifies KB1's entities
+	// and has weak evidence itself (a name that collides in KB2, not one that proposes).
+	ident := w.ident[:0]
+	any := false
+	for _, fe := range w.evFacts {
+		id := a.discFun1(fe.p.Inverse()) >= a.opts.MinDiscriminative && w.hasWeak(fe)
+		ident = append(ident, id)
+		any = any || id
+	}
+	w.ident = ident
+	if !any {
+		return
+	}
 	sets := w.weakSets[:0]
 	nodes := w.weakNodes[:0]
 	for k, fe := range w.evFacts {
@@ -232,7 +245,7 @@ func (w *worker) jointProposals(boot bool) {
 				nodes = append(nodes, ledge{node: it.y2})
 			}
 		}
-		if boot && fe.p.Len() == 1 {
+		if boot && a.opts.SubjectJoins && fe.p.Len() == 1 {
 			// In the bootstrap, the entities a small weak block's entities are a
 			// many-to-one value of (the books of the persons named like the record's
 			// author): the set a subject join would reach.
@@ -254,8 +267,7 @@ func (w *worker) jointProposals(boot bool) {
 	for i := range sets {
 		for j := i + 1; j < len(sets); j++ {
 			si, sj := sets[i], sets[j]
-			pi, pj := w.evFacts[si.k].p, w.evFacts[sj.k].p
-			if pi == pj || max(a.discFun1(pi.Inverse()), a.discFun1(pj.Inverse())) < a.opts.MinDiscriminative {
+			if (!ident[si.k] && !ident[sj.k]) || w.evFacts[si.k].p == w.evFacts[sj.k].p {
 				continue
 			}
 			na, nb := w.setNodes(si), w.setNodes(sj)
@@ -308,6 +320,17 @@ func (w *worker) neighbourSet(items []evidence, nodes []ledge, last graph.Rel, h
 	return nodes, last
 }
 
+// hasWeak reports whether fact fe has weak evidence: a block kept unexpanded or an item
+// that does not propose.
+func (w *worker) hasWeak(fe factEvidence) bool {
+	for _, it := range w.ev[fe.lo:fe.hi] {
+		if it.y2 < 0 || !w.a.proposes(it.disc) {
+			return true
+		}
+	}
+	return false
+}
+
 // setNodes returns the KB2 nodes of a weak set as edges sorted by KB id.
 func (w *worker) setNodes(s weakSet) []ledge {
 	if s.x >= 0 {
@@ -344,6 +367,7 @@ func (w *worker) intersect(a, b []ledge, xa, xb int32, most int) {
 		n++
 	}
 	for _, y2 := range found[:n] {
+		w.joint = true
 		w.propose(y2)
 		w.acc[y2].joint = true
 	}
