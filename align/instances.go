@@ -65,8 +65,6 @@ func (a *aligner) joinBootstrapUseful() bool {
 	return 1-Factor(1, s, s, 1/a.opts.Epsilon, 1/a.opts.Epsilon) > a.opts.EvidenceCut
 }
 
-var debugCands func(a *aligner, cs []cand)
-
 // instancePass computes, for every KB1 entity, its best KB2 candidates from the
 // equalities and relation scores of the previous iteration (paris.md §3.1, Jacobi style).
 func (a *aligner) instancePass(ctx context.Context) ([]cand, error) {
@@ -100,9 +98,6 @@ func (a *aligner) instancePass(ctx context.Context) ([]cand, error) {
 		}
 	}
 	cands := slices.Concat(parts...)
-	if debugCands != nil {
-		debugCands(a, cands)
-	}
 	if a.types != nil && a.it >= 2 {
 		if err := a.types.apply(ctx, a, cands); err != nil {
 			return nil, err
